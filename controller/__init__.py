@@ -1,0 +1,1 @@
+"""The table service and the ``mjtable`` command line."""

@@ -1,0 +1,1 @@
+"""Overhead-camera recognition of discards (not yet built: see the vision issue)."""
