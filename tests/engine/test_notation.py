@@ -1,5 +1,4 @@
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -8,8 +7,7 @@ from engine.errors import NotationError
 from engine.notation import Hand, Meld, MeldKind, Situation, format_hand, parse_hand
 from engine.tiles import parse_tiles
 from tests.engine.strategies import hands
-
-ANCHOR = Path(__file__).resolve().parents[3] / "shared" / "anchor-data"
+from tests.paths import ANCHOR
 
 
 def test_reads_every_part_of_the_example():
