@@ -1,0 +1,59 @@
+"""The rulesets, one module each, and the registry ``mjtable rules`` and the referee look them up in."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.errors import RulesetError
+from engine.rulesets.base import (
+    BreakMethod,
+    ClaimKind,
+    DrawContext,
+    FanEntry,
+    IndicatorPosition,
+    KongType,
+    MultipleWinners,
+    OptionSpec,
+    Ruleset,
+    Score,
+    WildcardRule,
+    WildcardSource,
+    WinContext,
+)
+from engine.rulesets.basic import BasicRuleset
+
+_RULESETS: dict[str, type[Ruleset]] = {cls.id: cls for cls in (BasicRuleset,)}
+
+__all__ = [
+    "BasicRuleset",
+    "BreakMethod",
+    "ClaimKind",
+    "DrawContext",
+    "FanEntry",
+    "IndicatorPosition",
+    "KongType",
+    "MultipleWinners",
+    "OptionSpec",
+    "Ruleset",
+    "Score",
+    "WildcardRule",
+    "WildcardSource",
+    "WinContext",
+    "all_rulesets",
+    "get_ruleset",
+]
+
+
+def get_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
+    """The ruleset ``ruleset_id`` built with ``options``; ``RulesetError`` for an unknown id or a bad option."""
+    try:
+        cls = _RULESETS[ruleset_id]
+    except (KeyError, TypeError):
+        raise RulesetError(f"unknown ruleset {ruleset_id!r}; known: {', '.join(sorted(_RULESETS))}") from None
+    return cls(options)
+
+
+def all_rulesets() -> list[type[Ruleset]]:
+    """Every ruleset class, sorted by id (each has ``id``, ``description``, ``option_specs``, ``describe()``)."""
+    return [_RULESETS[key] for key in sorted(_RULESETS)]

@@ -1,0 +1,527 @@
+"""The ruleset interface: what a table needs to know about one system of rules, and how it scores a hand.
+
+A ruleset is built from an options mapping (validated against its ``OptionSpec``s) and answers three kinds of
+questions:
+
+* static table facts (tile set, claims allowed, several winners, wildcards, ...) that the procedure and the
+  referee read before and during the hand;
+* ``evaluate(hand, ctx)``: is this declared win legal, what does it score and who pays;
+* ``settle_draw(ctx)`` and ``rotation``: what happens at a drawn hand and who deals next (``engine.match``).
+
+Seats are 0-3 in play order (counter-clockwise): ``(s + 1) % 4`` is the 下家 of ``s``, ``(s + 3) % 4`` his 上家.
+Winds are 0-3 = E S W N.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from engine.errors import RulesetError
+from engine.match import RotationPolicy
+from engine.settlement import Payments, combine, no_payments
+from engine.tiles import EAST, FLOWERS, GREEN, NORTH, RED, SOUTH, WEST, WHITE, WIND_LETTERS, Tile, is_honor, rank_of
+from engine.tilesets import TILE_SETS, TileSet
+
+if TYPE_CHECKING:
+    from engine.analysis import ShapeRules
+    from engine.notation import Hand
+
+# ----------------------------------------------------------------------------------------------------------------
+# Options
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One ruleset option.
+
+    ``choices`` lists the accepted values (``None`` = any value of one of ``types``); ``aliases`` maps other
+    spellings to a canonical choice (``"full"`` → ``"全陪"``, ``"136"`` → ``136``) so that ASCII-only inputs and
+    JSON strings work. A ``bool`` is never accepted as an ``int`` (``True == 1`` in Python).
+    """
+
+    key: str
+    default: Any
+    choices: tuple[Any, ...] | None = None
+    doc: str = ""
+    aliases: Mapping[Any, Any] = field(default_factory=dict)
+    types: tuple[type, ...] = ()
+
+    def normalize(self, value: Any, ruleset_id: str) -> Any:
+        """The canonical value, or ``RulesetError`` naming the key and the allowed values."""
+        if self.choices is not None:
+            for choice in self.choices:
+                if type(value) is type(choice) and value == choice:
+                    return choice
+            if isinstance(value, str | int) and not isinstance(value, bool) and value in self.aliases:
+                return self.aliases[value]
+        elif any(type(value) is kind for kind in self.types):
+            return value
+        raise RulesetError(f"ruleset {ruleset_id!r}: option {self.key!r} = {value!r} is not allowed; {self.allowed()}")
+
+    def allowed(self) -> str:
+        if self.choices is None:
+            return "expected a value of type " + " or ".join(kind.__name__ for kind in self.types)
+        text = "allowed: " + ", ".join(repr(choice) for choice in self.choices)
+        if self.aliases:
+            text += " (also " + ", ".join(f"{alias!r} for {value!r}" for alias, value in self.aliases.items()) + ")"
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "default": self.default, "choices": self.choices, "doc": self.doc}
+
+
+def boolean_option(key: str, default: bool, doc: str) -> OptionSpec:
+    return OptionSpec(key, default, (False, True), doc)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Table facts
+
+
+class ClaimKind(StrEnum):
+    """What a player may claim on a discard. ``chi_ready`` is Harbin's 吃听 (a chi that makes the hand ready)."""
+
+    HU = "hu"
+    KONG = "kong"
+    PUNG = "pung"
+    CHI_READY = "chi_ready"
+    CHI = "chi"
+
+
+DEFAULT_CLAIM_PRIORITY: tuple[frozenset[ClaimKind], ...] = (
+    frozenset({ClaimKind.HU}),
+    frozenset({ClaimKind.KONG, ClaimKind.PUNG}),
+    frozenset({ClaimKind.CHI}),
+)
+"""胡 > 杠 = 碰 > 吃: rules-B §2.12 [outside the sources] usual order; Harbin and Hebei state 胡 first."""
+
+
+class MultipleWinners(StrEnum):
+    """Several players able to win on one discard."""
+
+    FIRST = "first"
+    """Only the first in turn order after the discarder wins (截和; Harbin, Hebei HB-1)."""
+    ALL = "all"
+    """Every one of them wins (一炮多响; Sichuan, Guizhou, Guangdong)."""
+
+
+class KongType(StrEnum):
+    EXPOSED = "exposed"
+    """明杠 / 直杠 on a discard."""
+    ADDED = "added"
+    """加杠 / 补杠: an exposed pung plus the owner's own fourth tile."""
+    CONCEALED = "concealed"
+    """暗杠."""
+
+
+class BreakMethod(StrEnum):
+    """How the dice choose the wall break (fan.md §1.2, rules-B §2.8)."""
+
+    ONE_THROW = "one_throw"
+    """Sum picks the wall, the smaller die is the count (一次掷骰法)."""
+    TWO_THROWS = "two_throws"
+    """A picks the wall, the player it points to throws B, count A + B (两次掷骰法)."""
+    SUM = "sum"
+    """One throw, the sum picks the wall and is also the count (Hebei HB-3)."""
+
+
+class WildcardSource(StrEnum):
+    FIXED = "fixed"
+    """Fixed kinds, e.g. a house 财神 of 白板 (Hangzhou HZ-1) or Wuhan's 红中."""
+    SUCCESSOR = "successor"
+    """The successor(s) of a flipped indicator tile (Hubei 赖子, 推倒胡 鬼牌)."""
+    FACE = "face"
+    """The indicator's own face (Harbin 宝), usually with extra conditions checked by the ruleset."""
+
+
+class IndicatorPosition(StrEnum):
+    """Which wall tile is flipped as the indicator."""
+
+    NEXT_DRAW = "next_draw"
+    """The tile the next player would draw after the deal (Hubei)."""
+    FIRST_WALL_TILE = "first_wall_tile"
+    """The first live-wall tile, flipped before the deal (推倒胡)."""
+    LAST_WALL_TILE = "last_wall_tile"
+    """The last tile of the wall (Harbin 宝, replaced on 换宝)."""
+
+
+STANDARD_HONOR_CYCLE: tuple[Tile, ...] = (EAST, SOUTH, WEST, NORTH, RED, GREEN, WHITE)
+"""东南西北中发白 → 东 (wild.md W-1 table, HB-2 / TD-1); a ruleset with another order passes its own cycle."""
+
+
+@dataclass(frozen=True)
+class WildcardRule:
+    """How a hand's wildcards are chosen. Wild tiles may stand for any face (wild.md W-1)."""
+
+    source: WildcardSource
+    fixed: tuple[Tile, ...] = ()
+    indicator: IndicatorPosition | None = None
+    offsets: tuple[int, ...] = (1,)
+    """Steps from the indicator: ``(1,)`` the successor, ``(-1, 1)`` both neighbours (两头赖子)."""
+    honor_cycle: tuple[Tile, ...] = STANDARD_HONOR_CYCLE
+
+    def wildcards(self, indicator: Tile | None = None) -> frozenset[Tile]:
+        """The wild kinds of a hand, given the flipped indicator where the rule uses one."""
+        if self.source is WildcardSource.FIXED:
+            return frozenset(self.fixed)
+        if indicator is None:
+            raise RulesetError(f"wildcards of source {self.source.value!r} need the indicator tile")
+        if self.source is WildcardSource.FACE:
+            return frozenset({indicator})
+        return frozenset(self.step(indicator, offset) for offset in self.offsets)
+
+    def step(self, tile: Tile, offset: int) -> Tile:
+        """The tile ``offset`` places along the cycle of ``tile``: ranks 1-9 wrap, honors follow ``honor_cycle``."""
+        if is_honor(tile):
+            return self.honor_cycle[(self.honor_cycle.index(tile) + offset) % len(self.honor_cycle)]
+        return tile - rank_of(tile) + 1 + (rank_of(tile) - 1 + offset) % 9
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Contexts and results
+
+
+def _seat(name: str, value: Any) -> int:
+    if type(value) is not int or not 0 <= value <= 3:
+        raise RulesetError(f"situation field {name!r}: expected a seat 0-3, found {value!r}")
+    return value
+
+
+def _wind(value: Any) -> int:
+    """A wind as 0-3 or as a letter E/S/W/N (the settle contract writes letters)."""
+    if isinstance(value, str) and len(value) == 1 and value in WIND_LETTERS:
+        return WIND_LETTERS.index(value)
+    if type(value) is int and 0 <= value <= 3:
+        return value
+    raise RulesetError(f"situation field 'round_wind': expected E, S, W, N or 0-3, found {value!r}")
+
+
+@dataclass(frozen=True)
+class WinContext:
+    """The facts of a winning declaration that the hand itself does not show.
+
+    ``discarder`` is ``None`` for a self-draw; for a robbed kong it is the konger (fan.md BA-2 and the settle
+    contract). ``players_out`` are seats that already won earlier in the hand (Sichuan 血战): they neither pay nor
+    collect. ``extra`` carries ruleset-specific facts (``void_suit``, ``indicator``, ``kong``, ``dice_unit``, ...).
+    """
+
+    winner: int
+    dealer: int
+    discarder: int | None = None
+    round_wind: int = 0
+    after_kong: bool = False
+    robbing_kong: bool = False
+    last_tile: bool = False
+    first_turn: bool = False
+    fourth_tile: bool = False
+    """绝张: the winning tile is the last of its kind not yet seen."""
+    flowers: int = 0
+    consecutive_dealer: int = 1
+    """n: this is the dealer's n-th consecutive hand as dealer (1 = first)."""
+    players_out: tuple[int, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _seat("winner", self.winner)
+        _seat("dealer", self.dealer)
+        if self.discarder is not None and _seat("discarder", self.discarder) == self.winner:
+            raise RulesetError(f"situation field 'discarder': the winner {self.winner} cannot be the discarder")
+        object.__setattr__(self, "round_wind", _wind(self.round_wind))
+        if self.robbing_kong and self.discarder is None:
+            raise RulesetError("situation field 'discarder': a robbed kong needs the konger as discarder")
+        if type(self.consecutive_dealer) is not int or self.consecutive_dealer < 1:
+            raise RulesetError(
+                f"situation field 'consecutive_dealer': expected 1 or more, found {self.consecutive_dealer!r}"
+            )
+        if type(self.flowers) is not int or self.flowers < 0:
+            raise RulesetError(f"situation field 'flowers': expected a count 0 or more, found {self.flowers!r}")
+        for seat in self.players_out:
+            _seat("players_out", seat)
+        if self.winner in self.players_out or self.discarder in self.players_out:
+            raise RulesetError("situation field 'players_out': the winner and the discarder must still be in the hand")
+        object.__setattr__(self, "players_out", tuple(self.players_out))
+        object.__setattr__(self, "extra", MappingProxyType(dict(self.extra)))
+
+    @property
+    def self_drawn(self) -> bool:
+        return self.discarder is None
+
+    @property
+    def seat_wind(self) -> int:
+        """门风 follows the dealer: E for the dealer, then S, W, N in play order (fan.md §0)."""
+        return (self.winner - self.dealer) % 4
+
+    @property
+    def payers(self) -> tuple[int, ...]:
+        """Everyone who may lose on a self-draw: the other seats still in the hand."""
+        return tuple(seat for seat in range(4) if seat != self.winner and seat not in self.players_out)
+
+    _FIELDS: ClassVar[tuple[str, ...]] = (
+        "winner", "dealer", "discarder", "round_wind", "after_kong", "robbing_kong", "last_tile", "first_turn",
+        "fourth_tile", "flowers", "consecutive_dealer",
+    )  # fmt: skip
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {name: getattr(self, name) for name in self._FIELDS}
+        data["round_wind"] = WIND_LETTERS[self.round_wind]
+        data["players_out"] = list(self.players_out)
+        data.update(self.extra)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> WinContext:
+        """Read a settle-contract situation; keys other than the core ones go to ``extra``."""
+        known = {name: data[name] for name in (*cls._FIELDS, "players_out") if name in data}
+        for name in ("winner", "dealer"):
+            if name not in known:
+                raise RulesetError(f"situation field {name!r} is missing")
+        if "players_out" in known:
+            known["players_out"] = tuple(known["players_out"])
+        extra = {key: value for key, value in data.items() if key not in known}
+        return cls(**known, extra=extra)
+
+
+@dataclass(frozen=True)
+class DrawContext:
+    """The facts of a drawn hand (荒庄): who dealt, which seats already won (血战), ruleset facts in ``extra``."""
+
+    dealer: int
+    consecutive_dealer: int = 1
+    round_wind: int = 0
+    players_out: tuple[int, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _seat("dealer", self.dealer)
+        object.__setattr__(self, "round_wind", _wind(self.round_wind))
+        for seat in self.players_out:
+            _seat("players_out", seat)
+        object.__setattr__(self, "players_out", tuple(self.players_out))
+        object.__setattr__(self, "extra", MappingProxyType(dict(self.extra)))
+
+
+@dataclass(frozen=True)
+class FanEntry:
+    """One scoring item; ``count`` instances of ``points`` each (e.g. two 四玉 = count 2)."""
+
+    id: str
+    name_zh: str
+    name_en: str
+    points: int | float | None
+    count: int = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name_zh": self.name_zh,
+            "name_en": self.name_en,
+            "points": self.points,
+            "count": self.count,
+        }
+
+
+@dataclass(frozen=True)
+class Score:
+    """The verdict and settlement of one winning declaration.
+
+    ``hu`` = a legal win under the ruleset: ``shape_ok`` and ``meets_minimum`` (and any other condition of the
+    ruleset); ``reason`` says why not. ``total`` is the ruleset's total (defined per ruleset; ``None`` where the
+    source gives none) and ``total_without_flowers`` the part that counts toward a minimum (MCR flowers do not).
+    ``payments`` is the net change per seat, summing to 0, or ``None`` when the ruleset states no settlement.
+    ``extra`` holds ruleset answer fields (``kinds``, ``multiplier``, ``breakdown``, ...).
+    """
+
+    hu: bool
+    shape_ok: bool
+    total: int | float | None
+    total_without_flowers: int | float | None
+    meets_minimum: bool
+    fans: tuple[FanEntry, ...] = ()
+    payments: Payments | None = None
+    reason: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "fans", tuple(self.fans))
+        object.__setattr__(self, "extra", MappingProxyType(dict(self.extra)))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The CLI answer: ``hu``, ``total``, ``fans``, ``payments`` keyed ``"0"``-``"3"``, then the rest."""
+        data: dict[str, Any] = {
+            "hu": self.hu,
+            "total": self.total,
+            "fans": [fan.to_dict() for fan in self.fans],
+            "payments": None if self.payments is None else {str(seat): self.payments[seat] for seat in range(4)},
+            "shape_ok": self.shape_ok,
+            "meets_minimum": self.meets_minimum,
+        }
+        if self.reason is not None:
+            data["reason"] = self.reason
+        data.update(self.extra)
+        return data
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# The ruleset
+
+
+class Ruleset(ABC):
+    """Base of every ruleset. Subclasses set ``id``, ``description``, ``option_specs`` and override what differs.
+
+    The defaults are the general rules of rules-B §2-4 (136 tiles, chi from the 上家, 胡 > 杠 = 碰 > 吃, one
+    winner, no wildcard, the wall played to the last tile, robbing an added kong allowed).
+    """
+
+    id: ClassVar[str]
+    description: ClassVar[str]
+    """One line, Chinese and English (``mjtable rules``)."""
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        given = dict(options or {})
+        specs = {spec.key: spec for spec in self.option_specs}
+        unknown = sorted(set(given) - set(specs))
+        if unknown:
+            known = ", ".join(specs) or "none"
+            raise RulesetError(f"ruleset {self.id!r}: unknown option {unknown[0]!r}; known options: {known}")
+        self._options = MappingProxyType(
+            {key: spec.normalize(given[key], self.id) if key in given else spec.default for key, spec in specs.items()}
+        )
+
+    @property
+    def options(self) -> Mapping[str, Any]:
+        """Every option value, defaults filled in."""
+        return self._options
+
+    # --- static table facts (why each exists: who reads it) --------------------------------------------------
+
+    @property
+    def tile_set(self) -> TileSet:
+        """The tiles in play: the procedure builds the walls from it, evaluation checks hands against it."""
+        return TILE_SETS["136"]
+
+    @property
+    @abstractmethod
+    def shape_rules(self) -> ShapeRules:
+        """Which winning shapes exist (analysis: waits, shanten, is_win)."""
+
+    @property
+    def allows_chi(self) -> bool:
+        """Referee: reject a chow claim where the ruleset has none (Sichuan, Quanjiao, Hebei)."""
+        return True
+
+    @property
+    def allows_pung(self) -> bool:
+        return True
+
+    @property
+    def allows_kong(self) -> bool:
+        return True
+
+    @property
+    def chi_only_from_left(self) -> bool:
+        """Chi only on the 上家's discard (rules-B §2.12, S000:205)."""
+        return True
+
+    @property
+    def claim_priority(self) -> tuple[frozenset[ClaimKind], ...]:
+        """Claim kinds from strongest to weakest; kinds in one group tie and go to the nearest seat after the
+        discarder. Referee: who gets a contested discard."""
+        return DEFAULT_CLAIM_PRIORITY
+
+    def claim_rank(self, kind: ClaimKind) -> int:
+        """Position of ``kind`` in ``claim_priority`` (0 = strongest); ``RulesetError`` for a kind not claimable."""
+        for rank, group in enumerate(self.claim_priority):
+            if kind in group:
+                return rank
+        raise RulesetError(f"ruleset {self.id!r}: no claim of kind {kind.value!r}")
+
+    @property
+    def multiple_winners(self) -> MultipleWinners:
+        """Referee: whether several players win on one discard. The general text is silent (rules-B §9.8); one
+        winner, the first in turn order after the discarder, is the default reading."""
+        return MultipleWinners.FIRST
+
+    @property
+    def hand_continues_after_win(self) -> bool:
+        """Sichuan 血战到底: the winner leaves and the others play on (until three have won)."""
+        return False
+
+    @property
+    def flowers(self) -> bool:
+        """Flowers are set aside and replaced from the tail of the wall (rules-B §2.10)."""
+        return any(self.tile_set.copies[tile] for tile in FLOWERS)
+
+    @property
+    def wildcards(self) -> WildcardRule | None:
+        """How wildcards are chosen; ``None`` = no wildcard."""
+        return None
+
+    @property
+    def reserved_tiles(self) -> int:
+        """Live-wall tiles left undrawn when the hand is declared drawn. 0: the sources imply play to the last
+        tile (rules-B §2.13, §9.7)."""
+        return 0
+
+    @property
+    def break_method(self) -> BreakMethod:
+        """Procedure: how the dice choose the wall break."""
+        return BreakMethod.ONE_THROW
+
+    @property
+    def robbable_kongs(self) -> frozenset[KongType]:
+        """Kongs another player may rob (抢杠): an added kong only (rules-B §3.3; Quanjiao excludes 暗杠)."""
+        return frozenset({KongType.ADDED})
+
+    @property
+    def robbing_kong(self) -> bool:
+        """Whether 抢杠 exists at all."""
+        return bool(self.robbable_kongs)
+
+    @property
+    def declares_void_suit(self) -> bool:
+        """Sichuan 定缺: every player declares a void suit before the dealer's first discard."""
+        return False
+
+    @property
+    def horse_tiles(self) -> int:
+        """买马: horse tiles each player receives at the start (推倒胡); 0 = none."""
+        return 0
+
+    @property
+    def minimum(self) -> int | float:
+        """The total a hand needs to be a win (MCR 8 without flowers, Quanjiao 2); 0 = any winning shape."""
+        return 0
+
+    @property
+    def rotation(self) -> RotationPolicy:
+        """Who deals next (``engine.match.next_deal``). Default: the traditional rule of rules-B §2.5."""
+        return RotationPolicy()
+
+    # --- evaluation and settlement ------------------------------------------------------------------------
+
+    @abstractmethod
+    def evaluate(self, hand: Hand, ctx: WinContext) -> Score:
+        """Verdict, score and payments of a declared win. ``hand.melds`` are the winner's declared sets,
+        ``hand.standing`` his concealed tiles without the winning tile, ``hand.win_tile`` the winning tile.
+        Raises ``TileCountError`` for a hand that cannot exist (a tile outside the set, too many copies, not
+        13 tiles before the winning tile)."""
+
+    def settle_wins(self, scores: Sequence[Score]) -> Payments:
+        """Payments of several wins on one discard (一炮多响): by default each is settled on its own and the
+        results add up. A ruleset with cross-winner transfers (Sichuan 呼叫转移) overrides this."""
+        return combine(*(score.payments for score in scores if score.payments is not None))
+
+    def settle_draw(self, ctx: DrawContext) -> Payments | None:
+        """Payments at a drawn hand. Default: nobody pays (rules-B §2.13, the majority practice)."""
+        return no_payments()
+
+    @classmethod
+    def describe(cls) -> dict[str, Any]:
+        """``mjtable rules``: id, description and the options with their defaults and allowed values."""
+        return {"id": cls.id, "description": cls.description, "options": [spec.to_dict() for spec in cls.option_specs]}
