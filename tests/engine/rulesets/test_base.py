@@ -1,0 +1,162 @@
+"""The ruleset interface: contexts, scores, wildcards, claims, options and the registry."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import RulesetError
+from engine.notation import parse_hand
+from engine.rulesets import (
+    BasicRuleset,
+    ClaimKind,
+    FanEntry,
+    IndicatorPosition,
+    MultipleWinners,
+    OptionSpec,
+    Score,
+    WildcardRule,
+    WildcardSource,
+    WinContext,
+    all_rulesets,
+    get_ruleset,
+)
+from engine.tiles import parse_tile, parse_tiles
+
+# --- WinContext ------------------------------------------------------------------------------------------------
+
+
+def test_seat_wind_follows_the_dealer():
+    # fan.md §0: E for the dealer, then S, W, N in play order.
+    assert [WinContext(winner=seat, dealer=3).seat_wind for seat in (3, 0, 1, 2)] == [0, 1, 2, 3]
+
+
+def test_from_dict_reads_the_settle_situation():
+    ctx = WinContext.from_dict({"winner": 1, "dealer": 0, "discarder": None, "round_wind": "S", "void_suit": "m"})
+    assert ctx.round_wind == 1 and ctx.self_drawn
+    assert ctx.extra == {"void_suit": "m"}
+    assert WinContext.from_dict(ctx.to_dict()) == ctx
+
+
+def test_payers_exclude_players_already_out():
+    assert WinContext(winner=1, dealer=0, players_out=(3,)).payers == (0, 2)
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"winner": 4, "dealer": 0}, "'winner'"),
+        ({"winner": 1, "dealer": 0, "discarder": 1}, "cannot be the discarder"),
+        ({"winner": 1, "dealer": 0, "round_wind": "X"}, "'round_wind'"),
+        ({"winner": 1, "dealer": 0, "consecutive_dealer": 0}, "'consecutive_dealer'"),
+        ({"winner": 1, "dealer": 0, "players_out": (1,)}, "'players_out'"),
+        ({"dealer": 0}, "'winner' is missing"),
+    ],
+)
+def test_bad_situations_are_named(fields, message):
+    with pytest.raises(RulesetError, match=message):
+        WinContext.from_dict(fields)
+
+
+# --- Score -------------------------------------------------------------------------------------------------------
+
+
+def test_score_to_dict_lists_fans_and_extra_fields():
+    score = Score(
+        hu=True,
+        shape_ok=True,
+        total=9,
+        total_without_flowers=8,
+        meets_minimum=True,
+        fans=(FanEntry("all_pungs", "碰碰和", "All Pungs", 6), FanEntry("flower", "花牌", "Flower", 1, count=1)),
+        payments={0: -8, 1: 24, 2: -8, 3: -8},
+        extra={"multiplier": 1},
+    )
+    data = score.to_dict()
+    assert data["fans"][0] == {"id": "all_pungs", "name_zh": "碰碰和", "name_en": "All Pungs", "points": 6, "count": 1}
+    assert data["payments"] == {"0": -8, "1": 24, "2": -8, "3": -8}
+    assert data["multiplier"] == 1 and "reason" not in data
+
+
+# --- wildcards (wild.md §1) ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("indicator", "wild"),
+    [("3m", "4m"), ("9m", "1m"), ("9s", "1s"), ("1z", "2z"), ("4z", "7z"), ("7z", "6z"), ("6z", "5z"), ("5z", "1z")],
+)
+def test_successor_cycle(indicator, wild):
+    # 9 → 1 of the same suit; honours 东南西北中发白 → 东 (W-1 table, HB-2/TD-1).
+    rule = WildcardRule(WildcardSource.SUCCESSOR, indicator=IndicatorPosition.NEXT_DRAW)
+    assert rule.wildcards(parse_tile(indicator)) == {parse_tile(wild)}
+
+
+def test_two_sided_wildcards():
+    rule = WildcardRule(WildcardSource.SUCCESSOR, indicator=IndicatorPosition.NEXT_DRAW, offsets=(-1, 1))
+    assert rule.wildcards(parse_tile("3s")) == set(parse_tiles("24s"))
+    assert rule.wildcards(parse_tile("1p")) == set(parse_tiles("29p"))
+
+
+def test_fixed_and_face_wildcards():
+    assert WildcardRule(WildcardSource.FIXED, fixed=(parse_tile("5z"),)).wildcards() == {parse_tile("5z")}
+    bao = WildcardRule(WildcardSource.FACE, indicator=IndicatorPosition.LAST_WALL_TILE)
+    assert bao.wildcards(parse_tile("7s")) == {parse_tile("7s")}
+    with pytest.raises(RulesetError, match="indicator"):
+        bao.wildcards()
+
+
+# --- table facts ----------------------------------------------------------------------------------------------
+
+
+def test_default_claim_priority_hu_then_kong_equals_pung_then_chi():
+    ruleset = BasicRuleset()
+    ranks = {kind: ruleset.claim_rank(kind) for kind in (ClaimKind.HU, ClaimKind.KONG, ClaimKind.PUNG, ClaimKind.CHI)}
+    assert ranks == {ClaimKind.HU: 0, ClaimKind.KONG: 1, ClaimKind.PUNG: 1, ClaimKind.CHI: 2}
+    with pytest.raises(RulesetError, match="chi_ready"):
+        ruleset.claim_rank(ClaimKind.CHI_READY)
+
+
+def test_general_defaults():
+    ruleset = BasicRuleset()
+    assert ruleset.multiple_winners is MultipleWinners.FIRST
+    assert not ruleset.hand_continues_after_win
+    assert ruleset.wildcards is None
+    assert ruleset.reserved_tiles == 0
+    assert ruleset.minimum == 0
+    assert not ruleset.declares_void_suit and ruleset.horse_tiles == 0
+
+
+def test_settle_wins_adds_independent_wins():
+    ruleset = BasicRuleset({"payment_scheme": "不陪"})
+    hand_a = ruleset.evaluate(_winning(), WinContext(winner=1, dealer=0, discarder=3))
+    hand_b = ruleset.evaluate(_winning(), WinContext(winner=2, dealer=0, discarder=3))
+    assert ruleset.settle_wins([hand_a, hand_b]) == {0: 0, 1: 1, 2: 1, 3: -2}
+
+
+def _winning():
+    return parse_hand("123456789m123p55p")
+
+
+# --- options and registry --------------------------------------------------------------------------------------
+
+
+def test_option_spec_types_without_choices():
+    spec = OptionSpec("base", 1, types=(int, float))
+    assert spec.normalize(2.5, "x") == 2.5
+    with pytest.raises(RulesetError, match=r"'base'.*int or float"):
+        spec.normalize(True, "x")
+
+
+def test_registry():
+    assert BasicRuleset in all_rulesets()
+    assert isinstance(get_ruleset("basic", {"base_scheme": "1-2"}), BasicRuleset)
+    with pytest.raises(RulesetError, match=r"unknown ruleset 'mcr'.*basic"):
+        get_ruleset("mcr")
+
+
+def test_describe_lists_every_option():
+    described = BasicRuleset.describe()
+    assert described["id"] == "basic"
+    assert "通用" in described["description"] and "general" in described["description"]
+    keys = [option["key"] for option in described["options"]]
+    assert keys[:3] == ["base_scheme", "payment_scheme", "dealer_rotation"]
+    assert {"tile_set", "seven_pairs", "seven_pairs_quad", "thirteen_orphans", "honors_knitted"} <= set(keys)
