@@ -1,0 +1,23 @@
+"""Hand analysis: winning shapes, decompositions, waits, shanten and wildcards on count vectors.
+
+A hand is a count vector (``engine.tiles.to_counts``) of the concealed tiles only: 14-3k (complete) or 13-3k
+(waiting) tiles beside k exposed melds, which are not passed. Every fast path has a slow reference
+(``reference_*``) that the tests compare it with.
+"""
+
+from engine.analysis.fast import decompositions, is_win, waits
+from engine.analysis.reference import reference_decompositions, reference_is_win, reference_waits
+from engine.analysis.shapes import DEFAULT_SHAPES, MCR_SHAPES, Decomposition, ShapeRules
+
+__all__ = [
+    "DEFAULT_SHAPES",
+    "MCR_SHAPES",
+    "Decomposition",
+    "ShapeRules",
+    "decompositions",
+    "is_win",
+    "reference_decompositions",
+    "reference_is_win",
+    "reference_waits",
+    "waits",
+]

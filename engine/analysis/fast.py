@@ -1,0 +1,66 @@
+"""The public fast paths for natural hands (no wildcards): hu check, every decomposition, waits."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.analysis.shapes import DEFAULT_SHAPES, Decomposition, ShapeRules
+from engine.analysis.special import (
+    KNITTED_SIZES,
+    honors_knitted,
+    knitted_remainders,
+    seven_pairs,
+    special_waits,
+    special_win,
+    thirteen_orphans,
+)
+from engine.analysis.standard import is_standard, standard_splits, standard_waits
+from engine.errors import TileCountError
+
+
+def is_win(counts: Sequence[int], rules: ShapeRules = DEFAULT_SHAPES) -> bool:
+    """Whether the concealed tiles (14-3k of them) complete a winning shape; any other size is no win."""
+    size = sum(counts)
+    if size % 3 != 2:
+        return False
+    if rules.standard and is_standard(counts, rules):
+        return True
+    return (size == 14 or size == 11) and special_win(counts, size, rules)
+
+
+def decompositions(counts: Sequence[int], rules: ShapeRules = DEFAULT_SHAPES) -> list[Decomposition]:
+    """Every distinct reading of a winning hand (empty when it is no win); scorers pick the best."""
+    size = sum(counts)
+    if size % 3 != 2:
+        return []
+    found: list[Decomposition] = []
+    if rules.standard:
+        found.extend(Decomposition("standard", sets, pair) for sets, pair in standard_splits(counts, rules))
+    if size == 14:
+        pairs = seven_pairs(counts, rules.seven_pairs_quad_as_two_pairs) if rules.seven_pairs else None
+        if pairs is not None:
+            found.append(Decomposition("seven_pairs", (), None, pairs=pairs))
+        doubled = thirteen_orphans(counts) if rules.thirteen_orphans else None
+        if doubled is not None:
+            found.append(Decomposition("thirteen_orphans", (), doubled))
+        knitted = honors_knitted(counts) if rules.honors_knitted else None
+        if knitted is not None:
+            found.append(Decomposition("honors_knitted", (), None, knitted=knitted))
+    if rules.knitted_straight and size in KNITTED_SIZES:
+        for pattern, rest in knitted_remainders(counts):
+            found.extend(
+                Decomposition("knitted_straight", sets, pair, knitted=pattern)
+                for sets, pair in standard_splits(rest, rules)
+            )
+    return found
+
+
+def waits(counts: Sequence[int], rules: ShapeRules = DEFAULT_SHAPES) -> list[int]:
+    """Tiles (ascending) that complete a hand of 13-3k concealed tiles; a tile held four times is no wait."""
+    size = sum(counts)
+    if size % 3 != 1 or size > 13:
+        raise TileCountError(f"waits need a hand of 13-3k concealed tiles, not {size}")
+    found = set(standard_waits(counts, rules)) if rules.standard else set()
+    if size == 13 or size == 10:
+        found |= special_waits(counts, size, rules)
+    return sorted(tile for tile in found if counts[tile] <= 3)

@@ -1,0 +1,78 @@
+"""The standard shape (sets + one pair) by per-group table lookups: hu check, splits and waits."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from itertools import product
+
+from engine.analysis.shapes import GROUPS, Set, ShapeRules
+from engine.analysis.suit_tables import NO_PAIR, group_table, pair_bit, wait_row
+
+
+@cache
+def pair_masks(pair_ranks: frozenset[int] | None) -> tuple[int, int]:
+    """Allowed pair bits of a suit and of the honors under ``pair_ranks``."""
+    if pair_ranks is None:
+        return sum(pair_bit(r) for r in range(9)), sum(pair_bit(r) for r in range(7))
+    return sum(pair_bit(rank - 1) for rank in pair_ranks if 1 <= rank <= 9), 0
+
+
+def is_standard(counts: Sequence[int], rules: ShapeRules) -> bool:
+    """Sets + exactly one allowed pair, counted per group; the hand size is not checked."""
+    honors = group_table(False)[0].get(tuple(counts[27:34]))
+    if not honors:
+        return False
+    suits = group_table(True)[0]
+    m = suits.get(tuple(counts[0:9]))
+    if not m:
+        return False
+    p = suits.get(tuple(counts[9:18]))
+    if not p:
+        return False
+    s = suits.get(tuple(counts[18:27]))
+    if not s or (m > 1) + (p > 1) + (s > 1) + (honors > 1) != 1:
+        return False
+    if rules.pair_ranks is None:
+        return True
+    return bool((m | p | s) & pair_masks(rules.pair_ranks)[0])
+
+
+def standard_splits(counts: Sequence[int], rules: ShapeRules) -> list[tuple[tuple[Set, ...], int]]:
+    """Every (sorted concealed sets, pair tile) reading of the hand as sets + one allowed pair."""
+    per_group = []
+    for base, size, chows in GROUPS:
+        found = group_table(chows)[1].get(tuple(counts[base : base + size]))
+        if found is None:
+            return []
+        per_group.append([(base, sets, pair) for sets, pair in found])
+    results = []
+    for choice in product(*per_group):
+        pairs = [base + pair for base, _, pair in choice if pair is not None]
+        if len(pairs) != 1 or not rules.pair_allowed(pairs[0]):
+            continue
+        sets = tuple(sorted((kind, base + r) for base, group_sets, _ in choice for kind, r in group_sets))
+        results.append((sets, pairs[0]))
+    return results
+
+
+def standard_waits(counts: Sequence[int], rules: ShapeRules) -> list[int]:
+    """Tiles completing a hand of 13-3k tiles to sets + one allowed pair (copy limits not applied)."""
+    suit_mask, honor_mask = pair_masks(rules.pair_ranks)
+    keys = [tuple(counts[base : base + size]) for base, size, _ in GROUPS]
+    values = [group_table(chows)[0].get(key, 0) for key, (_, _, chows) in zip(keys, GROUPS, strict=True)]
+    masks = (suit_mask, suit_mask, suit_mask, honor_mask)
+    waits: list[int] = []
+    for target, (base, _, chows) in enumerate(GROUPS):
+        others = [g for g in range(4) if g != target]
+        if not all(values[g] for g in others):
+            continue
+        paired = [g for g in others if values[g] > 1]
+        if not paired:
+            need = masks[target]
+        elif len(paired) == 1 and values[paired[0]] & masks[paired[0]]:
+            need = NO_PAIR
+        else:
+            continue
+        waits.extend(base + r for r, value in enumerate(wait_row(keys[target], chows)) if value & need)
+    return waits

@@ -1,0 +1,74 @@
+"""Per-group lookup tables of complete patterns: the fast paths look a suit up instead of searching it.
+
+A group is one suit (9 ranks, chows allowed) or the honors (7 kinds, pungs only). Its key is the tuple of its
+counts. Every complete pattern (0-4 sets, with or without one pair) is enumerated once from the sets
+themselves, so the tables are exact by construction. Counts above 4 are kept: a wildcard may stand for a
+fifth copy (wild.md W-1).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import combinations_with_replacement
+
+Key = tuple[int, ...]
+GroupSplit = tuple[tuple[tuple[str, int], ...], int | None]
+"""One way to split a group: its sets as ("chow"|"pung", rank index) and the pair's rank index (or None)."""
+
+NO_PAIR = 1
+"""Bit of a value: the group splits into sets alone. Bit ``1 << (1 + r)``: sets and a pair of rank index r."""
+
+
+def pair_bit(rank_index: int) -> int:
+    return 1 << (1 + rank_index)
+
+
+@cache
+def group_table(chows: bool) -> tuple[dict[Key, int], dict[Key, tuple[GroupSplit, ...]]]:
+    """(completion bits, every split) of each complete pattern of a suit (``chows``) or of the honors."""
+    size = 9 if chows else 7
+    kinds = [("chow", r) for r in range(size - 2)] if chows else []
+    kinds += [("pung", r) for r in range(size)]
+    splits: dict[Key, list[GroupSplit]] = {}
+    for n_sets in range(5):
+        for sets in combinations_with_replacement(kinds, n_sets):
+            counts = [0] * size
+            for kind, r in sets:
+                if kind == "chow":
+                    counts[r] += 1
+                    counts[r + 1] += 1
+                    counts[r + 2] += 1
+                else:
+                    counts[r] += 3
+            splits.setdefault(tuple(counts), []).append((sets, None))
+            for pair in range(size):
+                counts[pair] += 2
+                splits.setdefault(tuple(counts), []).append((sets, pair))
+                counts[pair] -= 2
+    bits = {key: _bits(found) for key, found in splits.items()}
+    return bits, {key: tuple(found) for key, found in splits.items()}
+
+
+def _bits(found: list[GroupSplit]) -> int:
+    value = 0
+    for _, pair in found:
+        value |= NO_PAIR if pair is None else pair_bit(pair)
+    return value
+
+
+_WAIT_ROWS: dict[tuple[bool, Key], tuple[int, ...]] = {}
+
+
+def wait_row(key: Key, chows: bool) -> tuple[int, ...]:
+    """Completion bits of the group after adding one tile of each rank (memoised per key)."""
+    row = _WAIT_ROWS.get((chows, key))
+    if row is None:
+        table = group_table(chows)[0]
+        counts = list(key)
+        values = []
+        for r in range(len(counts)):
+            counts[r] += 1
+            values.append(table.get(tuple(counts), 0))
+            counts[r] -= 1
+        row = _WAIT_ROWS[(chows, key)] = tuple(values)
+    return row
