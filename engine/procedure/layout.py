@@ -28,17 +28,22 @@ class StackRef:
     wall_of_seat: int
     stack_index: int
 
+    def __post_init__(self) -> None:
+        check_seat(self.wall_of_seat, "wall_of_seat")
+        if isinstance(self.stack_index, bool) or not isinstance(self.stack_index, int) or self.stack_index < 1:
+            raise ProcedureError(f"stack_index: expected a stack number from 1, got {self.stack_index!r}")
+
     def to_dict(self) -> dict[str, int]:
         return {"wall_of_seat": self.wall_of_seat, "stack_index": self.stack_index}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], field: str = "stack") -> StackRef:
         try:
-            return cls(check_seat(data["wall_of_seat"], f"{field}.wall_of_seat"), int(data["stack_index"]))
-        except (KeyError, TypeError, ValueError) as error:
-            if isinstance(error, ProcedureError):
-                raise
-            raise ProcedureError(f"{field}: expected {{'wall_of_seat', 'stack_index'}}, got {data!r}") from None
+            return cls(data["wall_of_seat"], data["stack_index"])
+        except (KeyError, TypeError, ProcedureError) as error:
+            raise ProcedureError(
+                f"{field}: expected {{'wall_of_seat': 0-3, 'stack_index': 1..N}}, got {data!r}"
+            ) from error
 
 
 @dataclass(frozen=True)

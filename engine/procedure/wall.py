@@ -98,8 +98,10 @@ class WallState:
             raise ProcedureError(f"tail_order: expected 'top_first' or 'bottom_first', got {self.tail_order!r}")
         indices = [removal.index for removal in self.removed]
         if len(set(indices)) != len(indices) or any(not 0 <= i < len(self.faces) for i in indices):
-            raise ProcedureError(f"wall: removed places must be distinct indices 0-{len(self.faces) - 1}")
-        _geometry(self.layout, self.first_take, self.tail_order)  # first_take must be a stack of the layout
+            raise ProcedureError(f"wall.removed: places must be distinct indices 0-{len(self.faces) - 1}")
+        seat, index = self.first_take.wall_of_seat, self.first_take.stack_index
+        if not 1 <= index <= self.layout.stack_counts[seat]:
+            raise ProcedureError(f"wall.first_take: seat {seat}'s wall has no stack {index}")
 
     @property
     def positions(self) -> tuple[Position, ...]:
