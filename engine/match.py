@@ -222,8 +222,8 @@ def next_deal(policy: RotationPolicy, state: DealState, result: HandResult) -> D
 class Match:
     """A match in progress: the deal, the running score per seat and the number of hands played.
 
-    ``loss_limit`` ends the match when a seat's score reaches ``-loss_limit`` (the "winner deals" practice of
-    S000:263, where rounds are not counted); ``None`` = no limit."""
+    ``loss_limit`` ends the match when a seat has lost more than it (the "winner deals" practice of S000:263, where
+    rounds are not counted: the 局 ends when a player's losses pass a set amount); ``None`` = no limit."""
 
     policy: RotationPolicy
     deal: DealState
@@ -240,7 +240,7 @@ class Match:
     @property
     def game_over(self) -> bool:
         return self.deal.game_over or (
-            self.loss_limit is not None and any(score <= -self.loss_limit for score in self.scores)
+            self.loss_limit is not None and any(score < -self.loss_limit for score in self.scores)
         )
 
     def seat_wind(self, seat: int) -> int:

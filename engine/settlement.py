@@ -114,3 +114,12 @@ def base_scheme_payments(
         for payer, share in payer_shares(winner, discarder, payment_scheme, payers).items()
     }
     return collect(winner, amounts)
+
+
+def competition_payments(winner: int, discarder: int | None, fan: Amount, flat: Amount = 8) -> Payments:
+    """MCR competition settlement (rules-A §5-6, 底分 8): on a self-draw each loser pays ``flat + fan``; on a
+    discard the discarder pays ``flat + fan`` and each other player ``flat``."""
+    amounts = {
+        payer: flat + fan if discarder is None or payer == discarder else flat for payer in SEATS if payer != winner
+    }
+    return collect(winner, amounts)

@@ -72,7 +72,14 @@ class OptionSpec:
         return text
 
     def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "default": self.default, "choices": self.choices, "doc": self.doc}
+        """``mjtable rules``: the key, its default, the allowed values and aliases, and what it changes."""
+        return {
+            "key": self.key,
+            "default": self.default,
+            "choices": None if self.choices is None else list(self.choices),
+            "aliases": {str(alias): value for alias, value in self.aliases.items()},
+            "doc": self.doc,
+        }
 
 
 def boolean_option(key: str, default: bool, doc: str) -> OptionSpec:
@@ -126,13 +133,15 @@ class BreakMethod(StrEnum):
     """Sum picks the wall, the smaller die is the count (一次掷骰法)."""
     TWO_THROWS = "two_throws"
     """A picks the wall, the player it points to throws B, count A + B (两次掷骰法)."""
+    TWO_THROWS_SECOND_SUM = "two_throws_second_sum"
+    """As two throws, but the count is B alone (Harbin, rules-B §7.2)."""
     SUM = "sum"
     """One throw, the sum picks the wall and is also the count (Hebei HB-3)."""
 
 
 class WildcardSource(StrEnum):
     FIXED = "fixed"
-    """Fixed kinds, e.g. a house 财神 of 白板 (Hangzhou HZ-1) or Wuhan's 红中."""
+    """Fixed kinds, e.g. a house 财神 of 白板 (Hangzhou HZ-1)."""
     SUCCESSOR = "successor"
     """The successor(s) of a flipped indicator tile (Hubei 赖子, 推倒胡 鬼牌)."""
     FACE = "face"
@@ -148,6 +157,16 @@ class IndicatorPosition(StrEnum):
     """The first live-wall tile, flipped before the deal (推倒胡)."""
     LAST_WALL_TILE = "last_wall_tile"
     """The last tile of the wall (Harbin 宝, replaced on 换宝)."""
+
+    @property
+    def wall_end(self) -> str:
+        """``engine.procedure`` ``indicator_at``: ``"tail"`` for the last wall tile, else ``"head"``."""
+        return "tail" if self is IndicatorPosition.LAST_WALL_TILE else "head"
+
+    @property
+    def when(self) -> str:
+        """``engine.procedure`` ``indicator_when``: only the first wall tile is flipped before the deal."""
+        return "before_deal" if self is IndicatorPosition.FIRST_WALL_TILE else "after_deal"
 
 
 STANDARD_HONOR_CYCLE: tuple[Tile, ...] = (EAST, SOUTH, WEST, NORTH, RED, GREEN, WHITE)
@@ -178,7 +197,15 @@ class WildcardRule:
     def step(self, tile: Tile, offset: int) -> Tile:
         """The tile ``offset`` places along the cycle of ``tile``: ranks 1-9 wrap, honors follow ``honor_cycle``."""
         if is_honor(tile):
-            return self.honor_cycle[(self.honor_cycle.index(tile) + offset) % len(self.honor_cycle)]
+            cycle = self.honor_cycle
+            if tile in cycle:
+                return cycle[(cycle.index(tile) + offset) % len(cycle)]
+            # An honor the cycle skips sits just before the next cycle member in the standard order
+            # (Wuhan WH-2: 中 is skipped and a flipped 中 gives 发).
+            start = STANDARD_HONOR_CYCLE.index(tile)
+            following = (STANDARD_HONOR_CYCLE[(start + k) % 7] for k in range(1, 8))
+            member = next(face for face in following if face in cycle)
+            return cycle[(cycle.index(member) - 1 + offset) % len(cycle)]
         return tile - rank_of(tile) + 1 + (rank_of(tile) - 1 + offset) % 9
 
 

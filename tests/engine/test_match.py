@@ -171,10 +171,10 @@ def test_winner_deals_counts_no_rounds():
 
 def test_loss_limit_ends_a_winner_deals_match():
     match = Match.start(WINNER_DEALS, 0, loss_limit=2)
-    match = match.record_hand(non_dealer_win(0))
-    assert not match.game_over
+    match = match.record_hand(HandResult.win(2, {0: -2, 1: 0, 2: 2, 3: 0}, discarder=0))
+    assert not match.game_over  # losses of exactly the limit do not pass it
     match = match.record_hand(HandResult.win(1, {0: -1, 1: 1, 2: 0, 3: 0}, discarder=0))
-    assert match.scores == (-2, 1, 1, 0)
+    assert match.scores == (-3, 1, 2, 0)
     assert match.game_over
 
 

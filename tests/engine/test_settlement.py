@@ -13,6 +13,7 @@ from engine.settlement import (
     base_scheme_payments,
     collect,
     combine,
+    competition_payments,
     dealer_involved,
     exact,
     payer_shares,
@@ -93,3 +94,9 @@ def test_payments_always_sum_to_zero(winner, dealer, discarder, base, payment, p
     assert sum(payments.values()) == 0
     assert payments[winner] >= (1 if payers is None or payers - {winner} else 0)
     assert all(payments[seat] <= 0 for seat in range(4) if seat != winner)
+
+
+def test_competition_settlement_eight_plus_fan():
+    # rules-A §6: self-draw: each loser pays 8 + F; discard: the discarder 8 + F, the others 8.
+    assert competition_payments(0, None, 10) == {0: 54, 1: -18, 2: -18, 3: -18}
+    assert competition_payments(0, 2, 10) == {0: 34, 1: -8, 2: -18, 3: -8}

@@ -90,6 +90,20 @@ def test_successor_cycle(indicator, wild):
     assert rule.wildcards(parse_tile(indicator)) == {parse_tile(wild)}
 
 
+@pytest.mark.parametrize(("indicator", "wild"), [("4z", "6z"), ("7z", "6z"), ("6z", "5z"), ("5z", "1z")])
+def test_wuhan_cycle_skips_red(indicator, wild):
+    # wild.md WH-2: 北 → 发 (中 skipped), a flipped 中 → 发.
+    cycle = tuple(parse_tiles("123465z"))
+    rule = WildcardRule(WildcardSource.SUCCESSOR, indicator=IndicatorPosition.NEXT_DRAW, honor_cycle=cycle)
+    assert rule.wildcards(parse_tile(indicator)) == {parse_tile(wild)}
+
+
+def test_indicator_positions_name_the_procedure_arguments():
+    assert (IndicatorPosition.NEXT_DRAW.wall_end, IndicatorPosition.NEXT_DRAW.when) == ("head", "after_deal")
+    assert IndicatorPosition.FIRST_WALL_TILE.when == "before_deal"
+    assert IndicatorPosition.LAST_WALL_TILE.wall_end == "tail"
+
+
 def test_two_sided_wildcards():
     rule = WildcardRule(WildcardSource.SUCCESSOR, indicator=IndicatorPosition.NEXT_DRAW, offsets=(-1, 1))
     assert rule.wildcards(parse_tile("3s")) == set(parse_tiles("24s"))
