@@ -125,12 +125,25 @@ class HandResult:
             raise RulesetError(f"hand result: a seat wins twice in one hand: {list(winners)}")
 
     @classmethod
+    def from_winners(
+        cls, winners: Sequence[int], payments: Mapping[int, Amount] | None = None, discarder: int | None = None
+    ) -> HandResult:
+        """A result from a list of winners (the settle contract's ``winners``): with a ``discarder`` they won
+        together on his discard, without one they won one after another in the order given (血战). No winners =
+        drawn; no payments = nothing paid (enough to ask who deals next)."""
+        if discarder is not None and winners:
+            wins: tuple[Win, ...] = (Win(tuple(winners), discarder),)
+        else:
+            wins = tuple(Win((seat,)) for seat in winners)
+        return cls(wins, payments if payments is not None else no_payments())
+
+    @classmethod
     def win(cls, winner: int, payments: Mapping[int, Amount], discarder: int | None = None) -> HandResult:
-        return cls((Win((winner,), discarder),), payments)
+        return cls.from_winners((winner,), payments, discarder)
 
     @classmethod
     def draw(cls, payments: Mapping[int, Amount] | None = None) -> HandResult:
-        return cls((), payments if payments is not None else no_payments())
+        return cls.from_winners((), payments)
 
     @property
     def winners(self) -> tuple[int, ...]:

@@ -254,6 +254,9 @@ class WinContext:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        for name in ("after_kong", "robbing_kong", "last_tile", "first_turn", "fourth_tile"):
+            if type(getattr(self, name)) is not bool:
+                raise RulesetError(f"situation field {name!r}: expected true or false, found {getattr(self, name)!r}")
         _seat("winner", self.winner)
         _seat("dealer", self.dealer)
         if self.discarder is not None and _seat("discarder", self.discarder) == self.winner:

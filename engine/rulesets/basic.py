@@ -20,6 +20,13 @@ _MAX3 = "max3"
 _ROTATIONS = (Rotation.TRADITIONAL.value, Rotation.COMPETITION.value, _MAX3, Rotation.WINNER_DEALS.value)
 
 
+_SPECIAL_SHAPES = (
+    ("seven_pairs", "seven pairs 七对"),
+    ("thirteen_orphans", "thirteen orphans 十三幺"),
+    ("honors_knitted", "honors and knitted 全不靠"),
+)
+
+
 class BasicRuleset(Ruleset):
     id = "basic"
     description = "通用规则 (S000) — general rules: base points 1-2-4 / 1-2-3 / 1-2, no fans"
@@ -91,6 +98,10 @@ class BasicRuleset(Ruleset):
             max_consecutive=3 if choice == _MAX3 else None,
         )
 
+    def _shape_names(self) -> list[str]:
+        """The shapes switched on, for the reason of a rejected declaration."""
+        return ["4 sets + pair 四模一将", *(name for key, name in _SPECIAL_SHAPES if self.options[key])]
+
     def evaluate(self, hand: Hand, ctx: WinContext) -> Score:
         """Any legal shape wins; the payers pay their base points (fan.md §1.3-1.4). A robbed kong arrives with
         the konger as ``discarder`` and is settled as his discard (BA-2); 天和 is a self-draw (S000:159)."""
@@ -103,7 +114,7 @@ class BasicRuleset(Ruleset):
                 total_without_flowers=0,
                 meets_minimum=True,
                 payments=no_payments(),
-                reason="not a winning shape under this ruleset's shapes",
+                reason="not a winning shape: none of " + ", ".join(self._shape_names()),
             )
         payments = base_scheme_payments(
             ctx.winner,
@@ -111,7 +122,6 @@ class BasicRuleset(Ruleset):
             ctx.discarder,
             BaseScheme(self.options["base_scheme"]),
             PaymentScheme(self.options["payment_scheme"]),
-            payers=ctx.payers,
         )
         total = payments[ctx.winner]
         return Score(

@@ -201,6 +201,15 @@ def test_match_round_trips_through_json_shape():
     assert HandResult.from_dict(result.to_dict()) == result
 
 
+def test_from_winners_reads_the_settle_next_dealer_query():
+    together = HandResult.from_winners([0, 3], discarder=2)
+    assert together.wins == (Win((0, 3), 2),) and together.winners == (3, 0)
+    one_after_another = HandResult.from_winners([2, 0])
+    assert one_after_another.wins == (Win((2,)), Win((0,)))
+    assert HandResult.from_winners([]).drawn
+    assert after(WINNER_DEALS, one_after_another)[0] == 2
+
+
 def test_hand_result_rejects_unbalanced_payments():
     with pytest.raises(RulesetError, match="sum to 0"):
         HandResult.win(1, {0: -1, 1: 2, 2: 0, 3: 0})

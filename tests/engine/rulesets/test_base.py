@@ -50,6 +50,7 @@ def test_payers_exclude_players_already_out():
         ({"winner": 1, "dealer": 0, "consecutive_dealer": 0}, "'consecutive_dealer'"),
         ({"winner": 1, "dealer": 0, "players_out": (1,)}, "'players_out'"),
         ({"dealer": 0}, "'winner' is missing"),
+        ({"winner": 1, "dealer": 0, "after_kong": "yes"}, "'after_kong'"),
     ],
 )
 def test_bad_situations_are_named(fields, message):

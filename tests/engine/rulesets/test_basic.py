@@ -130,7 +130,8 @@ def test_not_a_winning_shape_is_rejected_and_pays_nothing():
     score = BasicRuleset().evaluate(NOT_WINNING, ctx(1, 0, 2))
     assert not score.hu and not score.shape_ok
     assert score.payments == {0: 0, 1: 0, 2: 0, 3: 0}
-    assert score.reason
+    assert "七对" in score.reason
+    assert "七对" not in BasicRuleset({"seven_pairs": False}).evaluate(NOT_WINNING, ctx(1, 0, 2)).reason
 
 
 @given(
