@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from engine.errors import RulesetError
 from engine.match import RotationPolicy
-from engine.settlement import Payments, combine, no_payments
+from engine.settlement import Payments, combine, exact, no_payments
 from engine.tiles import EAST, FLOWERS, GREEN, NORTH, RED, SOUTH, WEST, WHITE, WIND_LETTERS, Tile, is_honor, rank_of
 from engine.tilesets import TILE_SETS, TileSet
 
@@ -159,12 +159,12 @@ class IndicatorPosition(StrEnum):
     """The last tile of the wall (Harbin 宝, replaced on 换宝)."""
 
     @property
-    def wall_end(self) -> str:
+    def wall_end(self) -> Literal["head", "tail"]:
         """``engine.procedure`` ``indicator_at``: ``"tail"`` for the last wall tile, else ``"head"``."""
         return "tail" if self is IndicatorPosition.LAST_WALL_TILE else "head"
 
     @property
-    def when(self) -> str:
+    def when(self) -> Literal["before_deal", "after_deal"]:
         """``engine.procedure`` ``indicator_when``: only the first wall tile is flipped before the deal."""
         return "before_deal" if self is IndicatorPosition.FIRST_WALL_TILE else "after_deal"
 
@@ -219,6 +219,12 @@ def _seat(name: str, value: Any) -> int:
     return value
 
 
+def _seats(name: str, value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list | tuple):
+        raise RulesetError(f"situation field {name!r}: expected a list of seats, found {value!r}")
+    return tuple(_seat(name, seat) for seat in value)
+
+
 def _wind(value: Any) -> int:
     """A wind as 0-3 or as a letter E/S/W/N (the settle contract writes letters)."""
     if isinstance(value, str) and len(value) == 1 and value in WIND_LETTERS:
@@ -228,14 +234,58 @@ def _wind(value: Any) -> int:
     raise RulesetError(f"situation field 'round_wind': expected E, S, W, N or 0-3, found {value!r}")
 
 
+def _count(name: str, value: Any, least: int) -> None:
+    if type(value) is not int or value < least:
+        raise RulesetError(f"situation field {name!r}: expected a whole number {least} or more, found {value!r}")
+
+
+class _Situation:
+    """``to_dict``/``from_dict`` of the contexts: the core fields by name, every other key in ``extra``."""
+
+    _REQUIRED: ClassVar[tuple[str, ...]]
+    dealer: int
+    consecutive_dealer: int
+    round_wind: int
+    players_out: tuple[int, ...]
+    extra: Mapping[str, Any]
+
+    def _normalize(self) -> None:
+        """Check and freeze the fields shared by every context."""
+        _seat("dealer", self.dealer)
+        _count("consecutive_dealer", self.consecutive_dealer, 1)
+        object.__setattr__(self, "round_wind", _wind(self.round_wind))
+        object.__setattr__(self, "players_out", _seats("players_out", self.players_out))
+        object.__setattr__(self, "extra", MappingProxyType(dict(self.extra)))
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "extra"}  # type: ignore[arg-type]
+        data["round_wind"] = WIND_LETTERS[data["round_wind"]]
+        data["players_out"] = list(data["players_out"])
+        data.update(self.extra)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Any:
+        """Read a settle-contract situation; keys other than the core ones go to ``extra``."""
+        names = {f.name for f in fields(cls) if f.name != "extra"}  # type: ignore[arg-type]
+        for name in cls._REQUIRED:
+            if name not in data:
+                raise RulesetError(f"situation field {name!r} is missing")
+        known = {key: value for key, value in data.items() if key in names}
+        extra = {key: value for key, value in data.items() if key not in names}
+        return cls(**known, extra=extra)
+
+
 @dataclass(frozen=True)
-class WinContext:
+class WinContext(_Situation):
     """The facts of a winning declaration that the hand itself does not show.
 
     ``discarder`` is ``None`` for a self-draw; for a robbed kong it is the konger (fan.md BA-2 and the settle
     contract). ``players_out`` are seats that already won earlier in the hand (Sichuan 血战): they neither pay nor
     collect. ``extra`` carries ruleset-specific facts (``void_suit``, ``indicator``, ``kong``, ``dice_unit``, ...).
     """
+
+    _REQUIRED = ("winner", "dealer")
 
     winner: int
     dealer: int
@@ -257,25 +307,15 @@ class WinContext:
         for name in ("after_kong", "robbing_kong", "last_tile", "first_turn", "fourth_tile"):
             if type(getattr(self, name)) is not bool:
                 raise RulesetError(f"situation field {name!r}: expected true or false, found {getattr(self, name)!r}")
+        self._normalize()
         _seat("winner", self.winner)
-        _seat("dealer", self.dealer)
         if self.discarder is not None and _seat("discarder", self.discarder) == self.winner:
             raise RulesetError(f"situation field 'discarder': the winner {self.winner} cannot be the discarder")
-        object.__setattr__(self, "round_wind", _wind(self.round_wind))
         if self.robbing_kong and self.discarder is None:
             raise RulesetError("situation field 'discarder': a robbed kong needs the konger as discarder")
-        if type(self.consecutive_dealer) is not int or self.consecutive_dealer < 1:
-            raise RulesetError(
-                f"situation field 'consecutive_dealer': expected 1 or more, found {self.consecutive_dealer!r}"
-            )
-        if type(self.flowers) is not int or self.flowers < 0:
-            raise RulesetError(f"situation field 'flowers': expected a count 0 or more, found {self.flowers!r}")
-        for seat in self.players_out:
-            _seat("players_out", seat)
+        _count("flowers", self.flowers, 0)
         if self.winner in self.players_out or self.discarder in self.players_out:
             raise RulesetError("situation field 'players_out': the winner and the discarder must still be in the hand")
-        object.__setattr__(self, "players_out", tuple(self.players_out))
-        object.__setattr__(self, "extra", MappingProxyType(dict(self.extra)))
 
     @property
     def self_drawn(self) -> bool:
@@ -291,34 +331,13 @@ class WinContext:
         """Everyone who may lose on a self-draw: the other seats still in the hand."""
         return tuple(seat for seat in range(4) if seat != self.winner and seat not in self.players_out)
 
-    _FIELDS: ClassVar[tuple[str, ...]] = (
-        "winner", "dealer", "discarder", "round_wind", "after_kong", "robbing_kong", "last_tile", "first_turn",
-        "fourth_tile", "flowers", "consecutive_dealer",
-    )  # fmt: skip
-
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {name: getattr(self, name) for name in self._FIELDS}
-        data["round_wind"] = WIND_LETTERS[self.round_wind]
-        data["players_out"] = list(self.players_out)
-        data.update(self.extra)
-        return data
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> WinContext:
-        """Read a settle-contract situation; keys other than the core ones go to ``extra``."""
-        known = {name: data[name] for name in (*cls._FIELDS, "players_out") if name in data}
-        for name in ("winner", "dealer"):
-            if name not in known:
-                raise RulesetError(f"situation field {name!r} is missing")
-        if "players_out" in known:
-            known["players_out"] = tuple(known["players_out"])
-        extra = {key: value for key, value in data.items() if key not in known}
-        return cls(**known, extra=extra)
-
 
 @dataclass(frozen=True)
-class DrawContext:
-    """The facts of a drawn hand (荒庄): who dealt, which seats already won (血战), ruleset facts in ``extra``."""
+class DrawContext(_Situation):
+    """The facts of a drawn hand (荒庄): who dealt, which seats already won (血战), ruleset facts in ``extra``
+    (Sichuan's per-seat hands for 查叫, ...)."""
+
+    _REQUIRED = ("dealer",)
 
     dealer: int
     consecutive_dealer: int = 1
@@ -327,12 +346,7 @@ class DrawContext:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        _seat("dealer", self.dealer)
-        object.__setattr__(self, "round_wind", _wind(self.round_wind))
-        for seat in self.players_out:
-            _seat("players_out", seat)
-        object.__setattr__(self, "players_out", tuple(self.players_out))
-        object.__setattr__(self, "extra", MappingProxyType(dict(self.extra)))
+        self._normalize()
 
 
 @dataclass(frozen=True)
@@ -377,6 +391,10 @@ class Score:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        if self.payments is not None:
+            if sorted(self.payments) != [0, 1, 2, 3] or abs(sum(self.payments.values())) > 1e-9:
+                raise RulesetError(f"score: payments must give seats 0-3 and sum to 0, found {self.payments}")
+            object.__setattr__(self, "payments", {seat: exact(amount) for seat, amount in self.payments.items()})
         object.__setattr__(self, "fans", tuple(self.fans))
         object.__setattr__(self, "extra", MappingProxyType(dict(self.extra)))
 

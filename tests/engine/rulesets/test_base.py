@@ -9,6 +9,7 @@ from engine.notation import parse_hand
 from engine.rulesets import (
     BasicRuleset,
     ClaimKind,
+    DrawContext,
     FanEntry,
     IndicatorPosition,
     MultipleWinners,
@@ -58,6 +59,14 @@ def test_bad_situations_are_named(fields, message):
         WinContext.from_dict(fields)
 
 
+def test_draw_context_from_dict_keeps_ruleset_fields():
+    ctx = DrawContext.from_dict({"dealer": 2, "round_wind": "W", "drawn": True, "first_winner": None})
+    assert (ctx.dealer, ctx.round_wind, ctx.consecutive_dealer) == (2, 2, 1)
+    assert ctx.extra == {"drawn": True, "first_winner": None}
+    with pytest.raises(RulesetError, match="'dealer' is missing"):
+        DrawContext.from_dict({})
+
+
 # --- Score -------------------------------------------------------------------------------------------------------
 
 
@@ -76,6 +85,11 @@ def test_score_to_dict_lists_fans_and_extra_fields():
     assert data["fans"][0] == {"id": "all_pungs", "name_zh": "碰碰和", "name_en": "All Pungs", "points": 6, "count": 1}
     assert data["payments"] == {"0": -8, "1": 24, "2": -8, "3": -8}
     assert data["multiplier"] == 1 and "reason" not in data
+
+
+def test_score_rejects_unbalanced_payments():
+    with pytest.raises(RulesetError, match="sum to 0"):
+        Score(True, True, 1, 1, True, payments={0: 1, 1: 0, 2: 0, 3: 0})
 
 
 # --- wildcards (wild.md §1) ------------------------------------------------------------------------------------
