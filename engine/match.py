@@ -8,7 +8,7 @@ rulesets choose their policy through ``Ruleset.rotation``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -45,7 +45,9 @@ class RotationPolicy:
     rotation: Rotation = Rotation.TRADITIONAL
     drawn_dealer_passes: bool = False
     """After a drawn hand the dealer passes to his 下家 (the minority practice, S000:257). Off: he stays
-    (majority practice, "算庄家连庄"; BA-5 for ``winner_deals``)."""
+    (majority practice, "算庄家连庄"; BA-5 for ``winner_deals``). A dealer who stays counts one more consecutive
+    hand whatever the rotation (the sources count it only for the traditional rule; this option also makes
+    ``winner_deals`` pass after a draw)."""
     max_consecutive: int | None = None
     """A dealer who has dealt this many hands in a row passes to his 下家 instead of staying (Harbin 9)."""
     multi_win_dealer: MultiWinDealer = MultiWinDealer.FIRST_AFTER_DISCARDER
@@ -179,13 +181,7 @@ class DealState:
     game_over: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "dealer": self.dealer,
-            "first_dealer": self.first_dealer,
-            "consecutive_dealer": self.consecutive_dealer,
-            "round_wind": self.round_wind,
-            "game_over": self.game_over,
-        }
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> DealState:
