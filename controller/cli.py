@@ -1,0 +1,215 @@
+"""The ``mjtable`` command line. Batch commands read one input per line and answer one JSON line per input
+line, in order; a line that cannot be answered gets ``{"error": "..."}`` and the batch goes on."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Iterable
+from typing import Any, TextIO
+
+from engine.analysis import shanten, waits
+from engine.errors import MjtableError, TileCountError
+from engine.notation import Hand, parse_hand
+from engine.procedure import new_hand
+from engine.rulesets import Ruleset, WinContext, all_rulesets, get_ruleset
+from engine.simulation import simulate
+from engine.tiles import format_tiles, tile_code, to_counts
+
+
+def _dump(data: dict[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False)
+
+
+def _batch(lines: Iterable[str], answer: Callable[[str], dict[str, Any]], out: TextIO) -> None:
+    """One JSON line out per line in; errors are answers too, never tracebacks."""
+    for number, line in enumerate(lines, start=1):
+        text = line.rstrip("\r\n")
+        try:
+            if not text.strip():
+                raise MjtableError("empty line: expected a hand in MCR notation")
+            result = answer(text)
+        except MjtableError as error:
+            result = {"error": f"line {number}: {error}"}
+        out.write(_dump(result) + "\n")
+        out.flush()
+
+
+def win_context(hand: Hand) -> WinContext:
+    """The situation a hand in MCR notation states. The notation has no seats: the dealer is seat 0, the winner
+    sits at his seat wind, and a discard comes from his 上家 (the one seat every ruleset lets him chi from)."""
+    situation = hand.context
+    winner = situation.seat_wind
+    self_drawn = situation.self_drawn
+    return WinContext(
+        winner=winner,
+        dealer=0,
+        discarder=None if self_drawn else (winner + 3) % 4,
+        round_wind=situation.prevalent_wind,
+        after_kong=situation.kong_related and self_drawn,
+        robbing_kong=situation.kong_related and not self_drawn,
+        last_tile=situation.last_tile,
+        fourth_tile=situation.fourth_tile,
+        flowers=hand.flower_count,
+    )
+
+
+def score_line(ruleset: Ruleset, text: str) -> dict[str, Any]:
+    hand = parse_hand(text)
+    if hand.win_tile is None:
+        raise TileCountError("a waiting hand has no winning tile to score; use 'mjtable waits'")
+    return ruleset.evaluate(hand, win_context(hand)).to_dict()
+
+
+def waits_line(ruleset: Ruleset, text: str) -> dict[str, Any]:
+    """Waits of a 13 - 3k tile hand; a last tile without the trailing space is read as a standing tile too."""
+    hand = parse_hand(text)
+    standing = [*hand.standing, *([] if hand.win_tile is None else [hand.win_tile])]
+    expected = 13 - 3 * len(hand.melds)
+    if len(standing) != expected:
+        raise TileCountError(f"{len(standing)} standing tiles beside {len(hand.melds)} melds; expected {expected}")
+    ruleset.tile_set.check([tile for meld in hand.melds for tile in meld.tiles] + standing)
+    counts = to_counts(standing)
+    used = list(counts)
+    for meld in hand.melds:
+        for tile in meld.tiles:
+            used[tile] += 1
+    rules = ruleset.shape_rules
+    copies = ruleset.tile_set.copies
+    # A wait on a tile whose every copy is already in this hand cannot come (the "formal" wait is not listed).
+    found = [tile for tile in waits(counts, rules) if used[tile] < copies[tile]]
+    return {"waits": [tile_code(tile) for tile in found], "shanten": shanten(counts, rules)}
+
+
+def _deal(args: argparse.Namespace, out: TextIO) -> int:
+    ruleset = get_ruleset(args.rules, _options(args))
+    dealt = new_hand(
+        ruleset.tile_set,
+        args.seed,
+        args.dealer,
+        args.dice,
+        args.dice2,
+        method=str(ruleset.break_method),  # type: ignore[arg-type]
+        reserved=ruleset.reserved_tiles,
+    )
+    state = dealt.wall.state
+    stacks: dict[int, dict[int, dict[str, str | None]]] = {seat: {} for seat in range(4)}
+    for index, position in enumerate(state.positions):
+        face = state.faces[index]
+        stack = stacks[position.wall_of_seat].setdefault(position.stack_index, {})
+        stack[str(position.tier)] = None if face is None else tile_code(face)
+    out.write(
+        _dump(
+            {
+                "rules": ruleset.id,
+                "seed": args.seed,
+                "dealer": dealt.dealer,
+                "dice": list(dealt.dice),
+                "dice2": None if dealt.dice2 is None else list(dealt.dice2),
+                "break": dealt.wall_break.to_dict(),
+                "walls": {str(seat): [stacks[seat][i] for i in sorted(stacks[seat])] for seat in range(4)},
+                "hands": {str(seat): format_tiles(sorted(tiles)) for seat, tiles in enumerate(dealt.hands)},  # type: ignore[type-var]
+                "flowers": {str(seat): format_tiles(tiles) for seat, tiles in enumerate(dealt.flowers)},
+                "next_draw": dealt.wall.next_position().to_dict(),
+                "live_remaining": dealt.wall.live_remaining,
+            }
+        )
+        + "\n"
+    )
+    return 0
+
+
+def _simulate(args: argparse.Namespace, out: TextIO) -> int:
+    ruleset = get_ruleset(args.rules, _options(args))
+    started = time.perf_counter()
+    wins = drawn = 0
+    for hand in simulate(ruleset, args.hands, args.seed):
+        out.write(_dump(hand.to_dict()) + "\n")
+        if hand.referee.result is not None and hand.referee.result.drawn:
+            drawn += 1
+        else:
+            wins += 1
+    elapsed = time.perf_counter() - started
+    out.write(_dump({"summary": {"hands": args.hands, "won": wins, "drawn": drawn, "invariant_violations": 0}}) + "\n")
+    # Timing goes to stderr so that the same seed gives byte-identical stdout.
+    rate = args.hands / elapsed if elapsed > 0 else float("inf")
+    print(f"{args.hands} hands in {elapsed:.2f} s: {rate:.1f} hands/s", file=sys.stderr)
+    return 0
+
+
+def _rules(args: argparse.Namespace, out: TextIO) -> int:
+    for cls in all_rulesets():
+        out.write(_dump(cls.describe()) + "\n")
+    return 0
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    try:
+        options = json.loads(args.options)
+    except json.JSONDecodeError as error:
+        raise MjtableError(f"--options: not JSON ({error.msg} at character {error.pos})") from None
+    if not isinstance(options, dict):
+        raise MjtableError('--options: expected a JSON object such as \'{"payment_scheme": "半陪"}\'')
+    return options
+
+
+def _dice(text: str) -> tuple[int, int]:
+    parts = text.split(",")
+    if len(parts) != 2 or not all(part.strip().isdigit() and 1 <= int(part) <= 6 for part in parts):
+        raise argparse.ArgumentTypeError(f"expected two dice values 1-6 such as 3,5; found {text!r}")
+    return int(parts[0]), int(parts[1])
+
+
+def _seat(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) <= 3:
+        raise argparse.ArgumentTypeError(f"expected a seat 0-3, found {text!r}")
+    return int(text)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="mjtable", description="Automatic mahjong table: rules engine and tools.")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    def with_rules(name: str, help_text: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help_text)
+        sub.add_argument("--rules", default="basic", help="ruleset id (see 'mjtable rules')")
+        sub.add_argument("--options", default="{}", help="ruleset options as a JSON object")
+        return sub
+
+    commands.add_parser("rules", help="every ruleset with a one-line description and its options")
+    with_rules("score", "score hands in MCR notation read from stdin, one JSON line each")
+    with_rules("waits", "waits and shanten of 13-3k-tile hands read from stdin")
+    deal = with_rules("deal", "the wall, dice, break and dealt hands of one seeded hand")
+    deal.add_argument("--seed", type=int, required=True)
+    deal.add_argument("--dice", type=_dice, help="the dealer's throw, e.g. 3,5 (thrown from the seed if absent)")
+    deal.add_argument("--dice2", type=_dice, help="the second throw of the two-throw break")
+    deal.add_argument("--dealer", type=_seat, default=0)
+    sim = with_rules("simulate", "four bots play N hands under the referee")
+    sim.add_argument("--hands", type=int, default=10)
+    sim.add_argument("--seed", type=int, default=0)
+    return parser
+
+
+def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    source, out = stdin or sys.stdin, stdout or sys.stdout
+    try:
+        if args.command == "rules":
+            return _rules(args, out)
+        if args.command == "deal":
+            return _deal(args, out)
+        if args.command == "simulate":
+            return _simulate(args, out)
+        ruleset = get_ruleset(args.rules, _options(args))
+        answer = score_line if args.command == "score" else waits_line
+        _batch(source, lambda text: answer(ruleset, text), out)
+        return 0
+    except MjtableError as error:
+        out.write(_dump({"error": str(error)}) + "\n")
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

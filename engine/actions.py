@@ -1,0 +1,100 @@
+"""What players do at the table, and the referee's answer to it.
+
+Actions are the referee's only input besides the ruleset and the dealt wall, so a hand is replayed exactly
+from its action list (the controller journals them as ``to_dict`` JSON).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from engine.errors import NotationError
+from engine.tiles import Tile, format_tiles, parse_tile, parse_tiles
+
+
+class ActionKind(StrEnum):
+    DRAW = "draw"
+    """Take the next live-wall tile (the referee draws it: the wall is the referee's)."""
+    DISCARD = "discard"
+    FLOWER = "flower"
+    """Set a flower aside; the referee draws its replacement from the tail."""
+    CONCEALED_KONG = "concealed_kong"
+    ADDED_KONG = "added_kong"
+    CHI = "chi"
+    """Claim the discard for a chow; ``tile`` is the chow's lowest tile."""
+    PUNG = "pung"
+    KONG = "kong"
+    """Claim the discard for an exposed kong."""
+    HU = "hu"
+    """Declare a win: on one's own draw, on a discard, or robbing an added kong."""
+    PASS = "pass"
+    """Decline the discard (or the added kong) on offer."""
+
+
+_TILE_KINDS = {ActionKind.DISCARD, ActionKind.FLOWER, ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG, ActionKind.CHI}
+
+
+@dataclass(frozen=True)
+class Action:
+    """One player's action. ``revealed`` is the concealed hand shown with a win, when the referee cannot see it."""
+
+    kind: ActionKind
+    seat: int
+    tile: Tile | None = None
+    revealed: tuple[Tile, ...] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind.value, "seat": self.seat}
+        if self.tile is not None:
+            out["tile"] = format_tiles([self.tile])
+        if self.revealed is not None:
+            out["revealed"] = format_tiles(self.revealed)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Action:
+        """Read an action from JSON; a ``ValueError`` names the bad field."""
+        if not isinstance(data, dict):
+            raise ValueError("action: expected a JSON object")
+        try:
+            kind = ActionKind(data.get("kind"))
+        except ValueError:
+            raise ValueError(f"action.kind: expected one of {', '.join(k.value for k in ActionKind)}") from None
+        seat = data.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
+            raise ValueError("action.seat: expected a seat number 0-3")
+        tile = None
+        if "tile" in data:
+            try:
+                tile = parse_tile(str(data["tile"]))
+            except NotationError as error:
+                raise ValueError(f"action.tile: {error}") from None
+        elif kind in _TILE_KINDS:
+            raise ValueError(f"action.tile: a {kind.value} names a tile")
+        revealed = None
+        if "revealed" in data:
+            try:
+                revealed = tuple(parse_tiles(str(data["revealed"])))
+            except NotationError as error:
+                raise ValueError(f"action.revealed: {error}") from None
+        return cls(kind, seat, tile, revealed)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The referee's answer: ``ok`` or illegal with a ``reason``; an illegal action changed nothing."""
+
+    ok: bool
+    reason: str = ""
+    events: tuple[str, ...] = ()
+    """What followed from an accepted action, in order: e.g. ``"replacement drawn"``, ``"hu"``, ``"drawn game"``."""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"ok": self.ok}
+        if self.reason:
+            out["reason"] = self.reason
+        if self.events:
+            out["events"] = list(self.events)
+        return out

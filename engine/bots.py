@@ -1,0 +1,106 @@
+"""Simple players for simulation and tests: they see their own hand (full information) and play plainly.
+
+A bot wins whenever it can, replaces flowers, makes every kong it can, claims pungs and chows now and then
+(seeded), and discards the tile that helps its hand least. It is a workload for the referee, not an opponent.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.actions import Action, ActionKind
+from engine.analysis import is_win
+from engine.notation import MeldKind
+from engine.referee import Phase, Referee
+from engine.tiles import NUM_KINDS, Tile, is_flower, is_suited
+
+CLAIM_PUNG_CHANCE = 0.6
+CLAIM_CHI_CHANCE = 0.3
+
+
+class SimpleBot:
+    """One seat's decisions. The random source is passed in, so a seeded simulation is reproducible."""
+
+    def __init__(self, seat: int, rng: random.Random) -> None:
+        self.seat = seat
+        self.rng = rng
+
+    def act(self, referee: Referee) -> Action:
+        """The seat's move in its turn (phase ``act``)."""
+        seat = referee.seats[self.seat]
+        known = seat.known
+        flower = next((tile for tile in range(NUM_KINDS, len(known)) if known[tile]), None)
+        if flower is not None:
+            return Action(ActionKind.FLOWER, self.seat, flower)
+        if referee.may_win_by_draw and self._can_win(referee, None):
+            return Action(ActionKind.HU, self.seat)
+        if not referee.wall.exhausted and referee.ruleset.allows_kong:
+            for tile in range(NUM_KINDS):
+                if known[tile] == 4:
+                    return Action(ActionKind.CONCEALED_KONG, self.seat, tile)
+            for meld in seat.melds:
+                if meld.kind is MeldKind.PUNG and known[meld.tile]:
+                    return Action(ActionKind.ADDED_KONG, self.seat, meld.tile)
+        return Action(ActionKind.DISCARD, self.seat, self._least_useful(known))
+
+    def answer(self, referee: Referee) -> Action:
+        """The seat's answer to the tile on offer (phases ``claims`` and ``rob``)."""
+        tile = referee.offer
+        assert tile is not None
+        if self._can_win(referee, tile):
+            return Action(ActionKind.HU, self.seat)
+        if referee.phase is Phase.ROB or referee.wall.exhausted:
+            return Action(ActionKind.PASS, self.seat)
+        known = referee.seats[self.seat].known
+        ruleset = referee.ruleset
+        if known[tile] == 3 and ruleset.allows_kong:
+            return Action(ActionKind.KONG, self.seat)
+        if known[tile] >= 2 and ruleset.allows_pung and self.rng.random() < CLAIM_PUNG_CHANCE:
+            return Action(ActionKind.PUNG, self.seat)
+        chow = self._chow(referee, tile, known)
+        if chow is not None and self.rng.random() < CLAIM_CHI_CHANCE:
+            return Action(ActionKind.CHI, self.seat, chow)
+        return Action(ActionKind.PASS, self.seat)
+
+    def _can_win(self, referee: Referee, offered: Tile | None) -> bool:
+        """Shape first (cheap), then the referee's full verdict (minimum score, ruleset conditions)."""
+        counts = list(referee.seats[self.seat].known[:NUM_KINDS])
+        if offered is not None:
+            counts[offered] += 1
+        if not is_win(counts, referee.ruleset.shape_rules):
+            return False
+        return referee.is_legal(Action(ActionKind.HU, self.seat))
+
+    def _chow(self, referee: Referee, tile: Tile, known: list[int]) -> Tile | None:
+        ruleset = referee.ruleset
+        if not ruleset.allows_chi or not is_suited(tile):
+            return None
+        if ruleset.chi_only_from_left and self.seat != (referee.offer_seat + 1) % 4:  # type: ignore[operator]
+            return None
+        for low in range(tile - 2, tile + 1):
+            if low < 0 or low // 9 != tile // 9 or (low + 2) // 9 != tile // 9 or low % 9 > 6:
+                continue
+            if all(known[other] for other in (low, low + 1, low + 2) if other != tile):
+                return low
+        return None
+
+    def _least_useful(self, known: list[int]) -> Tile:
+        """The held tile with the fewest partners (copies and suit neighbours); ties broken by the seeded rng."""
+        best: list[Tile] = []
+        best_value = None
+        for tile in range(NUM_KINDS):
+            if not known[tile] or is_flower(tile):
+                continue
+            value = 3 * (known[tile] - 1)
+            if is_suited(tile):
+                rank = tile % 9
+                for step, weight in ((1, 2), (2, 1)):
+                    if rank - step >= 0:
+                        value += weight * min(known[tile - step], 1)
+                    if rank + step <= 8:
+                        value += weight * min(known[tile + step], 1)
+            if best_value is None or value < best_value:
+                best, best_value = [tile], value
+            elif value == best_value:
+                best.append(tile)
+        return self.rng.choice(best)

@@ -1,0 +1,663 @@
+"""The referee: the state machine of one hand (盘), from the deal to a win (和) or a drawn game (荒庄).
+
+Every action is validated against the ruleset and the table procedure and answered with a ``Verdict``; an
+illegal action never changes the state (each handler checks everything before it changes anything). The
+referee owns the wall, so it always counts it, and it runs
+
+* with full information (``Referee.deal``): every face is known (bots, simulation, tests, replays);
+* with partial information (``Referee.observe``): it sees only what a table sees (dice, discards, claims,
+  exposed melds, flowers, a revealed winning hand); concealed tiles are counted, not known, and everything
+  the public information allows is still checked (turn order, claim priority, chi only from the 上家, no
+  tile seen more than its copies, a declared win really being a win).
+
+Phases: ``act`` (the seat in turn holds 14 - 3k tiles and discards, kongs, sets a flower aside or declares a
+self-drawn win), ``claims`` (the other three answer the discard: chi / pung / kong / hu / pass), ``rob`` (the
+others may rob an added kong), ``draw`` (the seat in turn draws), ``over``.
+
+Rule choices not written in the sources, each next to its code: claims are resolved once all three other seats
+have answered (a draw by the next seat while nobody has answered means all passed); on the last discard, with
+the live wall empty, only a win may be claimed (no chi/pung/kong: nothing is left to draw); a kong needs a
+replacement tile, so it cannot be made on an empty live wall; a flower that cannot be replaced ends the hand
+drawn.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from engine.actions import Action, ActionKind, Verdict
+from engine.errors import IllegalAction, MjtableError
+from engine.match import HandResult, Win
+from engine.notation import Hand, Meld, MeldKind, Situation
+from engine.procedure import Wall, WallLayout, break_wall, deal, new_hand
+from engine.rulesets import ClaimKind, DrawContext, KongType, MultipleWinners, Ruleset, Score, WinContext
+from engine.seats import SeatState
+from engine.settlement import no_payments
+from engine.tiles import NUM_TILE_IDS, Tile, format_tiles, is_flower, is_suited, tile_code
+
+SEATS = 4
+
+
+class Phase(StrEnum):
+    ACT = "act"
+    DRAW = "draw"
+    CLAIMS = "claims"
+    ROB = "rob"
+    OVER = "over"
+
+
+_CLAIM_OF_ACTION = {
+    ActionKind.CHI: ClaimKind.CHI,
+    ActionKind.PUNG: ClaimKind.PUNG,
+    ActionKind.KONG: ClaimKind.KONG,
+    ActionKind.HU: ClaimKind.HU,
+}
+
+
+@dataclass(frozen=True)
+class WinRecord:
+    """One winner's declaration as the ruleset scored it."""
+
+    seat: int
+    hand: Hand
+    context: WinContext
+    score: Score
+
+    def to_dict(self) -> dict[str, Any]:
+        from engine.notation import format_hand
+
+        return {"seat": self.seat, "hand": format_hand(self.hand), "score": self.score.to_dict()}
+
+
+class Referee:
+    """One hand under one ruleset. Build it with ``deal`` (full information) or ``observe`` (a table's view)."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        dealer: int,
+        wall: Wall,
+        hands: list[list[Tile | None]],
+        flowers: list[list[Tile]] | None = None,
+        *,
+        round_wind: int = 0,
+        consecutive_dealer: int = 1,
+        full_information: bool,
+    ) -> None:
+        self.ruleset = ruleset
+        self.dealer = dealer
+        self.round_wind = round_wind
+        self.consecutive_dealer = consecutive_dealer
+        self.full_information = full_information
+        self.wall = wall
+        self.seats = [SeatState.dealt(tiles) for tiles in hands]
+        for seat, set_aside in zip(self.seats, flowers or [[] for _ in hands], strict=True):
+            seat.flowers.extend(set_aside)
+        self.phase = Phase.ACT
+        self.turn = dealer
+        self.offer: Tile | None = None
+        """The tile on offer: the last discard (``claims``) or the tile of an added kong (``rob``)."""
+        self.offer_seat: int | None = None
+        self.responses: dict[int, Action] = {}
+        self.last_drawn: Tile | None = None
+        self.may_win_by_draw = True
+        """Whether the seat in turn got its last tile from the wall (a chi or pung gives no self-drawn win)."""
+        self.after_kong = False
+        self.discards_made = 0
+        self.claims_made = 0
+        self.history: list[Action] = []
+        self.wins: list[WinRecord] = []
+        self.result: HandResult | None = None
+        self.dice: tuple[int, ...] | None = None
+        self.dice2: tuple[int, ...] | None = None
+
+    # --- construction ------------------------------------------------------------------------------------
+
+    @classmethod
+    def deal(
+        cls,
+        ruleset: Ruleset,
+        seed: int | random.Random,
+        dealer: int = 0,
+        dice: tuple[int, int] | None = None,
+        dice2: tuple[int, int] | None = None,
+        *,
+        round_wind: int = 0,
+        consecutive_dealer: int = 1,
+    ) -> Referee:
+        """A hand with every face known: shuffled from ``seed``, walls built, dice thrown (unless given), the
+        wall broken by the ruleset's method, dealt, flowers replaced."""
+        wildcards = ruleset.wildcards
+        indicator = wildcards.indicator if wildcards is not None else None
+        dealt = new_hand(
+            ruleset.tile_set,
+            seed,
+            dealer,
+            dice,
+            dice2,
+            method=str(ruleset.break_method),  # type: ignore[arg-type]
+            reserved=ruleset.reserved_tiles,
+            indicator_at=indicator.wall_end if indicator is not None else None,  # type: ignore[arg-type]
+            indicator_when=indicator.when if indicator is not None else "after_deal",  # type: ignore[arg-type]
+        )
+        referee = cls(
+            ruleset,
+            dealer,
+            dealt.wall,
+            dealt.hands,
+            dealt.flowers,
+            round_wind=round_wind,
+            consecutive_dealer=consecutive_dealer,
+            full_information=True,
+        )
+        referee.dice, referee.dice2 = dealt.dice, dealt.dice2
+        return referee
+
+    @classmethod
+    def observe(
+        cls,
+        ruleset: Ruleset,
+        dealer: int,
+        dice: tuple[int, int],
+        dice2: tuple[int, int] | None = None,
+        *,
+        round_wind: int = 0,
+        consecutive_dealer: int = 1,
+    ) -> Referee:
+        """A hand as a table sees it: the wall is counted from the dice, faces stay unknown until shown.
+        Flowers are declared by the players (``flower`` actions), dealt ones before the dealer's first discard."""
+        layout = WallLayout.for_size(ruleset.tile_set.size)
+        wall_break = break_wall(dealer, dice, dice2, str(ruleset.break_method), stacks_per_wall=layout.stack_counts)  # type: ignore[arg-type]
+        wall = Wall.unknown(ruleset.tile_set.size, wall_break, layout, ruleset.reserved_tiles)
+        hands = deal(wall, dealer)
+        referee = cls(
+            ruleset,
+            dealer,
+            wall,
+            hands,
+            round_wind=round_wind,
+            consecutive_dealer=consecutive_dealer,
+            full_information=False,
+        )
+        referee.dice, referee.dice2 = tuple(dice), None if dice2 is None else tuple(dice2)
+        return referee
+
+    # --- the one entry point -----------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> Verdict:
+        """Validate and, when legal, carry out ``action``; an illegal one leaves the state as it was."""
+        handler = self._handlers().get(action.kind)
+        try:
+            if not 0 <= action.seat < SEATS:
+                raise IllegalAction(f"seat {action.seat}: expected a seat 0-3")
+            if self.phase is Phase.OVER:
+                raise IllegalAction("the hand is over")
+            if handler is None:  # pragma: no cover - every kind has a handler
+                raise IllegalAction(f"unknown action {action.kind}")
+            events = handler(action)
+        except MjtableError as error:
+            return Verdict(False, str(error))
+        self.history.append(action)
+        return Verdict(True, events=tuple(events))
+
+    def _handlers(self) -> dict[ActionKind, Callable[[Action], list[str]]]:
+        return {
+            ActionKind.DRAW: self._draw,
+            ActionKind.DISCARD: self._discard,
+            ActionKind.FLOWER: self._flower,
+            ActionKind.CONCEALED_KONG: self._concealed_kong,
+            ActionKind.ADDED_KONG: self._added_kong,
+            ActionKind.CHI: self._respond,
+            ActionKind.PUNG: self._respond,
+            ActionKind.KONG: self._respond,
+            ActionKind.PASS: self._respond,
+            ActionKind.HU: self._hu,
+        }
+
+    # --- turn actions ------------------------------------------------------------------------------------
+
+    def _require_turn(self, action: Action, phase: Phase) -> SeatState:
+        if self.phase is not phase or action.seat != self.turn:
+            raise IllegalAction(f"{action.kind.value} by seat {action.seat}: it is {self._waiting_for()}")
+        return self.seats[action.seat]
+
+    def _waiting_for(self) -> str:
+        if self.phase in (Phase.CLAIMS, Phase.ROB):
+            waiting = [s for s in range(SEATS) if s != self.offer_seat and s not in self.responses]
+            return f"the answers of seats {waiting} to the {tile_code(self.offer)} on offer"  # type: ignore[arg-type]
+        return f"seat {self.turn}'s turn to {self.phase.value}"
+
+    def _draw(self, action: Action) -> list[str]:
+        if self.phase is Phase.CLAIMS and not self.responses and action.seat == self._next(self.offer_seat):
+            events = ["all passed"]  # a draw by the next seat closes an unanswered discard
+        else:
+            self._require_turn(action, Phase.DRAW)
+            events = []
+        if self.wall.exhausted:
+            raise IllegalAction("the live wall is exhausted: the last discard is answered (pass) to end the hand")
+        tile = self.wall.draw()
+        self.seats[action.seat].add(tile)
+        self._start_turn(action.seat, tile, after_kong=False)
+        return [*events, "drew"]
+
+    def _start_turn(self, seat: int, drawn: Tile | None, *, after_kong: bool) -> None:
+        self.phase, self.turn = Phase.ACT, seat
+        self.offer, self.offer_seat, self.responses = None, None, {}
+        self.last_drawn, self.may_win_by_draw, self.after_kong = drawn, True, after_kong
+
+    def _discard(self, action: Action) -> list[str]:
+        seat = self._require_turn(action, Phase.ACT)
+        tile = self._tile(action)
+        if is_flower(tile):
+            raise IllegalAction(f"seat {action.seat} cannot discard the flower {tile_code(tile)}: set it aside")
+        if not seat.could_hold(tile):
+            raise IllegalAction(f"seat {action.seat} holds no {tile_code(tile)} to discard")
+        self._check_visible(tile, 1, f"discard of {tile_code(tile)}")
+        seat.take(tile)
+        seat.discards.append(tile)
+        self.discards_made += 1
+        self.phase, self.offer, self.offer_seat, self.responses = Phase.CLAIMS, tile, action.seat, {}
+        return ["discarded"]
+
+    def _flower(self, action: Action) -> list[str]:
+        tile = self._tile(action)
+        opening = self.discards_made == 0 and self.claims_made == 0 and self.phase is Phase.ACT
+        if not (opening and not self.full_information):
+            self._require_turn(action, Phase.ACT)
+        if not self.ruleset.flowers or not is_flower(tile):
+            raise IllegalAction(f"{tile_code(tile)} is not a flower of the {self.ruleset.id} ruleset")
+        seat = self.seats[action.seat]
+        if not seat.could_hold(tile):
+            raise IllegalAction(f"seat {action.seat} holds no {tile_code(tile)}")
+        self._check_visible(tile, 1, f"flower {tile_code(tile)}")
+        seat.take(tile)
+        seat.flowers.append(tile)
+        if self.wall.exhausted:
+            return self._end_drawn(["flower set aside", "no replacement left"])
+        replacement = self.wall.draw_replacement()
+        seat.add(replacement)
+        if action.seat == self.turn:
+            self.last_drawn = replacement
+        return ["flower set aside", "replacement drawn"]
+
+    def _concealed_kong(self, action: Action) -> list[str]:
+        seat = self._require_turn(action, Phase.ACT)
+        tile = self._tile(action)
+        self._check_kong_possible(tile)
+        if not seat.could_hold(tile, 4):
+            raise IllegalAction(f"seat {action.seat} does not hold four {tile_code(tile)}")
+        seat.take(tile, 4)
+        seat.melds.append(Meld(MeldKind.KONG, tile))
+        return self._kong_replacement(action.seat)
+
+    def _added_kong(self, action: Action) -> list[str]:
+        seat = self._require_turn(action, Phase.ACT)
+        tile = self._tile(action)
+        self._check_kong_possible(tile)
+        if not any(meld.kind is MeldKind.PUNG and meld.tile == tile for meld in seat.melds):
+            raise IllegalAction(f"seat {action.seat} has no exposed pung of {tile_code(tile)} to add to")
+        if not seat.could_hold(tile):
+            raise IllegalAction(f"seat {action.seat} holds no {tile_code(tile)} to add")
+        self._check_visible(tile, 1, f"added kong of {tile_code(tile)}")
+        seat.take(tile)
+        if KongType.ADDED in self.ruleset.robbable_kongs:
+            self.phase, self.offer, self.offer_seat, self.responses = Phase.ROB, tile, action.seat, {}
+            return ["kong may be robbed"]
+        return self._complete_added_kong(action.seat, tile)
+
+    def _complete_added_kong(self, konger: int, tile: Tile) -> list[str]:
+        melds = self.seats[konger].melds
+        index = next(i for i, meld in enumerate(melds) if meld.kind is MeldKind.PUNG and meld.tile == tile)
+        supplier = melds[index].offer
+        melds[index] = Meld(MeldKind.KONG, tile, None if supplier is None else supplier + 4)
+        return self._kong_replacement(konger)
+
+    def _check_kong_possible(self, tile: Tile) -> None:
+        if not self.ruleset.allows_kong:
+            raise IllegalAction(f"the {self.ruleset.id} ruleset has no kongs")
+        if self.wall.exhausted:
+            raise IllegalAction(f"no kong of {tile_code(tile)}: the live wall has no replacement tile left")
+
+    def _kong_replacement(self, seat: int) -> list[str]:
+        replacement = self.wall.draw_replacement()
+        self.seats[seat].add(replacement)
+        self._start_turn(seat, replacement, after_kong=True)
+        return ["kong", "replacement drawn"]
+
+    # --- answers to a discard or an added kong ------------------------------------------------------------
+
+    def _respond(self, action: Action) -> list[str]:
+        if self.phase not in (Phase.CLAIMS, Phase.ROB):
+            raise IllegalAction(f"{action.kind.value} by seat {action.seat}: nothing is on offer")
+        if action.seat == self.offer_seat or action.seat in self.responses:
+            raise IllegalAction(f"seat {action.seat} cannot answer: {self._waiting_for()}")
+        if action.kind is not ActionKind.PASS:
+            if self.phase is Phase.ROB:
+                raise IllegalAction("an added kong can only be robbed by a win (hu) or passed")
+            self._check_claim(action)
+        self.responses[action.seat] = action
+        if len(self.responses) < SEATS - 1:
+            return ["answer recorded"]
+        return self._resolve()
+
+    def _check_claim(self, action: Action) -> None:
+        tile, discarder, seat = self.offer, self.offer_seat, self.seats[action.seat]
+        assert tile is not None and discarder is not None
+        if self.wall.exhausted:
+            raise IllegalAction("the live wall is exhausted: only a win may be claimed on the last discard")
+        name = tile_code(tile)
+        if action.kind is ActionKind.CHI:
+            if not self.ruleset.allows_chi:
+                raise IllegalAction(f"the {self.ruleset.id} ruleset has no chi")
+            if self.ruleset.chi_only_from_left and action.seat != self._next(discarder):
+                raise IllegalAction(f"seat {action.seat} cannot chi from seat {discarder}: chi only from the 上家")
+            low = self._tile(action)
+            if not (is_suited(low) and low % 9 <= 6 and low <= tile <= low + 2):
+                raise IllegalAction(f"no chow from {tile_code(low)} contains the discard {name}")
+            for other in (low, low + 1, low + 2):
+                if other != tile and not seat.could_hold(other):
+                    raise IllegalAction(f"seat {action.seat} holds no {tile_code(other)} for the chow")
+        elif action.kind is ActionKind.PUNG:
+            if not self.ruleset.allows_pung:
+                raise IllegalAction(f"the {self.ruleset.id} ruleset has no pung")
+            if not seat.could_hold(tile, 2):
+                raise IllegalAction(f"seat {action.seat} does not hold two {name} to pung")
+        elif action.kind is ActionKind.KONG:
+            self._check_kong_possible(tile)
+            if not seat.could_hold(tile, 3):
+                raise IllegalAction(f"seat {action.seat} does not hold three {name} to kong")
+
+    def _resolve(self) -> list[str]:
+        """All three answered: a win first, else the strongest claim (ties to the nearest seat after the
+        discarder), else the next seat draws (or, with the live wall empty, the hand is drawn)."""
+        discarder, tile = self.offer_seat, self.offer
+        assert discarder is not None and tile is not None
+        order = [self._next(discarder, k) for k in range(1, SEATS)]
+        hu = [seat for seat in order if self.responses[seat].kind is ActionKind.HU]
+        if hu:
+            if self.ruleset.multiple_winners is MultipleWinners.FIRST:
+                hu = hu[:1]
+            return self._end_with_wins(hu, discarder, tile, robbing=self.phase is Phase.ROB)
+        if self.phase is Phase.ROB:
+            return ["nobody robbed", *self._complete_added_kong(discarder, tile)]
+        claims = [(seat, self.responses[seat]) for seat in order if self.responses[seat].kind is not ActionKind.PASS]
+        if not claims:
+            if self.wall.exhausted:
+                return self._end_drawn(["all passed"])
+            self.phase, self.turn = Phase.DRAW, order[0]
+            return ["all passed"]
+        seat, claim = min(claims, key=lambda item: self.ruleset.claim_rank(_CLAIM_OF_ACTION[item[1].kind]))
+        return self._grant(seat, claim, discarder, tile)
+
+    def _grant(self, seat: int, claim: Action, discarder: int, tile: Tile) -> list[str]:
+        state = self.seats[seat]
+        self.seats[discarder].discards.pop()
+        self.claims_made += 1
+        offer = (seat - discarder) % SEATS  # notation: 1 = from the 上家, 2 = 对家, 3 = 下家
+        if claim.kind is ActionKind.CHI:
+            low = claim.tile
+            assert low is not None
+            for other in (low, low + 1, low + 2):
+                if other != tile:
+                    state.take(other)
+            state.melds.append(Meld(MeldKind.CHOW, low, tile - low + 1))
+        else:
+            kind = MeldKind.KONG if claim.kind is ActionKind.KONG else MeldKind.PUNG
+            state.take(tile, 3 if kind is MeldKind.KONG else 2)
+            state.melds.append(Meld(kind, tile, offer))
+            if kind is MeldKind.KONG:
+                return [f"seat {seat} kong", *self._kong_replacement(seat)[1:]]
+        self._start_turn(seat, None, after_kong=False)
+        self.may_win_by_draw = False
+        return [f"seat {seat} {claim.kind.value}"]
+
+    # --- wins and the end of the hand ---------------------------------------------------------------------
+
+    def _hu(self, action: Action) -> list[str]:
+        if self.phase in (Phase.CLAIMS, Phase.ROB):
+            if action.seat == self.offer_seat or action.seat in self.responses:
+                raise IllegalAction(f"seat {action.seat} cannot answer: {self._waiting_for()}")
+            win_tile = self.offer
+            assert win_tile is not None
+            self._evaluate(action, win_tile, discarder=self.offer_seat, robbing=self.phase is Phase.ROB)
+            self.responses[action.seat] = action
+            return ["answer recorded"] if len(self.responses) < SEATS - 1 else self._resolve()
+        self._require_turn(action, Phase.ACT)
+        if not self.may_win_by_draw:
+            raise IllegalAction(f"seat {action.seat} took the last tile by a claim, not from the wall: no self-draw")
+        win_tile = action.tile if action.tile is not None else self.last_drawn
+        if win_tile is None:
+            raise IllegalAction("a self-drawn win names its winning tile when the referee did not see the draw")
+        if self.full_information and self.last_drawn is not None and win_tile != self.last_drawn:
+            raise IllegalAction(f"the winning tile is the {tile_code(self.last_drawn)} just drawn")
+        record = self._evaluate(action, win_tile, discarder=None, robbing=False)
+        return self._finish([record], None)
+
+    def _evaluate(self, action: Action, win_tile: Tile, *, discarder: int | None, robbing: bool) -> WinRecord:
+        """Score a declared win; ``IllegalAction`` when it is not a win under the ruleset (nothing changes)."""
+        seat = self.seats[action.seat]
+        standing = self._standing_for_win(action, win_tile, self_drawn=discarder is None)
+        self_drawn = discarder is None
+        fourth = self._visible_count(win_tile) - (0 if self_drawn else 1) >= self.ruleset.tile_set.copies[win_tile] - 1
+        last_tile = self.wall.exhausted
+        first_turn = self.discards_made == 0 and self.claims_made == 0
+        situation = Situation(
+            self.round_wind,
+            (action.seat - self.dealer) % SEATS,
+            self_drawn,
+            fourth,
+            last_tile,
+            self.after_kong if self_drawn else robbing,
+        )
+        hand = Hand(tuple(seat.melds), tuple(standing), win_tile, situation, tuple(seat.flowers) or None)
+        context = WinContext(
+            winner=action.seat,
+            dealer=self.dealer,
+            discarder=discarder,
+            round_wind=self.round_wind,
+            after_kong=self.after_kong and self_drawn,
+            robbing_kong=robbing,
+            last_tile=last_tile,
+            first_turn=first_turn,
+            fourth_tile=fourth,
+            flowers=len(seat.flowers),
+            consecutive_dealer=self.consecutive_dealer,
+        )
+        score = self.ruleset.evaluate(hand, context)
+        if not score.hu:
+            raise IllegalAction(f"seat {action.seat} declared a win that is not one: {score.reason or 'no win'}")
+        return WinRecord(action.seat, hand, context, score)
+
+    def _standing_for_win(self, action: Action, win_tile: Tile, *, self_drawn: bool) -> list[Tile]:
+        """The winner's concealed tiles without the winning tile: known, or revealed with the declaration."""
+        seat = self.seats[action.seat]
+        held = list(action.revealed) if action.revealed is not None else None
+        if held is None:
+            if seat.unknown:
+                raise IllegalAction(f"seat {action.seat} must reveal the concealed hand to declare a win")
+            held = seat.concealed_tiles()
+        else:
+            counts = [0] * NUM_TILE_IDS
+            for tile in held:
+                counts[tile] += 1
+            if len(held) != seat.size or any(counts[tile] < seat.known[tile] for tile in range(NUM_TILE_IDS)):
+                raise IllegalAction(
+                    f"seat {action.seat} revealed {format_tiles(held) or 'nothing'}, which is not the "
+                    f"{seat.size} concealed tiles the table counted"
+                )
+            hidden = [tile for tile in range(NUM_TILE_IDS) for _ in range(counts[tile] - seat.known[tile])]
+            for tile in set(hidden):
+                self._check_visible(tile, hidden.count(tile), f"revealed hand of seat {action.seat}")
+        if self_drawn:
+            if win_tile not in held:
+                raise IllegalAction(f"seat {action.seat} does not hold the winning tile {tile_code(win_tile)}")
+            held.remove(win_tile)
+        return held
+
+    def _end_with_wins(self, winners: list[int], discarder: int, tile: Tile, *, robbing: bool) -> list[str]:
+        records = [self._evaluate(self.responses[seat], tile, discarder=discarder, robbing=robbing) for seat in winners]
+        if not robbing:
+            self.seats[discarder].discards.pop()
+        self.seats[winners[0]].add(tile)  # the tile physically goes to the first winner (the others show theirs)
+        return self._finish(records, discarder)
+
+    def _finish(self, records: list[WinRecord], discarder: int | None) -> list[str]:
+        self.wins = records
+        payments = self.ruleset.settle_wins([record.score for record in records])
+        self.result = HandResult((Win(tuple(record.seat for record in records), discarder),), payments)
+        self.phase = Phase.OVER
+        return [f"seat {record.seat} hu" for record in records]
+
+    def _end_drawn(self, events: list[str]) -> list[str]:
+        payments = self.ruleset.settle_draw(DrawContext(self.dealer, self.consecutive_dealer, self.round_wind))
+        self.result = HandResult.draw(payments if payments is not None else no_payments())
+        self.phase = Phase.OVER
+        return [*events, "drawn game"]
+
+    # --- helpers -----------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _next(seat: int | None, k: int = 1) -> int:
+        assert seat is not None
+        return (seat + k) % SEATS
+
+    @staticmethod
+    def _tile(action: Action) -> Tile:
+        if action.tile is None:
+            raise IllegalAction(f"a {action.kind.value} names its tile")
+        return action.tile
+
+    def _visible_count(self, tile: Tile) -> int:
+        """Copies of ``tile`` the whole table can see: rivers, melds, flowers set aside, flipped indicators,
+        and the tile on offer when it is an added kong's fourth tile."""
+        count = sum(seat.discards.count(tile) + seat.flowers.count(tile) for seat in self.seats)
+        count += sum(meld.tiles.count(tile) for seat in self.seats for meld in seat.melds)
+        count += self.wall.indicators.count(tile)
+        if self.phase is Phase.ROB and self.offer == tile:
+            count += 1
+        return count
+
+    def _check_visible(self, tile: Tile, adding: int, what: str) -> None:
+        """With partial information a face coming into view must not make more copies than the set holds."""
+        if self.full_information:
+            return
+        copies = self.ruleset.tile_set.copies[tile]
+        seen = self._visible_count(tile)
+        if seen + adding > copies:
+            raise IllegalAction(f"{what}: {seen + adding} copies of {tile_code(tile)} seen, the set has {copies}")
+
+    # --- views -------------------------------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action now, for every seat (full information): bots choose from it, tests check that
+        exactly these are accepted."""
+        candidates: list[Action] = []
+        if self.phase is Phase.DRAW:
+            candidates.append(Action(ActionKind.DRAW, self.turn))
+        elif self.phase is Phase.ACT:
+            seat = self.seats[self.turn]
+            held = [tile for tile in range(NUM_TILE_IDS) if seat.known[tile]]
+            for kind in (ActionKind.DISCARD, ActionKind.FLOWER, ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG):
+                candidates += [Action(kind, self.turn, tile) for tile in held]
+            candidates.append(Action(ActionKind.HU, self.turn))
+        elif self.phase in (Phase.CLAIMS, Phase.ROB):
+            for seat in range(SEATS):
+                if seat == self.offer_seat:
+                    continue
+                candidates += [Action(kind, seat) for kind in (ActionKind.PASS, ActionKind.HU)]
+                if self.phase is Phase.CLAIMS:
+                    candidates += [Action(kind, seat) for kind in (ActionKind.PUNG, ActionKind.KONG)]
+                    low = self.offer - 2  # type: ignore[operator]
+                    candidates += [Action(ActionKind.CHI, seat, t) for t in range(max(low, 0), self.offer + 1)]  # type: ignore[operator]
+            if self.phase is Phase.CLAIMS and not self.responses:
+                candidates.append(Action(ActionKind.DRAW, self._next(self.offer_seat)))
+        return [action for action in candidates if self.is_legal(action)]
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``apply(action)`` would be accepted, without changing anything."""
+        snapshot = self._snapshot()
+        verdict = self.apply(action)
+        self._restore(snapshot)
+        return verdict.ok
+
+    def _snapshot(self) -> tuple[Any, ...]:
+        seats = [(list(s.known), s.unknown, list(s.melds), list(s.discards), list(s.flowers)) for s in self.seats]
+        fields = (self.phase, self.turn, self.offer, self.offer_seat, dict(self.responses), self.last_drawn)
+        flags = (self.may_win_by_draw, self.after_kong, self.discards_made, self.claims_made)
+        return seats, fields, flags, self.wall.state, len(self.history), list(self.wins), self.result
+
+    def _restore(self, snapshot: tuple[Any, ...]) -> None:
+        seats, fields, flags, wall_state, history, wins, result = snapshot
+        for seat, (known, unknown, melds, discards, flowers) in zip(self.seats, seats, strict=True):
+            seat.known, seat.unknown, seat.melds, seat.discards, seat.flowers = known, unknown, melds, discards, flowers
+        self.phase, self.turn, self.offer, self.offer_seat, self.responses, self.last_drawn = fields
+        self.may_win_by_draw, self.after_kong, self.discards_made, self.claims_made = flags
+        self.wall.state, self.wins, self.result = wall_state, wins, result
+        del self.history[history:]
+
+    def tile_balance(self) -> dict[str, int]:
+        """Where every tile is: the wall, the hands, rivers, melds, flowers, indicators, the tile held out by an
+        added kong. The parts always add up to the tile set (``check_balance``)."""
+        state = self.wall.state
+        return {
+            "wall": state.remaining,
+            "hands": sum(seat.size for seat in self.seats),
+            "discards": sum(len(seat.discards) for seat in self.seats),
+            "melds": sum(len(meld.tiles) for seat in self.seats for meld in seat.melds),
+            "flowers": sum(len(seat.flowers) for seat in self.seats),
+            "indicators": len(self.wall.indicators),
+            "kong_on_offer": 1 if self.phase is Phase.ROB else 0,
+        }
+
+    def check_balance(self) -> None:
+        """Raise ``AssertionError`` if the tiles do not add up to the set (and, with full information, if any
+        tile is in play more often than the set holds it)."""
+        balance = self.tile_balance()
+        total = sum(balance.values())
+        if total != self.ruleset.tile_set.size:
+            raise AssertionError(f"tiles do not balance: {balance} = {total}, the set has {self.ruleset.tile_set.size}")
+        if self.full_information:
+            counts = [0] * NUM_TILE_IDS
+            state = self.wall.state
+            for index in state.standing():
+                counts[state.faces[index]] += 1  # type: ignore[index]
+            for tile in self.wall.indicators:
+                counts[tile] += 1  # type: ignore[index]
+            for seat in self.seats:
+                for tile in range(NUM_TILE_IDS):
+                    counts[tile] += seat.known[tile]
+                for tile in seat.discards + seat.flowers:
+                    counts[tile] += 1
+                for meld in seat.melds:
+                    for tile in meld.tiles:
+                        counts[tile] += 1
+            if self.phase is Phase.ROB:
+                counts[self.offer] += 1  # type: ignore[index]
+            if counts != list(self.ruleset.tile_set.copies):
+                raise AssertionError("tile multiset differs from the set")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The public state, for display, logs and tests."""
+        return {
+            "ruleset": self.ruleset.id,
+            "dealer": self.dealer,
+            "phase": self.phase.value,
+            "turn": self.turn,
+            "offer": None if self.offer is None else tile_code(self.offer),
+            "offer_seat": self.offer_seat,
+            "responses": {str(seat): action.to_dict() for seat, action in sorted(self.responses.items())},
+            "seats": [seat.to_dict() for seat in self.seats],
+            "wall": {"live_remaining": self.wall.live_remaining, "state": self.wall.to_dict()},
+            "flags": {
+                "after_kong": self.after_kong,
+                "may_win_by_draw": self.may_win_by_draw,
+                "discards_made": self.discards_made,
+                "claims_made": self.claims_made,
+            },
+            "wins": [record.to_dict() for record in self.wins],
+            "result": None if self.result is None else self.result.to_dict(),
+        }
