@@ -12,7 +12,7 @@ from engine.procedure.dice import Dice, check_dice, throw_dice
 from engine.procedure.errors import ProcedureError
 from engine.procedure.layout import WallLayout
 from engine.procedure.wall import IndicatorAt, TailOrder, Wall
-from engine.tiles import FLOWERS
+from engine.tiles import FLOWERS, Tile
 from engine.tilesets import TileSet
 
 IndicatorWhen = Literal["before_deal", "after_deal"]
@@ -28,8 +28,8 @@ class NewHand:
     dice2: Dice | None
     wall_break: WallBreak
     hands: Hands
-    flowers: list[list[int]]
-    indicator: int | None
+    flowers: list[list[Tile]]
+    indicator: Tile | None
     wall: Wall
 
 
@@ -70,20 +70,19 @@ def new_hand(
     tiles = tile_set.tiles()
     rng.shuffle(tiles)
     dice = check_dice(dice, "dice") if dice is not None else throw_dice(rng)
-    if dice2 is None and method != "one_throw":
+    if dice2 is not None:
+        dice2 = check_dice(dice2, "dice2")
+    elif method != "one_throw":
         dice2 = throw_dice(rng)
     layout = layout or WallLayout.for_size(tile_set.size)
     wall_break = break_wall(dealer, dice, dice2, method, stacks_per_wall=layout.stack_counts)
     wall = Wall.build(tiles, wall_break, layout, reserved, tail_order)
-
-    def flip(when: IndicatorWhen) -> int | None:
-        return wall.flip_indicator(indicator_at) if indicator_at is not None and when == indicator_when else None
-
-    indicator = flip("before_deal")
+    indicator = None
+    if indicator_at is not None and indicator_when == "before_deal":
+        indicator = wall.flip_indicator(indicator_at)
     hands = deal(wall, dealer)
     has_flowers = any(tile_set.copies[tile] for tile in FLOWERS)
     flowers = replace_flowers(wall, hands, dealer, order=flower_order) if has_flowers else [[] for _ in hands]
-    indicator = flip("after_deal") if indicator is None else indicator
-    return NewHand(
-        dealer, dice, None if dice2 is None else check_dice(dice2, "dice2"), wall_break, hands, flowers, indicator, wall
-    )
+    if indicator_at is not None and indicator_when == "after_deal":
+        indicator = wall.flip_indicator(indicator_at)
+    return NewHand(dealer, dice, dice2, wall_break, hands, flowers, indicator, wall)

@@ -25,7 +25,6 @@ from functools import cached_property, lru_cache
 from itertools import pairwise
 from typing import Any, Literal
 
-from engine.errors import NotationError
 from engine.procedure.breaking import WallBreak
 from engine.procedure.errors import ProcedureError, WallExhausted
 from engine.procedure.layout import Position, StackRef, WallLayout
@@ -91,8 +90,9 @@ class WallState:
 
     def __post_init__(self) -> None:
         if len(self.faces) != self.layout.size:
-            raise ProcedureError(f"wall: {len(self.faces)} tiles for a layout of {self.layout.size}")
-        if not 0 <= self.reserved <= self.layout.size:
+            raise ProcedureError(f"wall.faces: {len(self.faces)} tiles for a layout of {self.layout.size}")
+        reserved = self.reserved
+        if isinstance(reserved, bool) or not isinstance(reserved, int) or not 0 <= reserved <= self.layout.size:
             raise ProcedureError(f"reserved: expected 0-{self.layout.size} tiles, got {self.reserved!r}")
         if self.tail_order not in ("top_first", "bottom_first"):
             raise ProcedureError(f"tail_order: expected 'top_first' or 'bottom_first', got {self.tail_order!r}")
@@ -174,7 +174,6 @@ class WallState:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> WallState:
         """The inverse of ``to_dict``; a malformed field raises ``ProcedureError`` naming it."""
-        field = "wall"
         try:
             field = "wall_tiles"
             layout = WallLayout(tuple(data[field]))
@@ -188,11 +187,10 @@ class WallState:
             reserved = int(data.get(field, 0))
             field = "tail_order"
             return cls(layout, first_take, faces, removed, reserved, data.get(field, "top_first"))
+        except ProcedureError:
+            raise
         except (KeyError, TypeError, ValueError) as error:
-            if isinstance(error, ProcedureError):
-                raise
-            detail = error.args[0] if isinstance(error, NotationError) else error
-            raise ProcedureError(f"wall.{field}: cannot be read ({detail})") from None
+            raise ProcedureError(f"wall.{field}: cannot be read ({error})") from None
 
 
 def new_wall_state(

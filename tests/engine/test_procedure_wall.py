@@ -78,7 +78,9 @@ def test_replacements_come_from_the_break_stack_counter_clockwise_top_first():
         address(0, 17, TOP),  # before seat 3's stack 1 comes seat 0's last stack
         address(0, 17, BOTTOM),
     ]
+    assert wall.next_replacement_position().to_dict() == {"wall_of_seat": 3, "stack_index": 2, "tier": "top"}
     assert [wall.draw_replacement() for _ in expected] == expected
+    assert wall.next_replacement_position() == Position(0, 16, Tier.TOP)
 
 
 def test_bottom_first_tail_order_is_an_option():
@@ -141,9 +143,21 @@ def test_exhaustion_keeps_reserved_tiles_unplayed(reserved):
         assert wall.state == before
 
 
+def test_a_jump_that_would_eat_a_reserved_tile_is_refused_whole():
+    wall = labelled(ONE_THROW, reserved=136 - 48 - 1)  # one live tile left after the 12 grabs
+    for _ in range(48):
+        wall.draw()
+    before = wall.state
+    with pytest.raises(WallExhausted, match="2 tile"):
+        wall.take_stack_tops((1, 3))
+    assert wall.state == before
+
+
 def test_reserved_cannot_exceed_the_wall():
     with pytest.raises(ProcedureError, match="reserved"):
         labelled(ONE_THROW, reserved=137)
+    with pytest.raises(ProcedureError, match="reserved"):
+        labelled(ONE_THROW, reserved="2")
 
 
 def test_head_and_tail_meet_without_overlap():
