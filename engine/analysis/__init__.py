@@ -6,7 +6,13 @@ A hand is a count vector (``engine.tiles.to_counts``) of the concealed tiles onl
 """
 
 from engine.analysis.fast import decompositions, is_win, waits
-from engine.analysis.reference import reference_decompositions, reference_is_win, reference_waits
+from engine.analysis.reference import (
+    reference_decompositions,
+    reference_is_win,
+    reference_shanten,
+    reference_waits,
+)
+from engine.analysis.shanten import shanten
 from engine.analysis.shapes import DEFAULT_SHAPES, MCR_SHAPES, Decomposition, ShapeRules
 
 __all__ = [
@@ -18,6 +24,8 @@ __all__ = [
     "is_win",
     "reference_decompositions",
     "reference_is_win",
+    "reference_shanten",
     "reference_waits",
+    "shanten",
     "waits",
 ]

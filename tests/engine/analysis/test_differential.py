@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,9 +15,12 @@ from engine.analysis import (
     is_win,
     reference_decompositions,
     reference_is_win,
+    reference_shanten,
     reference_waits,
+    shanten,
     waits,
 )
+from engine.errors import TileCountError
 from tests.engine.analysis.hands import near_winning_hands, random_hands, winning_hands
 
 RULE_SETS = [
@@ -46,3 +51,33 @@ def test_decompositions_match_reference(counts: list[int], rules: ShapeRules) ->
 @given(st.one_of(near_winning_hands(), random_hands((13, 10))), rule_sets)
 def test_waits_match_reference(counts: list[int], rules: ShapeRules) -> None:
     assert waits(counts, rules) == reference_waits(counts, rules)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.one_of(random_hands((13, 14)), near_winning_hands(removed=2), near_winning_hands(removed=3)), rule_sets)
+def test_shanten_matches_reference(counts: list[int], rules: ShapeRules) -> None:
+    assert outcome(shanten, counts, rules) == outcome(reference_shanten, counts, rules)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.one_of(random_hands((1, 2, 4, 5, 7, 8, 10, 11)), winning_hands(), near_winning_hands()), rule_sets)
+def test_shanten_matches_reference_small_hands(counts: list[int], rules: ShapeRules) -> None:
+    assert outcome(shanten, counts, rules) == outcome(reference_shanten, counts, rules)
+
+
+def outcome(function: Callable[[list[int], ShapeRules], int], counts: list[int], rules: ShapeRules) -> object:
+    """The result, or the type of the error raised (a hand no allowed shape fits)."""
+    try:
+        return function(counts, rules)
+    except TileCountError as error:
+        return type(error)
+
+
+@given(st.one_of(winning_hands(), near_winning_hands()), rule_sets)
+def test_shanten_agrees_with_is_win_and_waits(counts: list[int], rules: ShapeRules) -> None:
+    if outcome(shanten, counts, rules) is TileCountError:
+        return
+    if sum(counts) % 3 == 2:
+        assert (shanten(counts, rules) == -1) == is_win(counts, rules)
+    else:
+        assert (shanten(counts, rules) == 0) == bool(waits(counts, rules))

@@ -1,0 +1,146 @@
+"""Exact shanten: how many tiles a hand lacks to be complete, minus one (-1 complete, 0 ready).
+
+A target is a complete hand of 14-3k tiles with at most four copies of a tile; the cost of a target is the
+number of its tiles the hand does not hold. Standard targets split by group, so each group's cheapest cost for
+every (sets, pair) count comes from a rank-by-rank dynamic programme (memoised per group key), and the groups
+are combined. Special shapes have closed forms. Copies held in exposed melds are not known here and not counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.analysis.shapes import DEFAULT_SHAPES, GROUPS, KNITTED_PATTERNS, THIRTEEN_ORPHANS, ShapeRules, melds_implied
+from engine.analysis.special import KNITTED_SIZES
+from engine.errors import TileCountError
+
+INF = 99
+FULL_CAPS = (4,) * 9
+Costs = tuple[int, ...]
+"""Cheapest cost per (sets, pair) at index 2 * sets + pair, sets 0-4, pair 0-1 (INF when impossible)."""
+
+_GROUP_COSTS: dict[tuple[tuple[int, ...], bool, tuple[int, ...], tuple[bool, ...]], Costs] = {}
+
+
+def group_costs(key: tuple[int, ...], chows: bool, caps: tuple[int, ...], pairs: tuple[bool, ...]) -> Costs:
+    """Cheapest completion of one group into each (sets, pair) count; ``pairs[r]``: a pair of rank r allowed."""
+    memo = (key, chows, caps, pairs)
+    found = _GROUP_COSTS.get(memo)
+    if found is not None:
+        return found
+    size = len(key)
+    states = {(0, 0, 0, 0): 0}  # (chows started one rank back, two ranks back, sets, pair) -> cost
+    for r in range(size):
+        held, cap = key[r], caps[r]
+        chow_room = chows and r <= size - 3
+        pair_choices = (0, 1) if pairs[r] else (0,)
+        following: dict[tuple[int, int, int, int], int] = {}
+        for (back1, back2, sets, pair), cost in states.items():
+            carried = back1 + back2
+            for new_chows in range(min(4 - sets, cap - carried) + 1 if chow_room else 1):
+                for pung in (0, 1):
+                    if sets + new_chows + pung > 4:
+                        break
+                    for new_pair in pair_choices if not pair else (0,):
+                        used = carried + new_chows + 3 * pung + 2 * new_pair
+                        if used > cap:
+                            break
+                        total = cost + (used - held if used > held else 0)
+                        state = (new_chows, back1, sets + new_chows + pung, pair + new_pair)
+                        if total < following.get(state, INF):
+                            following[state] = total
+        states = following
+    costs = [INF] * 10
+    for (_, _, sets, pair), cost in states.items():
+        costs[2 * sets + pair] = min(costs[2 * sets + pair], cost)
+    found = _GROUP_COSTS[memo] = tuple(costs)
+    return found
+
+
+def _combine(left: Costs, right: Costs) -> Costs:
+    out = [INF] * 10
+    for i, a in enumerate(left):
+        if a < INF:
+            for j, b in enumerate(right):
+                if b < INF and (i & 1) + (j & 1) <= 1 and i + j < 10 and a + b < out[i + j]:
+                    out[i + j] = a + b
+    return tuple(out)
+
+
+def _pair_flags(rules: ShapeRules, base: int, size: int) -> tuple[bool, ...]:
+    return tuple(rules.pair_allowed(base + r) for r in range(size))
+
+
+def standard_cost(counts: Sequence[int], sets: int, rules: ShapeRules, caps: Sequence[int] = (4,) * 34) -> int:
+    """Fewest missing tiles of a target of ``sets`` sets + one allowed pair, ``caps`` copies at most per tile."""
+    total: Costs = (0,) + (INF,) * 9
+    for base, size, chows in GROUPS:
+        costs = group_costs(
+            tuple(counts[base : base + size]),
+            chows,
+            tuple(caps[base : base + size]),
+            _pair_flags(rules, base, size),
+        )
+        total = _combine(total, costs)
+    return total[2 * sets + 1]
+
+
+def seven_pairs_cost(counts: Sequence[int], quads: bool) -> int:
+    """Fewest missing tiles of seven pairs: complete pairs first, then singles, then new kinds."""
+    if quads:
+        held = sum(n >> 1 for n in counts)
+        singles = sum(n & 1 for n in counts)
+    else:
+        held = sum(n >= 2 for n in counts)
+        singles = sum(n == 1 for n in counts)
+    short = max(0, 7 - held)
+    return short + max(0, short - singles)
+
+
+def thirteen_orphans_cost(counts: Sequence[int]) -> int:
+    kinds = sum(1 for tile in THIRTEEN_ORPHANS if counts[tile])
+    doubled = any(counts[tile] >= 2 for tile in THIRTEEN_ORPHANS)
+    return 14 - kinds - doubled
+
+
+def honors_knitted_cost(counts: Sequence[int]) -> int:
+    honors = sum(1 for n in counts[27:34] if n)
+    knitted = max(sum(1 for tile in pattern if counts[tile]) for pattern in KNITTED_PATTERNS)
+    return 14 - min(14, honors + knitted)
+
+
+def knitted_straight_cost(counts: Sequence[int], sets: int, rules: ShapeRules, bound: int) -> int:
+    """Fewest missing tiles of a knitted straight + ``sets`` sets + pair; patterns that cannot beat ``bound``
+    are skipped."""
+    best = bound
+    for pattern in KNITTED_PATTERNS:
+        missing = sum(1 for tile in pattern if not counts[tile])
+        if missing >= best:
+            continue
+        rest = list(counts)
+        caps = [4] * 34
+        for tile in pattern:
+            caps[tile] = 3
+            if rest[tile]:
+                rest[tile] -= 1
+        best = min(best, missing + standard_cost(rest, sets, rules, caps))
+    return best
+
+
+def shanten(counts: Sequence[int], rules: ShapeRules = DEFAULT_SHAPES) -> int:
+    """Shanten of 13-3k or 14-3k concealed tiles: the minimum over the shapes ``rules`` allow."""
+    size = sum(counts)
+    melds = melds_implied(size)
+    best = standard_cost(counts, 4 - melds, rules) if rules.standard else INF
+    if melds == 0:
+        if rules.seven_pairs:
+            best = min(best, seven_pairs_cost(counts, rules.seven_pairs_quad_as_two_pairs))
+        if rules.thirteen_orphans:
+            best = min(best, thirteen_orphans_cost(counts))
+        if rules.honors_knitted:
+            best = min(best, honors_knitted_cost(counts))
+    if rules.knitted_straight and 14 - 3 * melds in KNITTED_SIZES:
+        best = knitted_straight_cost(counts, 1 - melds, rules, best)
+    if best >= INF:
+        raise TileCountError(f"no winning shape the rules allow fits {size} concealed tiles")
+    return best - 1

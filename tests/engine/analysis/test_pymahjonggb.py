@@ -1,0 +1,63 @@
+"""Shanten under MCR shapes against PyMahjongGB's ``MahjongShanten`` (a test-time oracle, engine.md §1.2).
+
+PyMahjongGB counts a wait on a fifth copy of a tile the hand holds four of; this engine does not (a target
+never holds more than four copies). Every disagreement must be exactly that: one step, and gone once the copy
+limit is lifted.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from engine.analysis import MCR_SHAPES, shanten
+from engine.analysis.shanten import standard_cost
+from tests.engine.analysis.hands import SETS, WALL, counts_of
+
+MahjongGB = pytest.importorskip("MahjongGB")
+
+ORACLE_NAMES = (
+    [f"W{rank}" for rank in range(1, 10)]
+    + [f"B{rank}" for rank in range(1, 10)]
+    + [f"T{rank}" for rank in range(1, 10)]
+    + ["F1", "F2", "F3", "F4", "J3", "J2", "J1"]
+)
+"""Oracle codes of tiles 0-33: 万 W, 饼 B, 条 T, winds F1-4, then 白 J3, 发 J2, 中 J1."""
+
+
+def oracle_shanten(counts: list[int]) -> int:
+    return MahjongGB.MahjongShanten((), tuple(ORACLE_NAMES[tile] for tile, n in enumerate(counts) for _ in range(n)))
+
+
+def random_13(rng: random.Random) -> list[int]:
+    return counts_of(rng.sample(WALL, 13))
+
+
+def near_ready_13(rng: random.Random) -> list[int]:
+    """A standard winning hand with one tile (ready) or two tiles replaced by one random tile taken away."""
+    while True:
+        tiles = [tile for _ in range(4) for tile in rng.choice(SETS)] + [rng.randrange(34)] * 2
+        rng.shuffle(tiles)
+        tiles = tiles[1:] if rng.random() < 0.5 else [*tiles[2:], rng.randrange(34)]
+        counts = counts_of(tiles)
+        if max(counts) <= 4:
+            return counts
+
+
+def uncapped_shanten(counts: list[int]) -> int:
+    return standard_cost(counts, 4, MCR_SHAPES, (8,) * 34) - 1
+
+
+@pytest.mark.parametrize(("make", "hands"), [(random_13, 2500), (near_ready_13, 1500)])
+def test_shanten_matches_pymahjonggb(make: Callable[[random.Random], list[int]], hands: int) -> None:
+    rng = random.Random(20261129)
+    fifth_copy = 0
+    for _ in range(hands):
+        counts = make(rng)
+        ours, theirs = shanten(counts, MCR_SHAPES), oracle_shanten(counts)
+        if ours != theirs:
+            assert (ours, uncapped_shanten(counts)) == (theirs + 1, theirs), counts
+            fifth_copy += 1
+    assert fifth_copy <= hands // 50
