@@ -40,6 +40,7 @@ from engine.settlement import no_payments
 from engine.tiles import NUM_TILE_IDS, Tile, format_tiles, is_flower, is_suited, tile_code
 
 SEATS = 4
+_NO_TILE = frozenset({ActionKind.DRAW, ActionKind.PASS, ActionKind.PUNG, ActionKind.KONG})
 
 
 class Phase(StrEnum):
@@ -198,6 +199,10 @@ class Referee:
                 raise IllegalAction("the hand is over")
             if handler is None:  # pragma: no cover - every kind has a handler
                 raise IllegalAction(f"unknown action {action.kind}")
+            if action.tile is not None and action.kind in _NO_TILE:
+                raise IllegalAction(f"a {action.kind.value} names no tile: it concerns the tile on offer or the wall")
+            if action.tile is not None and action.kind is ActionKind.HU and self.phase is not Phase.ACT:
+                raise IllegalAction("a win on a discard or a robbed kong names no tile: it is the tile on offer")
             events = handler(action)
         except MjtableError as error:
             return Verdict(False, str(error))
@@ -563,7 +568,7 @@ class Referee:
             held = [tile for tile in range(NUM_TILE_IDS) if seat.known[tile]]
             for kind in (ActionKind.DISCARD, ActionKind.FLOWER, ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG):
                 candidates += [Action(kind, self.turn, tile) for tile in held]
-            candidates.append(Action(ActionKind.HU, self.turn))
+            candidates += [Action(ActionKind.HU, self.turn), Action(ActionKind.HU, self.turn, self.last_drawn)]
         elif self.phase in (Phase.CLAIMS, Phase.ROB):
             for seat in range(SEATS):
                 if seat == self.offer_seat:
