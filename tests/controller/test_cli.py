@@ -1,0 +1,102 @@
+import io
+import json
+import subprocess
+import sys
+from collections import Counter
+
+from controller.cli import main
+from engine.tiles import parse_tiles
+from tests.paths import REPO
+
+
+def run(argv: list[str], stdin: str = "") -> tuple[int, list[dict]]:
+    out = io.StringIO()
+    code = main(argv, io.StringIO(stdin), out)
+    return code, [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def test_score_answers_every_line_in_order_and_survives_bad_lines():
+    lines = [
+        "[123m,1][777p,3]55m789p23s4s|EE1000",  # standard shape, self-drawn by the dealer
+        "11223344556677m",  # seven pairs
+        "123m456p789s1122z5z",  # not a win
+        "123m456p789s11x",  # bad character
+        "",
+        "1111m",  # too few tiles
+    ]
+    code, answers = run(["score", "--rules", "basic"], "\n".join(lines) + "\n")
+    assert code == 0 and len(answers) == len(lines)
+    first, second, third = answers[:3]
+    assert first["hu"] is True and first["fans"] == []
+    # 1-2-4: a self-drawing dealer collects 4 from each of the three others.
+    assert first["total"] == 12 and first["payments"] == {"0": 12, "1": -4, "2": -4, "3": -4}
+    assert second["hu"] is True
+    assert third["hu"] is False
+    assert "position 14" in answers[3]["error"] and "line 4" in answers[3]["error"]
+    assert "empty line" in answers[4]["error"]
+    assert "expected 13" in answers[5]["error"]
+
+
+def test_score_options_change_the_verdict():
+    hand = "1133557799m1122p\n"
+    assert run(["score"], hand)[1][0]["hu"] is True
+    assert run(["score", "--options", '{"seven_pairs": false}'], hand)[1][0]["hu"] is False
+
+
+def test_waits_and_shanten():
+    lines = ["1112345678999m ", "19m19s19pESWNCFP ", "[CCCC][FFFF][PPPP][NNNN]E ", "1m2m4m5m7m8m1p2p4p5p7p8p9s"]
+    _, answers = run(["waits"], "\n".join(lines) + "\n")
+    assert answers[0] == {"waits": [f"{r}m" for r in range(1, 10)], "shanten": 0}
+    assert answers[1]["waits"] == ["1m", "9m", "1p", "9p", "1s", "9s", "1z", "2z", "3z", "4z", "5z", "6z", "7z"]
+    assert answers[2] == {"waits": ["1z"], "shanten": 0}
+    assert answers[3]["waits"] == [] and answers[3]["shanten"] >= 2
+
+
+def test_deal_is_exact_and_reproducible():
+    _, first = run(["deal", "--seed", "42", "--dice", "2,6"])
+    _, again = run(["deal", "--seed", "42", "--dice", "2,6"])
+    assert first == again
+    deal = first[0]
+    assert deal["dice"] == [2, 6] and deal["break"]["start_wall_of_seat"] == 3 and deal["break"]["count"] == 2
+    hands = {seat: parse_tiles(text) for seat, text in deal["hands"].items()}
+    assert [len(hands[str(seat)]) for seat in range(4)] == [14, 13, 13, 13]
+    wall_tiles = [
+        tile for stacks in deal["walls"].values() for stack in stacks for tile in parse_tiles("".join(stack.values()))
+    ]
+    assert Counter(wall_tiles) == Counter({tile: 4 for tile in range(34)})
+    assert deal["live_remaining"] == 136 - 53
+
+
+def test_simulate_same_seed_same_output(capsys):
+    code, first = run(["simulate", "--hands", "5", "--seed", "9"])
+    _, again = run(["simulate", "--hands", "5", "--seed", "9"])
+    assert code == 0 and first == again and len(first) == 6
+    assert first[-1]["summary"]["hands"] == 5
+    assert "hands/s" in capsys.readouterr().err
+
+
+def test_rules_lists_rulesets_with_options():
+    _, rules = run(["rules"])
+    basic = next(rule for rule in rules if rule["id"] == "basic")
+    assert {option["key"] for option in basic["options"]} >= {"base_scheme", "payment_scheme", "dealer_rotation"}
+
+
+def test_bad_ruleset_and_options_are_errors_not_tracebacks():
+    code, answers = run(["score", "--rules", "nope"], "11m\n")
+    assert code == 2 and "unknown ruleset 'nope'" in answers[0]["error"]
+    code, answers = run(["score", "--options", "[1]"], "")
+    assert code == 2 and "JSON object" in answers[0]["error"]
+    code, answers = run(["score", "--options", '{"base_scheme": "9-9"}'], "")
+    assert code == 2 and "base_scheme" in answers[0]["error"]
+
+
+def test_console_entry_point_runs_as_a_process():
+    process = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "score"],
+        input="11223344556677m\n",
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=True,
+    )
+    assert json.loads(process.stdout)["hu"] is True
