@@ -18,6 +18,7 @@ from engine.procedure.seating import (
 from engine.procedure.wall import (
     IndicatorAt,
     Removal,
+    ReserveMode,
     Source,
     TailOrder,
     Wall,
@@ -40,6 +41,7 @@ __all__ = [
     "Position",
     "ProcedureError",
     "Removal",
+    "ReserveMode",
     "Source",
     "StackRef",
     "TailOrder",

@@ -11,7 +11,7 @@ from engine.procedure.dealing import FlowerOrder, Hands, deal, replace_flowers
 from engine.procedure.dice import Dice, check_dice, throw_dice
 from engine.procedure.errors import ProcedureError
 from engine.procedure.layout import WallLayout
-from engine.procedure.wall import IndicatorAt, TailOrder, Wall
+from engine.procedure.wall import IndicatorAt, ReserveMode, TailOrder, Wall
 from engine.tiles import FLOWERS, Tile
 from engine.tilesets import TileSet
 
@@ -52,6 +52,7 @@ def new_hand(
     *,
     layout: WallLayout | None = None,
     tail_order: TailOrder = "top_first",
+    reserve_mode: ReserveMode = "fixed",
     indicator_at: IndicatorAt | None = None,
     indicator_when: IndicatorWhen = "after_deal",
     flower_order: FlowerOrder = "per_player",
@@ -76,7 +77,7 @@ def new_hand(
         dice2 = throw_dice(rng)
     layout = layout or WallLayout.for_size(tile_set.size)
     wall_break = break_wall(dealer, dice, dice2, method, stacks_per_wall=layout.stack_counts)
-    wall = Wall.build(tiles, wall_break, layout, reserved, tail_order)
+    wall = Wall.build(tiles, wall_break, layout, reserved, tail_order, reserve_mode)
     indicator = None
     if indicator_at is not None and indicator_when == "before_deal":
         indicator = wall.flip_indicator(indicator_at)

@@ -11,9 +11,11 @@ Choices not in the sources (rules-B §9.5):
 - head draws take a stack's top tile, then its bottom tile (the only order a physical stack allows);
 - the tail gives the top tile of the last stack first, then its bottom ("top_first"); ``tail_order=
   "bottom_first"`` selects the other reading;
-- ``reserved`` tiles (never drawn at a drawn game; rules-B §2.13 gives no number, default 0) are counted off
-  the live wall: every draw, from the head or the tail, and every flipped indicator uses up one live tile, so
-  the unplayed part stays ``reserved`` tiles long.
+- ``reserved`` tiles are never drawn at a drawn game (rules-B §2.13 gives no number; default 0; Guangdong's
+  16 海底 tiles, rules-A §16). With ``reserve_mode="fixed"`` (default) every draw, from the head or the tail,
+  and every flipped indicator uses up one live tile, so the unplayed part stays ``reserved`` tiles long;
+  ``"feeds_replacements"`` takes tail draws out of the reserved tiles while any are left, so the end of the
+  live wall does not move. Either way no draw is made once the live wall is empty.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from engine.procedure.layout import Position, StackRef, WallLayout
 from engine.tiles import Tile, parse_tile, tile_code
 
 TailOrder = Literal["top_first", "bottom_first"]
+ReserveMode = Literal["fixed", "feeds_replacements"]
 IndicatorAt = Literal["head", "tail"]
 
 
@@ -87,6 +90,7 @@ class WallState:
     removed: tuple[Removal, ...] = ()
     reserved: int = 0
     tail_order: TailOrder = "top_first"
+    reserve_mode: ReserveMode = "fixed"
 
     def __post_init__(self) -> None:
         if len(self.faces) != self.layout.size:
@@ -96,6 +100,8 @@ class WallState:
             raise ProcedureError(f"reserved: expected 0-{self.layout.size} tiles, got {self.reserved!r}")
         if self.tail_order not in ("top_first", "bottom_first"):
             raise ProcedureError(f"tail_order: expected 'top_first' or 'bottom_first', got {self.tail_order!r}")
+        if self.reserve_mode not in ("fixed", "feeds_replacements"):
+            raise ProcedureError(f"reserve_mode: expected 'fixed' or 'feeds_replacements', got {self.reserve_mode!r}")
         indices = [removal.index for removal in self.removed]
         if len(set(indices)) != len(indices) or any(not 0 <= i < len(self.faces) for i in indices):
             raise ProcedureError(f"wall.removed: places must be distinct indices 0-{len(self.faces) - 1}")
@@ -130,9 +136,16 @@ class WallState:
         return len(self.faces) - len(self.removed)
 
     @property
+    def unplayed(self) -> int:
+        """Standing tiles that will never be drawn: the reserved ones not yet used for replacements."""
+        if self.reserve_mode == "fixed":
+            return self.reserved
+        return max(0, self.reserved - sum(removal.source == Source.TAIL for removal in self.removed))
+
+    @property
     def live_remaining(self) -> int:
         """Tiles that may still be drawn."""
-        return max(0, self.remaining - self.reserved)
+        return max(0, self.remaining - self.unplayed)
 
     @property
     def exhausted(self) -> bool:
@@ -141,6 +154,11 @@ class WallState:
     def standing(self) -> list[int]:
         """Head-order indices still on the table, in head order."""
         return [i for i in range(len(self.faces)) if i not in self._gone]
+
+    def standing_places(self) -> dict[Position, Tile | None]:
+        """Face of every place still on the table, by place: what a renderer draws, and per-side counts
+        the controller can hold against the table's own."""
+        return {self.positions[i]: self.faces[i] for i in self.standing()}
 
     def taken(self, source: Source) -> list[Tile | None]:
         """Faces that left the wall by ``source``, in the order they left."""
@@ -169,6 +187,7 @@ class WallState:
             "removed": [[removal.index, str(removal.source)] for removal in self.removed],
             "reserved": self.reserved,
             "tail_order": self.tail_order,
+            "reserve_mode": self.reserve_mode,
         }
 
     @classmethod
@@ -185,8 +204,15 @@ class WallState:
             removed = tuple(Removal(int(index), Source(source)) for index, source in data[field])
             field = "reserved"
             reserved = int(data.get(field, 0))
-            field = "tail_order"
-            return cls(layout, first_take, faces, removed, reserved, data.get(field, "top_first"))
+            return cls(
+                layout,
+                first_take,
+                faces,
+                removed,
+                reserved,
+                data.get("tail_order", "top_first"),
+                data.get("reserve_mode", "fixed"),
+            )
         except ProcedureError:
             raise
         except (KeyError, TypeError, ValueError) as error:
@@ -199,13 +225,14 @@ def new_wall_state(
     layout: WallLayout | None = None,
     reserved: int = 0,
     tail_order: TailOrder = "top_first",
+    reserve_mode: ReserveMode = "fixed",
 ) -> WallState:
     """A broken wall from ``tiles`` in address order (``WallLayout.positions``); default layout by size."""
     layout = layout or WallLayout.for_size(len(tiles))
     if len(tiles) != layout.size:
         raise ProcedureError(f"tiles: {len(tiles)} tiles for walls of {list(layout.wall_tiles)}")
     face_at = dict(zip(layout.positions(), tiles, strict=True))
-    blank = WallState(layout, wall_break.first_take, (None,) * layout.size, (), reserved, tail_order)
+    blank = WallState(layout, wall_break.first_take, (None,) * layout.size, (), reserved, tail_order, reserve_mode)
     return replace(blank, faces=tuple(face_at[position] for position in blank.positions))
 
 
@@ -264,11 +291,12 @@ class Wall:
         layout: WallLayout | None = None,
         reserved: int = 0,
         tail_order: TailOrder = "top_first",
+        reserve_mode: ReserveMode = "fixed",
     ) -> Wall:
         """A wall of known faces; ``tiles`` fill the places in address order (``WallLayout.positions``)."""
         if any(tile is None for tile in tiles):
             raise ProcedureError("tiles: a known wall needs every face; use Wall.unknown for hidden faces")
-        return cls(new_wall_state(tiles, wall_break, layout, reserved, tail_order))
+        return cls(new_wall_state(tiles, wall_break, layout, reserved, tail_order, reserve_mode))
 
     @classmethod
     def unknown(
@@ -278,9 +306,10 @@ class Wall:
         layout: WallLayout | None = None,
         reserved: int = 0,
         tail_order: TailOrder = "top_first",
+        reserve_mode: ReserveMode = "fixed",
     ) -> Wall:
         """A wall whose faces the referee cannot see: the same counting, every draw gives ``None``."""
-        return cls(new_wall_state([None] * size, wall_break, layout, reserved, tail_order))
+        return cls(new_wall_state([None] * size, wall_break, layout, reserved, tail_order, reserve_mode))
 
     def _advance(self, result: tuple[WallState, Any]) -> Any:
         self.state, value = result

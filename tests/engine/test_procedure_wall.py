@@ -105,6 +105,19 @@ def test_head_passes_the_single_tile_of_a_108_wall():
     assert wall.next_position() == Position(2, 1, Tier.TOP)
 
 
+def test_standing_places_are_addressed_physically():
+    wall = labelled(ONE_THROW)
+    wall.draw()
+    wall.draw_replacement()
+    places = wall.state.standing_places()
+    assert len(places) == 134
+    assert Position(3, 3, Tier.TOP) not in places and Position(3, 2, Tier.TOP) not in places
+    assert places[Position(3, 3, Tier.BOTTOM)] == address(3, 3, BOTTOM)
+    assert places[Position(1, 17, Tier.BOTTOM)] == address(1, 17, BOTTOM)
+    per_side = [sum(place.wall_of_seat == seat for place in places) for seat in range(4)]
+    assert per_side == [34, 34, 34, 32]
+
+
 def test_indicator_after_the_deal_is_the_next_head_tile_and_leaves_play():
     wall = labelled(ONE_THROW)
     deal(wall, 0)
@@ -141,6 +154,20 @@ def test_exhaustion_keeps_reserved_tiles_unplayed(reserved):
         with pytest.raises(WallExhausted):
             attempt()
         assert wall.state == before
+
+
+def test_replacements_can_come_out_of_the_reserved_tiles():
+    fixed = labelled(ONE_THROW, reserved=4)
+    feeding = labelled(ONE_THROW, reserved=4, reserve_mode="feeds_replacements")
+    for wall in (fixed, feeding):
+        wall.draw()
+        for _ in range(6):
+            wall.draw_replacement()
+    assert fixed.live_remaining == 136 - 7 - 4
+    assert feeding.state.unplayed == 0
+    assert feeding.live_remaining == 136 - 7
+    with pytest.raises(ProcedureError, match="reserve_mode"):
+        labelled(ONE_THROW, reserve_mode="borrow")
 
 
 def test_a_jump_that_would_eat_a_reserved_tile_is_refused_whole():
@@ -193,7 +220,7 @@ def test_a_known_wall_needs_every_face():
 
 def test_state_round_trips_through_json():
     tiles = parse_tiles("123456789m123456789p123456789s1234567z" * 4)
-    wall = Wall.build(tiles, ONE_THROW, reserved=2)
+    wall = Wall.build(tiles, ONE_THROW, reserved=3, tail_order="bottom_first", reserve_mode="feeds_replacements")
     deal(wall, 0)
     wall.draw_replacement()
     wall.flip_indicator("head")
