@@ -5,7 +5,7 @@ from engine.procedure.breaking import METHODS, Method, WallBreak, break_wall
 from engine.procedure.dealing import FlowerOrder, Hands, deal, play_order, replace_flowers
 from engine.procedure.dice import Dice, check_dice, dice_seat, throw_dice
 from engine.procedure.errors import ProcedureError, WallExhausted
-from engine.procedure.hand import NewHand, new_hand
+from engine.procedure.hand import IndicatorWhen, NewHand, new_hand
 from engine.procedure.layout import Position, StackRef, Tier, WallLayout
 from engine.procedure.seating import (
     DiceSeating,
@@ -36,6 +36,7 @@ __all__ = [
     "FlowerOrder",
     "Hands",
     "IndicatorAt",
+    "IndicatorWhen",
     "Method",
     "NewHand",
     "Position",

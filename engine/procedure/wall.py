@@ -270,7 +270,8 @@ def flip_indicator(state: WallState, at: IndicatorAt) -> tuple[WallState, Tile |
 
     "head": the next tile the head would give (Hubei: after the deal, the next tile a non-dealer would
     draw; Guangdong: "the first wall tile" before the deal). "tail": the tile the tail would give next,
-    read as the "last wall tile" of Harbin's 宝 and of its 换宝 (rules-B §7.2; wild.md §6.1).
+    read as the "last wall tile" of Harbin's 宝 and of its 换宝 (rules-B §7.2; wild.md §6.1). Reading "last"
+    as the tile the head would reach last (the bottom of the break stack) is ``tail_order="bottom_first"``.
     """
     if at not in ("head", "tail"):
         raise ProcedureError(f"indicator: expected 'head' or 'tail', got {at!r}")
