@@ -35,6 +35,8 @@ def deal(wall: Wall, dealer: int) -> Hands:
     common practice of rules-B §2.9: the dealer takes the upper tiles of stacks 1 and 3 counted from the head,
     then 下家, 对家, 上家 each take the next head tile, which with whole stacks is the bottom of stack 1, the
     top of stack 2 and the bottom of stack 2; the next draw is the bottom of stack 3. Dealer 14, others 13.
+    A grab is the next four head tiles, so a half stack (108 tiles) or a tile flipped before the deal shifts
+    the grabs along the wall instead of leaving a gap.
     """
     order = play_order(dealer)
     hands: Hands = [[] for _ in range(SEATS)]
