@@ -9,11 +9,13 @@ from engine.analysis.fast import decompositions, is_win, waits
 from engine.analysis.reference import (
     reference_decompositions,
     reference_is_win,
+    reference_is_win_wild,
     reference_shanten,
     reference_waits,
 )
 from engine.analysis.shanten import shanten
 from engine.analysis.shapes import DEFAULT_SHAPES, MCR_SHAPES, Decomposition, ShapeRules
+from engine.analysis.wildcard import is_win_wild, waits_wild, wild_assignments
 
 __all__ = [
     "DEFAULT_SHAPES",
@@ -22,10 +24,14 @@ __all__ = [
     "ShapeRules",
     "decompositions",
     "is_win",
+    "is_win_wild",
     "reference_decompositions",
     "reference_is_win",
+    "reference_is_win_wild",
     "reference_shanten",
     "reference_waits",
     "shanten",
     "waits",
+    "waits_wild",
+    "wild_assignments",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from itertools import combinations_with_replacement
 
 from engine.analysis.shapes import (
     DEFAULT_SHAPES,
@@ -219,3 +220,14 @@ def reference_shanten(counts: Sequence[int], rules: ShapeRules = DEFAULT_SHAPES)
     if min(costs, default=INF) >= INF:
         raise TileCountError(f"no winning shape the rules allow fits {size} concealed tiles")
     return min(costs) - 1
+
+
+def reference_is_win_wild(counts: Sequence[int], wilds: int, rules: ShapeRules = DEFAULT_SHAPES) -> bool:
+    """Try every multiset of faces for the jokers (a fifth copy included)."""
+    for faces in combinations_with_replacement(range(NUM_KINDS), wilds):
+        with_faces = list(counts)
+        for tile in faces:
+            with_faces[tile] += 1
+        if reference_is_win(with_faces, rules):
+            return True
+    return False
