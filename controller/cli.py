@@ -15,7 +15,7 @@ from engine.errors import MjtableError, TileCountError
 from engine.notation import Hand, parse_hand
 from engine.procedure import new_hand
 from engine.rulesets import Ruleset, WinContext, all_rulesets, get_ruleset
-from engine.simulation import simulate
+from engine.simulation import InvariantViolation, simulate
 from engine.tiles import format_tiles, tile_code, to_counts
 
 
@@ -125,12 +125,16 @@ def _simulate(args: argparse.Namespace, out: TextIO) -> int:
     ruleset = get_ruleset(args.rules, _options(args))
     started = time.perf_counter()
     wins = drawn = 0
-    for hand in simulate(ruleset, args.hands, args.seed):
-        out.write(_dump(hand.to_dict()) + "\n")
-        if hand.referee.result is not None and hand.referee.result.drawn:
-            drawn += 1
-        else:
-            wins += 1
+    try:
+        for hand in simulate(ruleset, args.hands, args.seed):
+            out.write(_dump(hand.to_dict()) + "\n")
+            if hand.referee.result is not None and hand.referee.result.drawn:
+                drawn += 1
+            else:
+                wins += 1
+    except InvariantViolation as violation:
+        out.write(_dump({"error": f"invariant violation in hand {wins + drawn}: {violation}"}) + "\n")
+        return 1
     elapsed = time.perf_counter() - started
     out.write(_dump({"summary": {"hands": args.hands, "won": wins, "drawn": drawn, "invariant_violations": 0}}) + "\n")
     # Timing goes to stderr so that the same seed gives byte-identical stdout.

@@ -312,3 +312,18 @@ def test_observed_flowers_are_declared_in_the_opening():
     assert "holds no" not in rejected(referee, K.FLOWER, 1, "3f")  # only one 3f exists
     act(referee, K.DISCARD, 0, "1m")
     assert "seat 0's turn" not in rejected(referee, K.FLOWER, 1, "4f")
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(list(ActionKind)), st.integers(0, 3), st.integers(0, 41)), max_size=80))
+def test_observed_table_never_sees_more_copies_than_the_set_holds(moves):
+    """Whatever sequence a table reports, the referee never accepts a fifth visible copy, and the counted tiles
+    always add up to the set."""
+    ruleset = get_ruleset("basic", {"tile_set": 144})
+    referee = Referee.observe(ruleset, dealer=0, dice=(4, 5))
+    for kind, seat, tile in moves:
+        uses_tile = kind in (K.DISCARD, K.FLOWER, K.CONCEALED_KONG, K.ADDED_KONG, K.CHI)
+        referee.apply(Action(kind, seat, tile if uses_tile else None))
+        referee.check_balance()
+        for face in range(42):
+            assert referee._visible_count(face) <= ruleset.tile_set.copies[face]
