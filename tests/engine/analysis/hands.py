@@ -60,6 +60,7 @@ def winning_hands() -> st.SearchStrategy[list[int]]:
 def near_winning_hands(draw: st.DrawFn, removed: int = 1) -> list[int]:
     """A winning hand with ``removed`` tiles taken away and ``removed - 1`` random tiles put back."""
     tiles = draw(winning_tiles())
+    assume(len(tiles) > removed)
     drops = draw(st.lists(st.integers(0, 13), min_size=removed, max_size=removed))
     for index in drops:
         tiles.pop(index % len(tiles))
