@@ -9,13 +9,13 @@ are combined. Special shapes have closed forms. Copies held in exposed melds are
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from engine.analysis.shapes import DEFAULT_SHAPES, GROUPS, KNITTED_PATTERNS, THIRTEEN_ORPHANS, ShapeRules, melds_implied
 from engine.analysis.special import KNITTED_SIZES
 from engine.errors import TileCountError
 
 INF = 99
-FULL_CAPS = (4,) * 9
 Costs = tuple[int, ...]
 """Cheapest cost per (sets, pair) at index 2 * sets + pair, sets 0-4, pair 0-1 (INF when impossible)."""
 
@@ -57,31 +57,43 @@ def group_costs(key: tuple[int, ...], chows: bool, caps: tuple[int, ...], pairs:
     return found
 
 
-def _combine(left: Costs, right: Costs) -> Costs:
+def _fold(left: Costs, right: Costs, sets: int) -> Costs:
+    """Cheapest costs of two groups together, up to ``sets`` sets and one pair."""
     out = [INF] * 10
-    for i, a in enumerate(left):
-        if a < INF:
-            for j, b in enumerate(right):
-                if b < INF and (i & 1) + (j & 1) <= 1 and i + j < 10 and a + b < out[i + j]:
-                    out[i + j] = a + b
+    for i in range(sets + 1):
+        alone, paired = left[2 * i], left[2 * i + 1]
+        if alone >= INF and paired >= INF:
+            continue
+        for j in range(sets - i + 1):
+            k = 2 * (i + j)
+            both_alone = alone + right[2 * j]
+            if both_alone < out[k]:
+                out[k] = both_alone
+            one_paired = min(alone + right[2 * j + 1], paired + right[2 * j])
+            if one_paired < out[k + 1]:
+                out[k + 1] = one_paired
     return tuple(out)
 
 
-def _pair_flags(rules: ShapeRules, base: int, size: int) -> tuple[bool, ...]:
-    return tuple(rules.pair_allowed(base + r) for r in range(size))
+@cache
+def _pair_flags(pair_ranks: frozenset[int] | None) -> tuple[tuple[bool, ...], ...]:
+    """Per group, whether a pair of each rank is allowed."""
+    rules = ShapeRules(pair_ranks=pair_ranks)
+    return tuple(tuple(rules.pair_allowed(base + r) for r in range(size)) for base, size, _ in GROUPS)
 
 
-def standard_cost(counts: Sequence[int], sets: int, rules: ShapeRules, caps: Sequence[int] = (4,) * 34) -> int:
-    """Fewest missing tiles of a target of ``sets`` sets + one allowed pair, ``caps`` copies at most per tile."""
+_FULL_CAPS = tuple((4,) * size for _, size, _ in GROUPS)
+
+
+def standard_cost(counts: Sequence[int], sets: int, rules: ShapeRules, caps: Sequence[int] | None = None) -> int:
+    """Fewest missing tiles of a target of ``sets`` sets + one allowed pair, ``caps`` copies at most per tile
+    (four when None)."""
+    flags = _pair_flags(rules.pair_ranks)
     total: Costs = (0,) + (INF,) * 9
-    for base, size, chows in GROUPS:
-        costs = group_costs(
-            tuple(counts[base : base + size]),
-            chows,
-            tuple(caps[base : base + size]),
-            _pair_flags(rules, base, size),
-        )
-        total = _combine(total, costs)
+    for index, (base, size, chows) in enumerate(GROUPS):
+        group_caps = _FULL_CAPS[index] if caps is None else tuple(caps[base : base + size])
+        costs = group_costs(tuple(counts[base : base + size]), chows, group_caps, flags[index])
+        total = _fold(total, costs, sets)
     return total[2 * sets + 1]
 
 
@@ -109,6 +121,10 @@ def honors_knitted_cost(counts: Sequence[int]) -> int:
     return 14 - min(14, honors + knitted)
 
 
+_KNITTED_CAPS = {pattern: [3 if tile in pattern else 4 for tile in range(34)] for pattern in KNITTED_PATTERNS}
+"""Copies left for the rest of a knitted-straight hand: one of each knitted tile is in the straight."""
+
+
 def knitted_straight_cost(counts: Sequence[int], sets: int, rules: ShapeRules, bound: int) -> int:
     """Fewest missing tiles of a knitted straight + ``sets`` sets + pair; patterns that cannot beat ``bound``
     are skipped."""
@@ -118,12 +134,9 @@ def knitted_straight_cost(counts: Sequence[int], sets: int, rules: ShapeRules, b
         if missing >= best:
             continue
         rest = list(counts)
-        caps = [4] * 34
         for tile in pattern:
-            caps[tile] = 3
-            if rest[tile]:
-                rest[tile] -= 1
-        best = min(best, missing + standard_cost(rest, sets, rules, caps))
+            rest[tile] -= rest[tile] > 0
+        best = min(best, missing + standard_cost(rest, sets, rules, _KNITTED_CAPS[pattern]))
     return best
 
 

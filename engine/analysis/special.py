@@ -2,59 +2,70 @@
 
 Seven pairs, thirteen orphans and honors-and-knitted need 14 concealed tiles. The knitted straight (组合龙)
 takes its nine knitted tiles out and leaves a standard remainder: 1 set + pair, or a pair alone beside one
-exposed meld.
+exposed meld. Each check starts with a cheap test that rejects almost every other hand.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from operator import itemgetter
 
-from engine.analysis.shapes import HONORS, KNITTED_PATTERNS, THIRTEEN_ORPHANS, ShapeRules
+from engine.analysis.shapes import KNITTED_PATTERNS, THIRTEEN_ORPHANS, ShapeRules
 from engine.analysis.standard import is_standard, standard_waits
 
-_ORPHAN_SET = frozenset(THIRTEEN_ORPHANS)
-_KNITTED_CANDIDATES = tuple(frozenset(pattern + HONORS) for pattern in KNITTED_PATTERNS)
 KNITTED_SIZES = (14, 11)
 """Concealed tile counts of a complete knitted-straight hand: no exposed meld, or one."""
+
+_ORPHANS_OF = itemgetter(*THIRTEEN_ORPHANS)
+_PATTERNS_OF = tuple(itemgetter(*pattern) for pattern in KNITTED_PATTERNS)
 
 
 def seven_pairs(counts: Sequence[int], quads: bool) -> tuple[int, ...] | None:
     """The seven pair tiles (a quad twice when ``quads``), or None."""
+    if counts.count(0) < len(counts) - 7:
+        return None
     pairs: list[int] = []
     for tile, n in enumerate(counts):
-        if n & 1 or (n > 2 and not quads):
-            return None
-        pairs.extend([tile] * (n >> 1))
+        if n:
+            if n & 1 or (n > 2 and not quads):
+                return None
+            pairs.extend([tile] * (n >> 1))
     return tuple(pairs) if len(pairs) == 7 else None
 
 
 def thirteen_orphans(counts: Sequence[int]) -> int | None:
     """The doubled tile of a 十三幺 hand, or None."""
-    doubled = None
-    for tile, n in enumerate(counts):
-        if tile in _ORPHAN_SET:
-            if n == 2 and doubled is None:
-                doubled = tile
-            elif n != 1:
-                return None
-        elif n:
-            return None
-    return doubled
+    held = _ORPHANS_OF(counts)
+    if 0 in held or max(held) > 2 or sum(held) != 14 or sum(counts) != 14:
+        return None
+    return THIRTEEN_ORPHANS[held.index(2)]
 
 
 def honors_knitted(counts: Sequence[int]) -> tuple[int, ...] | None:
     """The 14 distinct tiles of a 全不靠 hand (one knitted pattern's tiles + honors), or None."""
-    tiles = [tile for tile, n in enumerate(counts) if n]
-    if len(tiles) != 14 or any(counts[tile] != 1 for tile in tiles):
+    if counts.count(1) != 14 or sum(counts) != 14:
         return None
-    held = frozenset(tiles)
-    return tuple(tiles) if any(held <= candidates for candidates in _KNITTED_CANDIDATES) else None
+    honors = sum(counts[27:34])
+    if any(sum(pattern_of(counts)) + honors == 14 for pattern_of in _PATTERNS_OF):
+        return tuple(tile for tile, n in enumerate(counts) if n)
+    return None
+
+
+def _full_series(counts: Sequence[int], base: int) -> bool:
+    """Whether the suit starting at tile ``base`` holds one of its knitted series 147, 258 or 369."""
+    return bool(
+        (counts[base] and counts[base + 3] and counts[base + 6])
+        or (counts[base + 1] and counts[base + 4] and counts[base + 7])
+        or (counts[base + 2] and counts[base + 5] and counts[base + 8])
+    )
 
 
 def knitted_remainders(counts: Sequence[int]) -> Iterator[tuple[tuple[int, ...], list[int]]]:
     """(pattern, counts without it) for each knitted pattern the hand holds."""
-    for pattern in KNITTED_PATTERNS:
-        if all(counts[tile] for tile in pattern):
+    if not (_full_series(counts, 0) and _full_series(counts, 9) and _full_series(counts, 18)):
+        return
+    for pattern, pattern_of in zip(KNITTED_PATTERNS, _PATTERNS_OF, strict=True):
+        if 0 not in pattern_of(counts):
             rest = list(counts)
             for tile in pattern:
                 rest[tile] -= 1
@@ -62,15 +73,21 @@ def knitted_remainders(counts: Sequence[int]) -> Iterator[tuple[tuple[int, ...],
 
 
 def special_win(counts: Sequence[int], size: int, rules: ShapeRules) -> bool:
-    """Whether a hand of ``size`` concealed tiles is complete in a special shape ``rules`` allow."""
+    """Whether a hand of ``size`` concealed tiles is complete in a special shape ``rules`` allow.
+
+    The number of kinds held picks the candidates: seven pairs hold at most 7, thirteen orphans and
+    honors-and-knitted at least 13, a knitted straight at least 9.
+    """
+    kinds = len(counts) - counts.count(0)
     if size == 14:
-        if rules.seven_pairs and seven_pairs(counts, rules.seven_pairs_quad_as_two_pairs) is not None:
-            return True
-        if rules.thirteen_orphans and thirteen_orphans(counts) is not None:
-            return True
-        if rules.honors_knitted and honors_knitted(counts) is not None:
-            return True
-    if rules.knitted_straight and size in KNITTED_SIZES:
+        if kinds <= 7:
+            return rules.seven_pairs and seven_pairs(counts, rules.seven_pairs_quad_as_two_pairs) is not None
+        if kinds >= 13:
+            if rules.thirteen_orphans and thirteen_orphans(counts) is not None:
+                return True
+            if rules.honors_knitted and honors_knitted(counts) is not None:
+                return True
+    if rules.knitted_straight and size in KNITTED_SIZES and kinds >= 9:
         return any(is_standard(rest, rules) for _, rest in knitted_remainders(counts))
     return False
 
@@ -79,51 +96,57 @@ def special_waits(counts: Sequence[int], size: int, rules: ShapeRules) -> set[in
     """Tiles completing a hand of ``size`` (13 or 10) concealed tiles to a special shape (no copy limit)."""
     waits: set[int] = set()
     if size == 13:
-        if rules.seven_pairs:
-            odd = [tile for tile, n in enumerate(counts) if n & 1]
-            if len(odd) == 1 and (rules.seven_pairs_quad_as_two_pairs or counts[odd[0]] == 1):
-                with_tile = list(counts)
-                with_tile[odd[0]] += 1
-                if seven_pairs(with_tile, rules.seven_pairs_quad_as_two_pairs) is not None:
-                    waits.add(odd[0])
+        if rules.seven_pairs and counts.count(0) >= len(counts) - 7:
+            waits.update(_seven_pairs_waits(counts, rules.seven_pairs_quad_as_two_pairs))
         if rules.thirteen_orphans:
             waits.update(_orphan_waits(counts))
-        if rules.honors_knitted:
+        if rules.honors_knitted and max(counts) <= 1:
             waits.update(_honors_knitted_waits(counts))
     if rules.knitted_straight and size + 1 in KNITTED_SIZES:
         waits.update(_knitted_straight_waits(counts, rules))
     return waits
 
 
+def _seven_pairs_waits(counts: Sequence[int], quads: bool) -> list[int]:
+    odd = [tile for tile, n in enumerate(counts) if n & 1]
+    if len(odd) != 1:
+        return []
+    with_tile = list(counts)
+    with_tile[odd[0]] += 1
+    return odd if seven_pairs(with_tile, quads) is not None else []
+
+
 def _orphan_waits(counts: Sequence[int]) -> list[int]:
-    if any(n for tile, n in enumerate(counts) if tile not in _ORPHAN_SET):
+    held = _ORPHANS_OF(counts)
+    if sum(held) != 13 or sum(counts) != 13 or max(held) > 2 or held.count(2) > 1:
         return []
-    held = [counts[tile] for tile in THIRTEEN_ORPHANS]
-    if max(held) > 2 or held.count(2) > 1:
-        return []
-    if held.count(2) == 0:
+    if 2 not in held:
         return list(THIRTEEN_ORPHANS)
-    return [tile for tile in THIRTEEN_ORPHANS if counts[tile] == 0]
+    return [tile for tile, n in zip(THIRTEEN_ORPHANS, held, strict=True) if not n]
 
 
-def _honors_knitted_waits(counts: Sequence[int]) -> list[int]:
-    tiles = frozenset(tile for tile, n in enumerate(counts) if n)
-    if len(tiles) != 13 or any(counts[tile] != 1 for tile in tiles):
-        return []
-    return sorted(set().union(*(candidates - tiles for candidates in _KNITTED_CANDIDATES if tiles <= candidates)))
+def _honors_knitted_waits(counts: Sequence[int]) -> set[int]:
+    honors = sum(counts[27:34])
+    waits: set[int] = set()
+    for pattern, pattern_of in zip(KNITTED_PATTERNS, _PATTERNS_OF, strict=True):
+        if sum(pattern_of(counts)) + honors == 13 == sum(counts):
+            waits.update(tile for tile in (*pattern, *range(27, 34)) if not counts[tile])
+    return waits
 
 
 def _knitted_straight_waits(counts: Sequence[int], rules: ShapeRules) -> set[int]:
     waits: set[int] = set()
-    for pattern in KNITTED_PATTERNS:
-        missing = [tile for tile in pattern if not counts[tile]]
-        if len(missing) > 1:
+    if _full_series(counts, 0) + _full_series(counts, 9) + _full_series(counts, 18) < 2:
+        return waits
+    for pattern, pattern_of in zip(KNITTED_PATTERNS, _PATTERNS_OF, strict=True):
+        held = pattern_of(counts)
+        if held.count(0) > 1:
             continue
         rest = list(counts)
         for tile in pattern:
-            rest[tile] -= tile not in missing
-        if not missing:
+            rest[tile] -= rest[tile] > 0
+        if 0 not in held:
             waits.update(standard_waits(rest, rules))
         elif is_standard(rest, rules):
-            waits.add(missing[0])
+            waits.add(pattern[held.index(0)])
     return waits

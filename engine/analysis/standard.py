@@ -11,19 +11,27 @@ from engine.analysis.suit_tables import NO_PAIR, group_table, pair_bit, wait_row
 
 
 @cache
-def pair_masks(pair_ranks: frozenset[int] | None) -> tuple[int, int]:
-    """Allowed pair bits of a suit and of the honors under ``pair_ranks``."""
+def pair_masks(pair_ranks: frozenset[int] | None) -> tuple[int, int, int, int]:
+    """Allowed pair bits of each group (three suits, honors) under ``pair_ranks``."""
     if pair_ranks is None:
-        return sum(pair_bit(r) for r in range(9)), sum(pair_bit(r) for r in range(7))
-    return sum(pair_bit(rank - 1) for rank in pair_ranks if 1 <= rank <= 9), 0
+        suit = sum(pair_bit(r) for r in range(9))
+        return suit, suit, suit, sum(pair_bit(r) for r in range(7))
+    suit = sum(pair_bit(rank - 1) for rank in pair_ranks if 1 <= rank <= 9)
+    return suit, suit, suit, 0
+
+
+@cache
+def bit_tables() -> tuple[dict[tuple[int, ...], int], dict[tuple[int, ...], int]]:
+    """Completion bits of (suits, honors)."""
+    return group_table(True)[0], group_table(False)[0]
 
 
 def is_standard(counts: Sequence[int], rules: ShapeRules) -> bool:
     """Sets + exactly one allowed pair, counted per group; the hand size is not checked."""
-    honors = group_table(False)[0].get(tuple(counts[27:34]))
+    suits, honors_table = bit_tables()
+    honors = honors_table.get(tuple(counts[27:34]))
     if not honors:
         return False
-    suits = group_table(True)[0]
     m = suits.get(tuple(counts[0:9]))
     if not m:
         return False
@@ -57,22 +65,31 @@ def standard_splits(counts: Sequence[int], rules: ShapeRules) -> list[tuple[tupl
 
 
 def standard_waits(counts: Sequence[int], rules: ShapeRules) -> list[int]:
-    """Tiles completing a hand of 13-3k tiles to sets + one allowed pair (copy limits not applied)."""
-    suit_mask, honor_mask = pair_masks(rules.pair_ranks)
+    """Tiles completing a hand of 13-3k tiles to sets + one allowed pair (copy limits not applied).
+
+    Only a group whose size is 1 mod 3 (it gains the pair), or one of two groups of size 2 mod 3 (it turns its
+    pair into sets), can take the tile; every other group must already be complete.
+    """
     keys = [tuple(counts[base : base + size]) for base, size, _ in GROUPS]
-    values = [group_table(chows)[0].get(key, 0) for key, (_, _, chows) in zip(keys, GROUPS, strict=True)]
-    masks = (suit_mask, suit_mask, suit_mask, honor_mask)
+    residues = [sum(key) % 3 for key in keys]
+    if residues.count(1) == 1 and 2 not in residues:
+        targets = [residues.index(1)]
+    elif 1 not in residues and residues.count(2) == 2:
+        targets = [g for g in range(4) if residues[g] == 2]
+    else:
+        return []
+    suits, honors = bit_tables()
+    values = [suits.get(keys[0], 0), suits.get(keys[1], 0), suits.get(keys[2], 0), honors.get(keys[3], 0)]
+    masks = pair_masks(rules.pair_ranks)
     waits: list[int] = []
-    for target, (base, _, chows) in enumerate(GROUPS):
+    for target in targets:
         others = [g for g in range(4) if g != target]
         if not all(values[g] for g in others):
             continue
         paired = [g for g in others if values[g] > 1]
-        if not paired:
-            need = masks[target]
-        elif len(paired) == 1 and values[paired[0]] & masks[paired[0]]:
-            need = NO_PAIR
-        else:
+        if paired and not values[paired[0]] & masks[paired[0]]:
             continue
+        need = NO_PAIR if paired else masks[target]
+        base, _, chows = GROUPS[target]
         waits.extend(base + r for r, value in enumerate(wait_row(keys[target], chows)) if value & need)
     return waits

@@ -1,0 +1,163 @@
+"""Throughput of engine.analysis against PyMahjongGB 1.4.0, measured in one process on the same hands.
+
+    python bench/bench_analysis.py [--hands N] [--seed S]
+
+hu checks/s: ``is_win`` (MCR shapes) vs ``MahjongFanCalculator`` catching ``ERROR_NOT_WIN`` (PyMahjongGB has no
+separate hu check), on random winning hands (0-4 exposed melds, every MCR form) and on random 14-tile hands.
+waits/s: ``waits`` and ``shanten`` vs ``MahjongShanten`` on random 13-tile hands and on ready hands.
+Each rate is the best of three timed passes after one untimed pass (tables and memos warm); the untimed pass
+of ``shanten`` is also reported, since its memo fills as new suit patterns appear.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import MahjongGB
+
+from engine.analysis import MCR_SHAPES, is_win, shanten, waits
+from engine.analysis.shapes import HONORS, KNITTED_PATTERNS, THIRTEEN_ORPHANS
+
+NAMES = (
+    [f"W{rank}" for rank in range(1, 10)]
+    + [f"B{rank}" for rank in range(1, 10)]
+    + [f"T{rank}" for rank in range(1, 10)]
+    + ["F1", "F2", "F3", "F4", "J3", "J2", "J1"]
+)
+WALL = [tile for tile in range(34) for _ in range(4)]
+CHOWS = [tile for tile in range(27) if tile % 9 <= 6]
+
+Case = tuple[list[int], tuple]  # (our concealed counts, PyMahjongGB arguments)
+
+
+def counts_of(tiles: Sequence[int]) -> list[int]:
+    counts = [0] * 34
+    for tile in tiles:
+        counts[tile] += 1
+    return counts
+
+
+def winning_case(rng: random.Random) -> Case:
+    """A random winning hand: 86 % standard with 0-4 exposed melds, then 7 pairs, 13 orphans, knitted forms."""
+    while True:
+        form = rng.random()
+        melds: list[tuple[str, int]] = []
+        if form < 0.86:
+            blocks = [
+                ("PENG", rng.randrange(34)) if rng.random() < 0.4 else ("CHI", rng.choice(CHOWS)) for _ in range(4)
+            ]
+            melds = blocks[: rng.randint(0, 4)]
+            concealed = [
+                t for kind, t in blocks[len(melds) :] for t in ((t,) * 3 if kind == "PENG" else (t, t + 1, t + 2))
+            ]
+            concealed += [rng.randrange(34)] * 2
+        elif form < 0.92:
+            concealed = [t for t in rng.sample(range(34), 7) for _ in (0, 1)]
+        elif form < 0.94:
+            concealed = [*THIRTEEN_ORPHANS, rng.choice(THIRTEEN_ORPHANS)]
+        elif form < 0.97:
+            concealed = rng.sample(list(rng.choice(KNITTED_PATTERNS) + HONORS), 14)
+        else:
+            concealed = [*rng.choice(KNITTED_PATTERNS), *(t + i for t in [rng.choice(CHOWS)] for i in range(3))]
+            concealed += [rng.randrange(34)] * 2
+        meld_tiles = [t for kind, t in melds for t in ((t,) * 3 if kind == "PENG" else (t, t + 1, t + 2))]
+        if max(counts_of(concealed + meld_tiles)) <= 4:
+            break
+    win = concealed.pop(rng.randrange(len(concealed)))
+    pack = tuple((kind, NAMES[t if kind == "PENG" else t + 1], 1) for kind, t in melds)
+    return counts_of([*concealed, win]), (pack, tuple(NAMES[t] for t in concealed), NAMES[win])
+
+
+def random_14_case(rng: random.Random) -> Case:
+    tiles = rng.sample(WALL, 14)
+    return counts_of(tiles), ((), tuple(NAMES[t] for t in tiles[:13]), NAMES[tiles[13]])
+
+
+def random_13(rng: random.Random) -> list[int]:
+    return counts_of(rng.sample(WALL, 13))
+
+
+def ready_13(rng: random.Random) -> list[int]:
+    """A concealed winning hand (no exposed meld) less one tile, held at most three times."""
+    while True:
+        counts, (pack, _, _) = winning_case(rng)
+        if not pack:
+            tiles = [t for t, n in enumerate(counts) for _ in range(n)]
+            tiles.pop(rng.randrange(14))
+            return counts_of(tiles)
+
+
+def oracle_hu(args: tuple) -> bool:
+    pack, hand, win = args
+    try:
+        MahjongGB.MahjongFanCalculator(pack, hand, win, 0, False, False, False, False, 0, 0)
+    except TypeError as error:
+        if "ERROR_NOT_WIN" not in str(error):
+            raise
+        return False
+    return True
+
+
+def rate(run: Callable[[], object], count: int) -> tuple[float, float]:
+    """(first pass rate, best of three further passes) in calls per second."""
+    passes = []
+    for _ in range(4):
+        start = time.perf_counter()
+        run()
+        passes.append(count / (time.perf_counter() - start))
+    return passes[0], max(passes[1:])
+
+
+def report(label: str, ours: tuple[float, float], theirs: tuple[float, float]) -> None:
+    print(
+        f"{label:<44} ours {ours[1]:>11,.0f}/s (first pass {ours[0]:>11,.0f}/s)   "
+        f"PyMahjongGB {theirs[1]:>11,.0f}/s   ratio {ours[1] / theirs[1]:5.2f}x"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=20000)
+    parser.add_argument("--seed", type=int, default=2026)
+    options = parser.parse_args()
+    rng = random.Random(options.seed)
+    n = options.hands
+    rules = MCR_SHAPES
+
+    for label, make in (
+        ("hu check, random winning hands", winning_case),
+        ("hu check, random 14 tiles", random_14_case),
+    ):
+        cases = [make(rng) for _ in range(n)]
+        ours_in = [counts for counts, _ in cases]
+        theirs_in = [args for _, args in cases]
+        agree = sum(is_win(c, rules) == oracle_hu(a) for c, a in cases)
+        report(
+            label,
+            rate(lambda ours_in=ours_in: [is_win(c, rules) for c in ours_in], n),
+            rate(lambda theirs_in=theirs_in: [oracle_hu(a) for a in theirs_in], n),
+        )
+        print(f"{'':<44} verdicts agree on {agree}/{n}")
+
+    for label, make in (("random 13 tiles", random_13), ("ready hands", ready_13)):
+        hands = [make(rng) for _ in range(n)]
+        oracle_in = [tuple(NAMES[t] for t, k in enumerate(c) for _ in range(k)) for c in hands]
+        theirs = rate(lambda oracle_in=oracle_in: [MahjongGB.MahjongShanten((), h) for h in oracle_in], n)
+        report(f"waits, {label}", rate(lambda hands=hands: [waits(c, rules) for c in hands], n), theirs)
+        report(f"shanten, {label}", rate(lambda hands=hands: [shanten(c, rules) for c in hands], n), theirs)
+        report(
+            f"waits + shanten, {label}",
+            rate(lambda hands=hands: [(waits(c, rules), shanten(c, rules)) for c in hands], n),
+            theirs,
+        )
+
+
+if __name__ == "__main__":
+    main()
