@@ -60,7 +60,9 @@ def waits(counts: Sequence[int], rules: ShapeRules = DEFAULT_SHAPES) -> list[int
     size = sum(counts)
     if size % 3 != 1 or size > 13:
         raise TileCountError(f"waits need a hand of 13-3k concealed tiles, not {size}")
-    found = set(standard_waits(counts, rules)) if rules.standard else set()
+    found = standard_waits(counts, rules) if rules.standard else []
     if size == 13 or size == 10:
-        found |= special_waits(counts, size, rules)
-    return sorted(tile for tile in found if counts[tile] <= 3)
+        extra = special_waits(counts, size, rules)
+        if extra:
+            found = sorted(extra.union(found))
+    return [tile for tile in found if counts[tile] <= 3]

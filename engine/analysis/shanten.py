@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from operator import itemgetter
 
 from engine.analysis.shapes import DEFAULT_SHAPES, GROUPS, KNITTED_PATTERNS, THIRTEEN_ORPHANS, ShapeRules, melds_implied
 from engine.analysis.special import KNITTED_SIZES
@@ -19,7 +20,21 @@ INF = 99
 Costs = tuple[int, ...]
 """Cheapest cost per (sets, pair) at index 2 * sets + pair, sets 0-4, pair 0-1 (INF when impossible)."""
 
+_ORPHANS_OF = itemgetter(*THIRTEEN_ORPHANS)
+_PATTERNS_OF = tuple(itemgetter(*pattern) for pattern in KNITTED_PATTERNS)
 _GROUP_COSTS: dict[tuple[tuple[int, ...], bool, tuple[int, ...], tuple[bool, ...]], Costs] = {}
+
+
+@cache
+def _choices(chow_room: bool, pair_room: bool, carried: int, cap: int) -> tuple[tuple[int, int, int, int], ...]:
+    """What one rank can start: (chows, new sets, pair, tiles of the rank used), given the chows carried into it."""
+    return tuple(
+        (new_chows, new_chows + pung, new_pair, used)
+        for new_chows in range(5 if chow_room else 1)
+        for pung in (0, 1)
+        for new_pair in ((0, 1) if pair_room else (0,))
+        if (used := carried + new_chows + 3 * pung + 2 * new_pair) <= cap and new_chows + pung <= 4
+    )
 
 
 def group_costs(key: tuple[int, ...], chows: bool, caps: tuple[int, ...], pairs: tuple[bool, ...]) -> Costs:
@@ -33,22 +48,14 @@ def group_costs(key: tuple[int, ...], chows: bool, caps: tuple[int, ...], pairs:
     for r in range(size):
         held, cap = key[r], caps[r]
         chow_room = chows and r <= size - 3
-        pair_choices = (0, 1) if pairs[r] else (0,)
         following: dict[tuple[int, int, int, int], int] = {}
         for (back1, back2, sets, pair), cost in states.items():
-            carried = back1 + back2
-            for new_chows in range(min(4 - sets, cap - carried) + 1 if chow_room else 1):
-                for pung in (0, 1):
-                    if sets + new_chows + pung > 4:
-                        break
-                    for new_pair in pair_choices if not pair else (0,):
-                        used = carried + new_chows + 3 * pung + 2 * new_pair
-                        if used > cap:
-                            break
-                        total = cost + (used - held if used > held else 0)
-                        state = (new_chows, back1, sets + new_chows + pung, pair + new_pair)
-                        if total < following.get(state, INF):
-                            following[state] = total
+            for new_chows, new_sets, new_pair, used in _choices(chow_room, pairs[r] and not pair, back1 + back2, cap):
+                if sets + new_sets <= 4:
+                    total = cost + (used - held if used > held else 0)
+                    state = (new_chows, back1, sets + new_sets, pair + new_pair)
+                    if total < following.get(state, INF):
+                        following[state] = total
         states = following
     costs = [INF] * 10
     for (_, _, sets, pair), cost in states.items():
@@ -60,19 +67,27 @@ def group_costs(key: tuple[int, ...], chows: bool, caps: tuple[int, ...], pairs:
 def _fold(left: Costs, right: Costs, sets: int) -> Costs:
     """Cheapest costs of two groups together, up to ``sets`` sets and one pair."""
     out = [INF] * 10
-    for i in range(sets + 1):
-        alone, paired = left[2 * i], left[2 * i + 1]
-        if alone >= INF and paired >= INF:
-            continue
-        for j in range(sets - i + 1):
-            k = 2 * (i + j)
-            both_alone = alone + right[2 * j]
-            if both_alone < out[k]:
-                out[k] = both_alone
-            one_paired = min(alone + right[2 * j + 1], paired + right[2 * j])
-            if one_paired < out[k + 1]:
-                out[k + 1] = one_paired
+    for i, j, k in _FOLD_STEPS[sets]:
+        alone = left[i] + right[j]
+        if alone < out[k]:
+            out[k] = alone
+        paired = left[i] + right[j + 1]
+        other = left[i + 1] + right[j]
+        if other < paired:
+            paired = other
+        if paired < out[k + 1]:
+            out[k + 1] = paired
     return tuple(out)
+
+
+def _final(left: Costs, right: Costs, sets: int) -> int:
+    """Cheapest cost of exactly ``sets`` sets and one pair over two groups."""
+    return min(
+        min(left[2 * i] + right[2 * (sets - i) + 1], left[2 * i + 1] + right[2 * (sets - i)]) for i in range(sets + 1)
+    )
+
+
+_FOLD_STEPS = [[(2 * i, 2 * j, 2 * (i + j)) for i in range(sets + 1) for j in range(sets + 1 - i)] for sets in range(5)]
 
 
 @cache
@@ -89,35 +104,37 @@ def standard_cost(counts: Sequence[int], sets: int, rules: ShapeRules, caps: Seq
     """Fewest missing tiles of a target of ``sets`` sets + one allowed pair, ``caps`` copies at most per tile
     (four when None)."""
     flags = _pair_flags(rules.pair_ranks)
-    total: Costs = (0,) + (INF,) * 9
-    for index, (base, size, chows) in enumerate(GROUPS):
-        group_caps = _FULL_CAPS[index] if caps is None else tuple(caps[base : base + size])
-        costs = group_costs(tuple(counts[base : base + size]), chows, group_caps, flags[index])
-        total = _fold(total, costs, sets)
-    return total[2 * sets + 1]
+    costs = [
+        group_costs(
+            tuple(counts[base : base + size]),
+            chows,
+            _FULL_CAPS[index] if caps is None else tuple(caps[base : base + size]),
+            flags[index],
+        )
+        for index, (base, size, chows) in enumerate(GROUPS)
+    ]
+    return _final(_fold(_fold(costs[0], costs[1], sets), costs[2], sets), costs[3], sets)
 
 
 def seven_pairs_cost(counts: Sequence[int], quads: bool) -> int:
     """Fewest missing tiles of seven pairs: complete pairs first, then singles, then new kinds."""
+    ones, twos, threes, fours = counts.count(1), counts.count(2), counts.count(3), counts.count(4)
     if quads:
-        held = sum(n >> 1 for n in counts)
-        singles = sum(n & 1 for n in counts)
+        held, singles = twos + threes + 2 * fours, ones + threes
     else:
-        held = sum(n >= 2 for n in counts)
-        singles = sum(n == 1 for n in counts)
+        held, singles = twos + threes + fours, ones
     short = max(0, 7 - held)
     return short + max(0, short - singles)
 
 
 def thirteen_orphans_cost(counts: Sequence[int]) -> int:
-    kinds = sum(1 for tile in THIRTEEN_ORPHANS if counts[tile])
-    doubled = any(counts[tile] >= 2 for tile in THIRTEEN_ORPHANS)
-    return 14 - kinds - doubled
+    held = _ORPHANS_OF(counts)
+    return 1 + held.count(0) - (max(held) >= 2)
 
 
 def honors_knitted_cost(counts: Sequence[int]) -> int:
-    honors = sum(1 for n in counts[27:34] if n)
-    knitted = max(sum(1 for tile in pattern if counts[tile]) for pattern in KNITTED_PATTERNS)
+    honors = 7 - counts[27:34].count(0)
+    knitted = 9 - min(pattern_of(counts).count(0) for pattern_of in _PATTERNS_OF)
     return 14 - min(14, honors + knitted)
 
 
@@ -129,8 +146,8 @@ def knitted_straight_cost(counts: Sequence[int], sets: int, rules: ShapeRules, b
     """Fewest missing tiles of a knitted straight + ``sets`` sets + pair; patterns that cannot beat ``bound``
     are skipped."""
     best = bound
-    for pattern in KNITTED_PATTERNS:
-        missing = sum(1 for tile in pattern if not counts[tile])
+    for pattern, pattern_of in zip(KNITTED_PATTERNS, _PATTERNS_OF, strict=True):
+        missing = pattern_of(counts).count(0)
         if missing >= best:
             continue
         rest = list(counts)

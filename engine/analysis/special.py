@@ -93,16 +93,20 @@ def special_win(counts: Sequence[int], size: int, rules: ShapeRules) -> bool:
 
 
 def special_waits(counts: Sequence[int], size: int, rules: ShapeRules) -> set[int]:
-    """Tiles completing a hand of ``size`` (13 or 10) concealed tiles to a special shape (no copy limit)."""
+    """Tiles completing a hand of ``size`` (13 or 10) concealed tiles to a special shape (no copy limit).
+
+    As in ``special_win``, the number of kinds held picks the candidates (one kind fewer than complete).
+    """
     waits: set[int] = set()
+    kinds = len(counts) - counts.count(0)
     if size == 13:
-        if rules.seven_pairs and counts.count(0) >= len(counts) - 7:
+        if rules.seven_pairs and kinds <= 7:
             waits.update(_seven_pairs_waits(counts, rules.seven_pairs_quad_as_two_pairs))
-        if rules.thirteen_orphans:
+        if rules.thirteen_orphans and kinds >= 12:
             waits.update(_orphan_waits(counts))
-        if rules.honors_knitted and max(counts) <= 1:
+        if rules.honors_knitted and kinds == 13:
             waits.update(_honors_knitted_waits(counts))
-    if rules.knitted_straight and size + 1 in KNITTED_SIZES:
+    if rules.knitted_straight and size + 1 in KNITTED_SIZES and kinds >= 8:
         waits.update(_knitted_straight_waits(counts, rules))
     return waits
 

@@ -7,7 +7,7 @@ from functools import cache
 from itertools import product
 
 from engine.analysis.shapes import GROUPS, Set, ShapeRules
-from engine.analysis.suit_tables import NO_PAIR, group_table, pair_bit, wait_row
+from engine.analysis.suit_tables import NO_PAIR, group_table, pair_bit
 
 
 @cache
@@ -65,31 +65,54 @@ def standard_splits(counts: Sequence[int], rules: ShapeRules) -> list[tuple[tupl
 
 
 def standard_waits(counts: Sequence[int], rules: ShapeRules) -> list[int]:
-    """Tiles completing a hand of 13-3k tiles to sets + one allowed pair (copy limits not applied).
+    """Tiles (ascending) completing a hand of 13-3k tiles to sets + one allowed pair (copy limits not applied).
 
     Only a group whose size is 1 mod 3 (it gains the pair), or one of two groups of size 2 mod 3 (it turns its
     pair into sets), can take the tile; every other group must already be complete.
     """
-    keys = [tuple(counts[base : base + size]) for base, size, _ in GROUPS]
-    residues = [sum(key) % 3 for key in keys]
-    if residues.count(1) == 1 and 2 not in residues:
-        targets = [residues.index(1)]
+    keys = (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]), tuple(counts[27:34]))
+    residues = [sum(keys[0]) % 3, sum(keys[1]) % 3, sum(keys[2]) % 3, sum(keys[3]) % 3]
+    if 2 not in residues and residues.count(1) == 1:
+        targets: tuple[int, ...] = (residues.index(1),)
     elif 1 not in residues and residues.count(2) == 2:
-        targets = [g for g in range(4) if residues[g] == 2]
+        first = residues.index(2)
+        targets = (first, residues.index(2, first + 1))
     else:
         return []
     suits, honors = bit_tables()
-    values = [suits.get(keys[0], 0), suits.get(keys[1], 0), suits.get(keys[2], 0), honors.get(keys[3], 0)]
+    values = (suits.get(keys[0], 0), suits.get(keys[1], 0), suits.get(keys[2], 0), honors.get(keys[3], 0))
     masks = pair_masks(rules.pair_ranks)
     waits: list[int] = []
     for target in targets:
-        others = [g for g in range(4) if g != target]
-        if not all(values[g] for g in others):
-            continue
-        paired = [g for g in others if values[g] > 1]
-        if paired and not values[paired[0]] & masks[paired[0]]:
-            continue
-        need = NO_PAIR if paired else masks[target]
-        base, _, chows = GROUPS[target]
-        waits.extend(base + r for r, value in enumerate(wait_row(keys[target], chows)) if value & need)
+        need = masks[target]
+        for g in range(4):
+            if g != target:
+                if not values[g]:
+                    break
+                if values[g] > 1:
+                    if not values[g] & masks[g]:
+                        break
+                    need = NO_PAIR
+        else:
+            waits.extend(completing_tiles(target, keys[target], need))
     return waits
+
+
+_COMPLETING: dict[tuple[int, tuple[int, ...], int], tuple[int, ...]] = {}
+
+
+def completing_tiles(group: int, key: tuple[int, ...], need: int) -> tuple[int, ...]:
+    """Tiles of ``group`` whose addition gives the group one of the completion bits ``need`` (memoised)."""
+    found = _COMPLETING.get((group, key, need))
+    if found is None:
+        base, _, chows = GROUPS[group]
+        table = group_table(chows)[0]
+        with_tile = list(key)
+        tiles = []
+        for r in range(len(key)):
+            with_tile[r] += 1
+            if table.get(tuple(with_tile), 0) & need:
+                tiles.append(base + r)
+            with_tile[r] -= 1
+        found = _COMPLETING[(group, key, need)] = tuple(tiles)
+    return found

@@ -54,21 +54,3 @@ def _bits(found: list[GroupSplit]) -> int:
     for _, pair in found:
         value |= NO_PAIR if pair is None else pair_bit(pair)
     return value
-
-
-_WAIT_ROWS: dict[tuple[bool, Key], tuple[int, ...]] = {}
-
-
-def wait_row(key: Key, chows: bool) -> tuple[int, ...]:
-    """Completion bits of the group after adding one tile of each rank (memoised per key)."""
-    row = _WAIT_ROWS.get((chows, key))
-    if row is None:
-        table = group_table(chows)[0]
-        counts = list(key)
-        values = []
-        for r in range(len(counts)):
-            counts[r] += 1
-            values.append(table.get(tuple(counts), 0))
-            counts[r] -= 1
-        row = _WAIT_ROWS[(chows, key)] = tuple(values)
-    return row
