@@ -13,6 +13,7 @@ from engine.analysis import (
     ShapeRules,
     decompositions,
     is_win,
+    shanten,
     waits,
 )
 from engine.errors import TileCountError
@@ -110,3 +111,26 @@ def test_gb_mahjong_js_ting_cases(text: str, expected: list[str]) -> None:
 
 def test_anchor_has_twenty_ting_cases() -> None:
     assert len(_ting_cases()) == 20
+
+
+def test_a_fifth_copy_is_never_waited_on() -> None:
+    """Shanten and waits count only tiles that exist: a hand needing a fifth 1m or 3s is not ready."""
+    assert waits(hand("1111m234p567p789s")) == []
+    assert shanten(hand("1111m234p567p789s")) == 1
+    assert shanten(hand("1111m")) == 1, "111m + a pair of 1m would be five copies"
+    assert waits(hand("345555m234p3333s"), MCR_SHAPES) == []
+    assert shanten(hand("345555m234p3333s"), MCR_SHAPES) == 1
+    assert shanten(hand("1112345678999m")) == 0
+    assert shanten(hand("11123456789999m")) == -1
+
+
+def test_shanten_of_special_shapes() -> None:
+    assert shanten(hand("19m19p19s1234567z")) == 0
+    assert shanten(hand("19m19p19s123456z5m")) == 1
+    assert shanten(hand("1133557799m113p")) == 0, "six pairs and a single"
+    assert shanten(hand("1111335577m113p")) == 0, "the quad is two pairs"
+    assert shanten(hand("1111335577m113p"), NO_QUADS) == 2, "five pairs, a single and a useless 1m pair"
+    assert shanten(hand("147m258p369s1234z")) == 0
+    assert shanten(hand("147m258p369s1234z"), ShapeRules(honors_knitted=False)) > 0
+    assert shanten(hand("147m258p369s56m11z"), MCR_SHAPES) == 0
+    assert shanten(hand("147m258p369s56m11z")) > 0
