@@ -13,7 +13,7 @@ from typing import Any, TextIO
 from engine.analysis import shanten, waits
 from engine.errors import MjtableError, TileCountError
 from engine.notation import Hand, parse_hand
-from engine.procedure import new_hand
+from engine.referee import deal_for
 from engine.rulesets import Ruleset, WinContext, all_rulesets, get_ruleset
 from engine.simulation import InvariantViolation, simulate
 from engine.tiles import format_tiles, tile_code, to_counts
@@ -85,15 +85,7 @@ def waits_line(ruleset: Ruleset, text: str) -> dict[str, Any]:
 
 def _deal(args: argparse.Namespace, out: TextIO) -> int:
     ruleset = get_ruleset(args.rules, _options(args))
-    dealt = new_hand(
-        ruleset.tile_set,
-        args.seed,
-        args.dealer,
-        args.dice,
-        args.dice2,
-        method=str(ruleset.break_method),  # type: ignore[arg-type]
-        reserved=ruleset.reserved_tiles,
-    )
+    dealt = deal_for(ruleset, args.seed, args.dealer, args.dice, args.dice2)
     state = dealt.wall.state
     stacks: dict[int, dict[int, dict[str, str | None]]] = {seat: {} for seat in range(4)}
     for index, position in enumerate(state.positions):
@@ -112,6 +104,7 @@ def _deal(args: argparse.Namespace, out: TextIO) -> int:
                 "walls": {str(seat): [stacks[seat][i] for i in sorted(stacks[seat])] for seat in range(4)},
                 "hands": {str(seat): format_tiles(sorted(tiles)) for seat, tiles in enumerate(dealt.hands)},  # type: ignore[type-var]
                 "flowers": {str(seat): format_tiles(tiles) for seat, tiles in enumerate(dealt.flowers)},
+                "indicator": None if dealt.indicator is None else tile_code(dealt.indicator),
                 "next_draw": dealt.wall.next_position().to_dict(),
                 "live_remaining": dealt.wall.live_remaining,
             }

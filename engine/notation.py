@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.errors import NotationError
-from engine.tiles import FLOWERS, SUIT_OFFSET, WIND_LETTERS, Tile, format_tiles, is_honor, parse_tiles
+from engine.tiles import FLOWERS, SUIT_OFFSET, SUIT_SIZE, WIND_LETTERS, Tile, format_tiles, is_honor
 
 HONOR_LETTERS = "ESWNPFC"
 """MCR letters of tiles 1z-7z: the winds, then 白 (P), 发 (F), 中 (C)."""
@@ -109,27 +109,40 @@ class Hand:
         return tiles
 
 
+_HONOR_TILE = {letter: SUIT_OFFSET["z"] + index for index, letter in enumerate(HONOR_LETTERS)}
+_RANK_SUITS = {suit: (SUIT_OFFSET[suit], SUIT_SIZE[suit]) for suit in "mpsz"}
+
+
 def _parse_mcr_tiles(text: str, start: int, source: str) -> list[Tile]:
-    """Tiles in MCR notation (compact digits + suit, or honor letters) between ``start`` and its end."""
+    """Tiles in MCR notation (compact digits + suit, or honor letters) between ``start`` and its end.
+
+    One pass with dictionary look-ups: ``mjtable score`` reads every hand through here."""
     tiles: list[Tile] = []
-    digits_from: int | None = None
+    digits_from = -1
     for offset, char in enumerate(text):
-        position = start + offset
-        if char.isdigit():
-            if digits_from is None:
+        if "0" <= char <= "9":
+            if digits_from < 0:
                 digits_from = offset
-        elif char in "mpsz":
-            if digits_from is None:
-                raise NotationError(source, position, "expected a rank digit before the suit letter")
-            tiles.extend(parse_tiles(text[digits_from : offset + 1], start=start + digits_from, source=source))
-            digits_from = None
-        elif char in HONOR_LETTERS:
-            if digits_from is not None:
-                raise NotationError(source, position, "expected a suit letter m, p, s or z after the digits")
-            tiles.append(SUIT_OFFSET["z"] + HONOR_LETTERS.index(char))
-        else:
-            raise NotationError(source, position, "expected a tile (digits with m/p/s/z, or one of ESWNCFP)")
-    if digits_from is not None:
+            continue
+        suit = _RANK_SUITS.get(char)
+        if suit is not None:
+            if digits_from < 0:
+                raise NotationError(source, start + offset, "expected a rank digit before the suit letter")
+            base, size = suit
+            for index in range(digits_from, offset):
+                rank = ord(text[index]) - 48
+                if not 1 <= rank <= size:
+                    raise NotationError(source, start + index, f"expected a rank 1-{size} for suit {char!r}")
+                tiles.append(base + rank - 1)
+            digits_from = -1
+            continue
+        honor = _HONOR_TILE.get(char)
+        if honor is None:
+            raise NotationError(source, start + offset, "expected a tile (digits with m/p/s/z, or one of ESWNCFP)")
+        if digits_from >= 0:
+            raise NotationError(source, start + offset, "expected a suit letter m, p, s or z after the digits")
+        tiles.append(honor)
+    if digits_from >= 0:
         raise NotationError(source, start + len(text), "expected a suit letter m, p, s or z after the digits")
     return tiles
 

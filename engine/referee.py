@@ -33,7 +33,7 @@ from engine.actions import Action, ActionKind, Verdict
 from engine.errors import IllegalAction, MjtableError
 from engine.match import HandResult, Win
 from engine.notation import Hand, Meld, MeldKind, Situation
-from engine.procedure import Wall, WallLayout, break_wall, deal, new_hand
+from engine.procedure import NewHand, Wall, WallLayout, break_wall, deal, new_hand
 from engine.rulesets import ClaimKind, DrawContext, KongType, MultipleWinners, Ruleset, Score, WinContext
 from engine.seats import SeatState
 from engine.settlement import no_payments
@@ -72,6 +72,30 @@ class WinRecord:
         from engine.notation import format_hand
 
         return {"seat": self.seat, "hand": format_hand(self.hand), "score": self.score.to_dict()}
+
+
+def deal_for(
+    ruleset: Ruleset,
+    seed: int | random.Random,
+    dealer: int = 0,
+    dice: tuple[int, int] | None = None,
+    dice2: tuple[int, int] | None = None,
+) -> NewHand:
+    """Shuffle, build, throw, break and deal one hand the way ``ruleset`` plays it (break method, tiles left
+    unplayed, where and when a wildcard indicator is flipped, flowers replaced)."""
+    wildcards = ruleset.wildcards
+    indicator = wildcards.indicator if wildcards is not None else None
+    return new_hand(
+        ruleset.tile_set,
+        seed,
+        dealer,
+        dice,
+        dice2,
+        method=str(ruleset.break_method),  # type: ignore[arg-type]
+        reserved=ruleset.reserved_tiles,
+        indicator_at=indicator.wall_end if indicator is not None else None,  # type: ignore[arg-type]
+        indicator_when=indicator.when if indicator is not None else "after_deal",  # type: ignore[arg-type]
+    )
 
 
 class Referee:
@@ -132,19 +156,7 @@ class Referee:
     ) -> Referee:
         """A hand with every face known: shuffled from ``seed``, walls built, dice thrown (unless given), the
         wall broken by the ruleset's method, dealt, flowers replaced."""
-        wildcards = ruleset.wildcards
-        indicator = wildcards.indicator if wildcards is not None else None
-        dealt = new_hand(
-            ruleset.tile_set,
-            seed,
-            dealer,
-            dice,
-            dice2,
-            method=str(ruleset.break_method),  # type: ignore[arg-type]
-            reserved=ruleset.reserved_tiles,
-            indicator_at=indicator.wall_end if indicator is not None else None,  # type: ignore[arg-type]
-            indicator_when=indicator.when if indicator is not None else "after_deal",  # type: ignore[arg-type]
-        )
+        dealt = deal_for(ruleset, seed, dealer, dice, dice2)
         referee = cls(
             ruleset,
             dealer,
@@ -295,6 +307,7 @@ class Referee:
         self._check_kong_possible(tile)
         if not seat.could_hold(tile, 4):
             raise IllegalAction(f"seat {action.seat} does not hold four {tile_code(tile)}")
+        self._check_visible(tile, 4, f"concealed kong of {tile_code(tile)}")
         seat.take(tile, 4)
         seat.melds.append(Meld(MeldKind.KONG, tile))
         return self._kong_replacement(action.seat)
@@ -366,15 +379,19 @@ class Referee:
             for other in (low, low + 1, low + 2):
                 if other != tile and not seat.could_hold(other):
                     raise IllegalAction(f"seat {action.seat} holds no {tile_code(other)} for the chow")
+                if other != tile:
+                    self._check_visible(other, 1, f"chow of seat {action.seat}")
         elif action.kind is ActionKind.PUNG:
             if not self.ruleset.allows_pung:
                 raise IllegalAction(f"the {self.ruleset.id} ruleset has no pung")
             if not seat.could_hold(tile, 2):
                 raise IllegalAction(f"seat {action.seat} does not hold two {name} to pung")
+            self._check_visible(tile, 2, f"pung of seat {action.seat}")
         elif action.kind is ActionKind.KONG:
             self._check_kong_possible(tile)
             if not seat.could_hold(tile, 3):
                 raise IllegalAction(f"seat {action.seat} does not hold three {name} to kong")
+            self._check_visible(tile, 3, f"kong of seat {action.seat}")
 
     def _resolve(self) -> list[str]:
         """All three answered: a win first, else the strongest claim (ties to the nearest seat after the
