@@ -6,6 +6,8 @@ competition rules (七对 with four identical tiles as two pairs, 十三幺, 全
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from engine.analysis import ShapeRules, is_win
 from engine.match import Rotation, RotationPolicy
 from engine.notation import Hand
@@ -70,11 +72,11 @@ class BasicRuleset(Ruleset):
         boolean_option("honors_knitted", True, "全不靠 (14 different honors and knitted tiles) is a winning shape"),
     )
 
-    @property
+    @cached_property
     def tile_set(self) -> TileSet:
         return TILE_SETS[str(self.options["tile_set"])]
 
-    @property
+    @cached_property
     def shape_rules(self) -> ShapeRules:
         return ShapeRules(
             standard=True,

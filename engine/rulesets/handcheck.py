@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.errors import TileCountError
 from engine.notation import Hand
-from engine.tiles import is_flower, tile_code, to_counts
+from engine.tiles import FLOWERS, NUM_TILE_IDS, is_flower, tile_code, to_counts
 from engine.tilesets import TileSet
 
 HAND_SIZE = 13
@@ -19,9 +19,10 @@ def concealed_counts(hand: Hand, tile_set: TileSet) -> list[int]:
     tile and declared flowers together)."""
     if hand.win_tile is None:
         raise TileCountError("hand: no winning tile; a declared win ends with the winning tile")
-    for tile in (*hand.standing, hand.win_tile):
-        if is_flower(tile):
-            raise TileCountError(f"hand: flower {tile_code(tile)} among the playing tiles; flowers are set aside")
+    concealed = [*hand.standing, hand.win_tile]
+    if max(concealed) >= FLOWERS[0]:
+        flower = next(tile for tile in concealed if is_flower(tile))
+        raise TileCountError(f"hand: flower {tile_code(flower)} among the playing tiles; flowers are set aside")
     size = len(hand.standing) + 3 * len(hand.melds)
     if size != HAND_SIZE:
         raise TileCountError(
@@ -29,8 +30,14 @@ def concealed_counts(hand: Hand, tile_set: TileSet) -> list[int]:
             f"expected {HAND_SIZE} before the winning tile"
         )
     flowers = list(hand.flowers) if isinstance(hand.flowers, tuple) else []
-    tile_set.check(hand.all_tiles() + flowers, where="hand")
-    available = sum(1 for tile in tile_set.kinds() if is_flower(tile))
+    everything = hand.all_tiles() + flowers
+    # One pass over a count vector decides the common case; the set's own check names the offending tile.
+    used = [0] * NUM_TILE_IDS
+    for tile in everything:
+        used[tile] += 1
+    if any(n > allowed for n, allowed in zip(used, tile_set.copies, strict=True)):
+        tile_set.check(everything, where="hand")
+    available = sum(tile_set.copies[tile] for tile in FLOWERS)
     if hand.flower_count > available:
         raise TileCountError(f"hand: {hand.flower_count} flowers, the {tile_set.name}-tile set has {available}")
-    return to_counts([*hand.standing, hand.win_tile])
+    return to_counts(concealed)
