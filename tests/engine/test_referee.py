@@ -125,14 +125,16 @@ def test_concealed_kong_draws_from_the_tail_and_allows_a_kong_self_draw():
     assert referee.wins[0].context.after_kong and referee.wins[0].hand.win_tile == t("7p")
 
 
-def test_added_kong_can_be_robbed_and_is_settled_as_the_kongers_discard():
-    hands = {
-        0: "5p1z2z3z4z1m2m3m4m5m6m7m8m9m",
-        1: "55p1s2s3s4s5s6s7s8s9s1p2p",
-        2: "46p777p888p999p11z",  # waits on 5p
-        3: "11m22m33m44m55m66m1s",
-    }
-    referee = stacked(BASIC, hands, draws="5z6z7z5p")
+KONG_HANDS = {
+    0: "5p1z2z3z4z1m2m3m4m5m6m7m8m9m",
+    1: "55p1s2s3s4s5s6s7s8s9s1p2p",
+    3: "11m22m33m44m55m66m1s",
+}
+
+
+def added_kong_on_offer(seat2: str, replacements: str = "") -> Referee:
+    """Seat 1 pungs the dealer's 5p, draws the fourth 5p three turns later and declares an added kong."""
+    referee = stacked(BASIC, {**KONG_HANDS, 2: seat2}, draws="5z6z7z5p", replacements=replacements)
     act(referee, K.DISCARD, 0, "5p")
     act(referee, K.PUNG, 1)
     act(referee, K.PASS, 2)
@@ -146,6 +148,11 @@ def test_added_kong_can_be_robbed_and_is_settled_as_the_kongers_discard():
     act(referee, K.ADDED_KONG, 1, "5p")
     assert referee.phase is Phase.ROB
     referee.check_balance()
+    return referee
+
+
+def test_added_kong_can_be_robbed_and_is_settled_as_the_kongers_discard():
+    referee = added_kong_on_offer("46p777p888p999p11z")  # seat 2 waits on 5p
     assert "robbed by a win" in rejected(referee, K.PUNG, 2)
     act(referee, K.HU, 2)
     act(referee, K.PASS, 3)
@@ -159,23 +166,7 @@ def test_added_kong_can_be_robbed_and_is_settled_as_the_kongers_discard():
 
 
 def test_unrobbed_added_kong_completes_with_a_replacement():
-    hands = {
-        0: "5p1z2z3z4z1m2m3m4m5m6m7m8m9m",
-        1: "55p1s2s3s4s5s6s7s8s9s1p2p",
-        2: "13p777p888p999p11z",
-        3: "11m22m33m44m55m66m1s",
-    }
-    referee = stacked(BASIC, hands, draws="5z6z7z5p", replacements="3p")
-    act(referee, K.DISCARD, 0, "5p")
-    act(referee, K.PUNG, 1)
-    act(referee, K.PASS, 2)
-    act(referee, K.PASS, 3)
-    act(referee, K.DISCARD, 1, "1s")
-    for seat, tile in ((2, "5z"), (3, "6z"), (0, "7z")):
-        act(referee, K.DRAW, seat)
-        act(referee, K.DISCARD, seat, tile)
-    act(referee, K.DRAW, 1)
-    act(referee, K.ADDED_KONG, 1, "5p")
+    referee = added_kong_on_offer("13p777p888p999p11z", replacements="3p")
     assert "not one" in rejected(referee, K.HU, 2)
     for seat in (2, 3, 0):
         act(referee, K.PASS, seat)
