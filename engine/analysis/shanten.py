@@ -91,7 +91,7 @@ _FOLD_STEPS = [[(2 * i, 2 * j, 2 * (i + j)) for i in range(sets + 1) for j in ra
 
 
 @cache
-def _pair_flags(pair_ranks: frozenset[int] | None) -> tuple[tuple[bool, ...], ...]:
+def pair_flags(pair_ranks: frozenset[int] | None) -> tuple[tuple[bool, ...], ...]:
     """Per group, whether a pair of each rank is allowed."""
     rules = ShapeRules(pair_ranks=pair_ranks)
     return tuple(tuple(rules.pair_allowed(base + r) for r in range(size)) for base, size, _ in GROUPS)
@@ -103,7 +103,7 @@ _FULL_CAPS = tuple((4,) * size for _, size, _ in GROUPS)
 def standard_cost(counts: Sequence[int], sets: int, rules: ShapeRules, caps: Sequence[int] | None = None) -> int:
     """Fewest missing tiles of a target of ``sets`` sets + one allowed pair, ``caps`` copies at most per tile
     (four when None)."""
-    flags = _pair_flags(rules.pair_ranks)
+    flags = pair_flags(rules.pair_ranks)
     costs = [
         group_costs(
             tuple(counts[base : base + size]),

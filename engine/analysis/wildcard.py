@@ -10,10 +10,12 @@ jokers is complete when the groups' minimums, one of them paired with an allowed
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations_with_replacement
+from functools import cache
+from operator import itemgetter
 
 from engine.analysis.fast import is_win
-from engine.analysis.shapes import DEFAULT_SHAPES, GROUPS, HONORS, KNITTED_PATTERNS, THIRTEEN_ORPHANS, ShapeRules
+from engine.analysis.shanten import pair_flags
+from engine.analysis.shapes import DEFAULT_SHAPES, GROUPS, KNITTED_PATTERNS, THIRTEEN_ORPHANS, ShapeRules
 from engine.analysis.special import KNITTED_SIZES
 from engine.errors import TileCountError
 from engine.tiles import NUM_KINDS
@@ -23,8 +25,25 @@ Summary = tuple[int, tuple[int, ...]]
 """(fewest sets without a pair, fewest sets with a pair of each rank), INF when impossible."""
 
 _SUMMARIES: dict[tuple[tuple[int, ...], bool], Summary] = {}
-_ORPHAN_SET = frozenset(THIRTEEN_ORPHANS)
-_KNITTED_CANDIDATES = tuple(frozenset(pattern + HONORS) for pattern in KNITTED_PATTERNS)
+_ORPHANS_OF = itemgetter(*THIRTEEN_ORPHANS)
+_PATTERNS_OF = tuple(itemgetter(*pattern) for pattern in KNITTED_PATTERNS)
+
+
+@cache
+def _choices(chow_limit: int, pair_room: bool, carried: int, held: int) -> tuple[tuple[int, int, int], ...]:
+    """What one rank can start so that its natural tiles are all covered: (chows, new sets, pair).
+
+    Only the fewest pungs that finish the covering are tried, and no more chows than the most natural tiles
+    they could cover: anything beyond is a set of jokers alone, which fits anywhere later.
+    """
+    found = []
+    for new_chows in range(chow_limit + 1):
+        for new_pair in (0, 1) if pair_room else (0,):
+            uncovered = held - carried - new_chows - 2 * new_pair
+            pungs = max(0, -(-uncovered // 3))
+            if new_chows + pungs <= 4:
+                found.append((new_chows, new_chows + pungs, new_pair))
+    return tuple(found)
 
 
 def group_summary(key: tuple[int, ...], chows: bool) -> Summary:
@@ -35,21 +54,14 @@ def group_summary(key: tuple[int, ...], chows: bool) -> Summary:
     size = len(key)
     states = {(0, 0, -1): 0}  # (chows started one rank back, two ranks back, pair rank or -1) -> fewest sets
     for r in range(size):
-        held = key[r]
         following: dict[tuple[int, int, int], int] = {}
+        chow_limit = max(key[r : r + 3]) if chows and r <= size - 3 else 0
         for (back1, back2, pair), sets in states.items():
-            carried = back1 + back2
-            for new_chows in range(5 - sets if chows and r <= size - 3 else 1):
-                for pungs in range(3):
-                    count = sets + new_chows + pungs
-                    if count > 4:
-                        break
-                    covered = carried + new_chows + 3 * pungs
-                    for new_pair in (0, 1) if pair < 0 else (0,):
-                        if covered + 2 * new_pair >= held:
-                            state = (new_chows, back1, r if new_pair else pair)
-                            if count < following.get(state, INF):
-                                following[state] = count
+            for new_chows, new_sets, new_pair in _choices(chow_limit, pair < 0, back1 + back2, key[r]):
+                count = sets + new_sets
+                state = (new_chows, back1, r if new_pair else pair)
+                if count <= 4 and count < following.get(state, INF):
+                    following[state] = count
         states = following
     pair_sets = [INF] * size
     no_pair = INF
@@ -64,16 +76,18 @@ def group_summary(key: tuple[int, ...], chows: bool) -> Summary:
 
 def _standard_fits(summaries: Sequence[Summary], sets: int, rules: ShapeRules) -> bool:
     """Whether the groups' summaries fit ``sets`` sets and one pair of an allowed tile."""
-    no_pair = [summary[0] for summary in summaries]
-    base = sum(no_pair)
-    for (start, _, _), summary, alone in zip(GROUPS, summaries, no_pair, strict=True):
-        paired = min(
-            (sets_ for r, sets_ in enumerate(summary[1]) if rules.pair_allowed(start + r)),
-            default=INF,
-        )
-        if base - alone + paired <= sets:
-            return True
-    return False
+    flags = pair_flags(rules.pair_ranks)
+    base = summaries[0][0] + summaries[1][0] + summaries[2][0] + summaries[3][0]
+    return any(
+        base - alone + _paired(pair_sets, allowed) <= sets
+        for (alone, pair_sets), allowed in zip(summaries, flags, strict=True)
+    )
+
+
+@cache
+def _paired(pair_sets: tuple[int, ...], allowed: tuple[bool, ...]) -> int:
+    """Fewest sets of a group that also holds the pair, over the allowed pair ranks."""
+    return min((sets for sets, ok in zip(pair_sets, allowed, strict=True) if ok), default=INF)
 
 
 def _summaries(counts: Sequence[int]) -> list[Summary]:
@@ -85,23 +99,24 @@ def _standard_wild(counts: Sequence[int], size: int, rules: ShapeRules) -> bool:
 
 
 def _special_wild(counts: Sequence[int], wilds: int, size: int, rules: ShapeRules) -> bool:
+    """Special shapes with jokers: each natural tile must find its place, the jokers take the rest."""
+    kinds = len(counts) - counts.count(0)
     if size == 14:
-        if rules.seven_pairs:
-            odd = sum(n & 1 for n in counts)
+        if rules.seven_pairs and kinds <= 7:
+            odd = counts.count(1) + counts.count(3) + counts.count(5)
             if odd <= wilds and (rules.seven_pairs_quad_as_two_pairs or max(counts) <= 2):
                 return True
         if rules.thirteen_orphans:
-            held = [counts[tile] for tile in THIRTEEN_ORPHANS]
-            if sum(held) == sum(counts) and max(held) <= 2 and held.count(2) <= 1:
+            held = _ORPHANS_OF(counts)
+            if max(held) <= 2 and held.count(2) <= 1 and sum(held) == size - wilds:
                 return True
-        if rules.honors_knitted and max(counts) <= 1:
-            tiles = frozenset(tile for tile, n in enumerate(counts) if n)
-            if any(tiles <= candidates for candidates in _KNITTED_CANDIDATES):
+        if rules.honors_knitted and counts.count(1) == kinds == size - wilds:
+            honors = sum(counts[27:34])
+            if any(sum(pattern_of(counts)) + honors == kinds for pattern_of in _PATTERNS_OF):
                 return True
-    if rules.knitted_straight and size in KNITTED_SIZES:
-        for pattern in KNITTED_PATTERNS:
-            missing = sum(1 for tile in pattern if not counts[tile])
-            if missing <= wilds:
+    if rules.knitted_straight and size in KNITTED_SIZES and kinds + wilds >= 9:
+        for pattern, pattern_of in zip(KNITTED_PATTERNS, _PATTERNS_OF, strict=True):
+            if pattern_of(counts).count(0) <= wilds:
                 rest = [n - (tile in pattern and n > 0) for tile, n in enumerate(counts)]
                 if _standard_wild(rest, size - 9, rules):
                     return True
@@ -150,16 +165,24 @@ def waits_wild(counts: Sequence[int], wilds: int, rules: ShapeRules = DEFAULT_SH
 
 def wild_assignments(counts: Sequence[int], wilds: int, rules: ShapeRules = DEFAULT_SHAPES) -> list[tuple[int, ...]]:
     """Every distinct sorted multiset of faces the jokers can stand for that makes the hand a win (for 硬胡/软胡
-    and for picking the best-paying reading)."""
+    and for picking the best-paying reading), in lexicographic order.
+
+    Faces are chosen in nondecreasing order, and a branch is followed only while the jokers left can still
+    complete the hand, so the search visits little more than the answers.
+    """
     if not is_win_wild(counts, wilds, rules):
         return []
-    with_faces = list(counts)
-    found = []
-    for faces in combinations_with_replacement(range(NUM_KINDS), wilds):
-        for tile in faces:
-            with_faces[tile] += 1
-        if is_win(with_faces, rules):
-            found.append(faces)
-        for tile in faces:
-            with_faces[tile] -= 1
+    found: list[tuple[int, ...]] = []
+    _extend(list(counts), wilds, 0, (), rules, found)
     return found
+
+
+def _extend(counts: list[int], wilds: int, lowest: int, faces: tuple[int, ...], rules: ShapeRules, found: list) -> None:
+    if not wilds:
+        found.append(faces)
+        return
+    for tile in range(lowest, NUM_KINDS):
+        counts[tile] += 1
+        if is_win_wild(counts, wilds - 1, rules):
+            _extend(counts, wilds - 1, tile, (*faces, tile), rules, found)
+        counts[tile] -= 1
