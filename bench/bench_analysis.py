@@ -5,6 +5,8 @@
 hu checks/s: ``is_win`` (MCR shapes) vs ``MahjongFanCalculator`` catching ``ERROR_NOT_WIN`` (PyMahjongGB has no
 separate hu check), on random winning hands (0-4 exposed melds, every MCR form) and on random 14-tile hands.
 waits/s: ``waits`` and ``shanten`` vs ``MahjongShanten`` on random 13-tile hands and on ready hands.
+Wildcards (PyMahjongGB has none): ``is_win_wild`` vs trying every face for the jokers with ``is_win``, on winning
+hands with 1-3 tiles turned into jokers.
 Each rate is the best of three timed passes after one untimed pass (tables and memos warm); the untimed pass
 of ``shanten`` is also reported, since its memo fills as new suit patterns appear.
 """
@@ -16,13 +18,14 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
+from itertools import combinations_with_replacement
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import MahjongGB
 
-from engine.analysis import MCR_SHAPES, is_win, shanten, waits
+from engine.analysis import MCR_SHAPES, is_win, is_win_wild, shanten, waits
 from engine.analysis.shapes import HONORS, KNITTED_PATTERNS, THIRTEEN_ORPHANS
 
 NAMES = (
@@ -115,11 +118,24 @@ def rate(run: Callable[[], object], count: int) -> tuple[float, float]:
     return passes[0], max(passes[1:])
 
 
-def report(label: str, ours: tuple[float, float], theirs: tuple[float, float]) -> None:
+def report(label: str, ours: tuple[float, float], theirs: tuple[float, float], baseline: str = "PyMahjongGB") -> None:
     print(
         f"{label:<44} ours {ours[1]:>11,.0f}/s (first pass {ours[0]:>11,.0f}/s)   "
-        f"PyMahjongGB {theirs[1]:>11,.0f}/s   ratio {ours[1] / theirs[1]:5.2f}x"
+        f"{baseline} {theirs[1]:>11,.0f}/s   ratio {ours[1] / theirs[1]:5.2f}x"
     )
+
+
+def brute_force_wild(counts: list[int], wilds: int) -> bool:
+    """The naive wildcard check: every multiset of faces for the jokers, each tried with ``is_win``."""
+    for faces in combinations_with_replacement(range(34), wilds):
+        for tile in faces:
+            counts[tile] += 1
+        won = is_win(counts, MCR_SHAPES)
+        for tile in faces:
+            counts[tile] -= 1
+        if won:
+            return True
+    return False
 
 
 def main() -> None:
@@ -156,6 +172,21 @@ def main() -> None:
             f"waits + shanten, {label}",
             rate(lambda hands=hands: [(waits(c, rules), shanten(c, rules)) for c in hands], n),
             theirs,
+        )
+
+    for wilds in (1, 2, 3):
+        hands = []
+        for _ in range(min(n // 10, 400)):
+            counts = winning_case(rng)[0]
+            tiles = [t for t, k in enumerate(counts) for _ in range(k)]
+            rng.shuffle(tiles)
+            hands.append(counts_of(tiles[wilds:]))
+        assert all(is_win_wild(c, wilds, rules) == brute_force_wild(c, wilds) for c in hands)
+        report(
+            f"wildcard hu check, {wilds} joker(s)",
+            rate(lambda hands=hands, wilds=wilds: [is_win_wild(c, wilds, rules) for c in hands], len(hands)),
+            rate(lambda hands=hands, wilds=wilds: [brute_force_wild(c, wilds) for c in hands], len(hands)),
+            "brute force",
         )
 
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from functools import cache
 from operator import itemgetter
 
-from engine.analysis.fast import is_win
+from engine.analysis.fast import is_win, waits
 from engine.analysis.shanten import pair_flags
 from engine.analysis.shapes import DEFAULT_SHAPES, GROUPS, KNITTED_PATTERNS, THIRTEEN_ORPHANS, ShapeRules
 from engine.analysis.special import KNITTED_SIZES
@@ -137,6 +137,8 @@ def is_win_wild(counts: Sequence[int], wilds: int, rules: ShapeRules = DEFAULT_S
 
 def waits_wild(counts: Sequence[int], wilds: int, rules: ShapeRules = DEFAULT_SHAPES) -> list[int]:
     """Natural tiles (ascending, held at most three times) that complete the hand with its ``wilds`` jokers."""
+    if wilds == 0:
+        return waits(counts, rules)
     size = sum(counts) + wilds
     if size % 3 != 1 or size > 13:
         raise TileCountError(f"waits need 13-3k tiles with the jokers, not {size}")
