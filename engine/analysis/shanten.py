@@ -4,6 +4,10 @@ A target is a complete hand of 14-3k tiles with at most four copies of a tile; t
 number of its tiles the hand does not hold. Standard targets split by group, so each group's cheapest cost for
 every (sets, pair) count comes from a rank-by-rank dynamic programme (memoised per group key), and the groups
 are combined. Special shapes have closed forms. Copies held in exposed melds are not known here and not counted.
+
+A set or pair that covers no held tile costs 3 or 2 wherever it goes, and there is always a kind with room for
+it (a target holds at most 14 tiles), so the programme only places blocks on held tiles and such "free" blocks
+are added when the groups are combined.
 """
 
 from __future__ import annotations
@@ -26,13 +30,19 @@ _GROUP_COSTS: dict[tuple[tuple[int, ...], bool, tuple[int, ...], tuple[bool, ...
 
 
 @cache
-def _choices(chow_room: bool, pair_room: bool, carried: int, cap: int) -> tuple[tuple[int, int, int, int], ...]:
-    """What one rank can start: (chows, new sets, pair, tiles of the rank used), given the chows carried into it."""
+def _choices(
+    chow_limit: int, pair_room: bool, carried: int, held: int, cap: int
+) -> tuple[tuple[int, int, int, int], ...]:
+    """What one rank can start: (chows, new sets, pair, tiles of the rank used), given the chows carried into it.
+
+    More chows than the most tiles held on their three ranks would leave one covering nothing, and a pung or pair
+    on a rank holding nothing covers nothing: those are free blocks, counted later.
+    """
     return tuple(
         (new_chows, new_chows + pung, new_pair, used)
-        for new_chows in range(5 if chow_room else 1)
-        for pung in (0, 1)
-        for new_pair in ((0, 1) if pair_room else (0,))
+        for new_chows in range(chow_limit + 1)
+        for pung in ((0, 1) if held else (0,))
+        for new_pair in ((0, 1) if pair_room and held else (0,))
         if (used := carried + new_chows + 3 * pung + 2 * new_pair) <= cap and new_chows + pung <= 4
     )
 
@@ -47,10 +57,12 @@ def group_costs(key: tuple[int, ...], chows: bool, caps: tuple[int, ...], pairs:
     states = {(0, 0, 0, 0): 0}  # (chows started one rank back, two ranks back, sets, pair) -> cost
     for r in range(size):
         held, cap = key[r], caps[r]
-        chow_room = chows and r <= size - 3
+        chow_limit = max(key[r : r + 3]) if chows and r <= size - 3 else 0
         following: dict[tuple[int, int, int, int], int] = {}
         for (back1, back2, sets, pair), cost in states.items():
-            for new_chows, new_sets, new_pair, used in _choices(chow_room, pairs[r] and not pair, back1 + back2, cap):
+            for new_chows, new_sets, new_pair, used in _choices(
+                chow_limit, pairs[r] and not pair, back1 + back2, held, cap
+            ):
                 if sets + new_sets <= 4:
                     total = cost + (used - held if used > held else 0)
                     state = (new_chows, back1, sets + new_sets, pair + new_pair)
@@ -80,11 +92,9 @@ def _fold(left: Costs, right: Costs, sets: int) -> Costs:
     return tuple(out)
 
 
-def _final(left: Costs, right: Costs, sets: int) -> int:
-    """Cheapest cost of exactly ``sets`` sets and one pair over two groups."""
-    return min(
-        min(left[2 * i] + right[2 * (sets - i) + 1], left[2 * i + 1] + right[2 * (sets - i)]) for i in range(sets + 1)
-    )
+def _with_free_blocks(total: Costs, sets: int, free_pair: int) -> int:
+    """Cheapest cost of exactly ``sets`` sets and a pair, filling up with free sets (3) and a free pair."""
+    return min(min(total[2 * m + 1], total[2 * m] + free_pair) + 3 * (sets - m) for m in range(sets + 1))
 
 
 _FOLD_STEPS = [[(2 * i, 2 * j, 2 * (i + j)) for i in range(sets + 1) for j in range(sets + 1 - i)] for sets in range(5)]
@@ -113,7 +123,8 @@ def standard_cost(counts: Sequence[int], sets: int, rules: ShapeRules, caps: Seq
         )
         for index, (base, size, chows) in enumerate(GROUPS)
     ]
-    return _final(_fold(_fold(costs[0], costs[1], sets), costs[2], sets), costs[3], sets)
+    total = _fold(_fold(_fold(costs[0], costs[1], sets), costs[2], sets), costs[3], sets)
+    return _with_free_blocks(total, sets, 2 if any(map(any, flags)) else INF)
 
 
 def seven_pairs_cost(counts: Sequence[int], quads: bool) -> int:
