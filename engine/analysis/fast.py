@@ -25,7 +25,7 @@ def is_win(counts: Sequence[int], rules: ShapeRules = DEFAULT_SHAPES) -> bool:
         return False
     if rules.standard and is_standard(counts, rules):
         return True
-    return (size == 14 or size == 11) and special_win(counts, size, rules)
+    return special_win(counts, size, rules)
 
 
 def decompositions(counts: Sequence[int], rules: ShapeRules = DEFAULT_SHAPES) -> list[Decomposition]:
@@ -61,8 +61,7 @@ def waits(counts: Sequence[int], rules: ShapeRules = DEFAULT_SHAPES) -> list[int
     if size % 3 != 1 or size > 13:
         raise TileCountError(f"waits need a hand of 13-3k concealed tiles, not {size}")
     found = standard_waits(counts, rules) if rules.standard else []
-    if size == 13 or size == 10:
-        extra = special_waits(counts, size, rules)
-        if extra:
-            found = sorted(extra.union(found))
+    extra = special_waits(counts, size, rules)
+    if extra:
+        found = sorted(extra.union(found))
     return [tile for tile in found if counts[tile] <= 3]

@@ -16,7 +16,15 @@ from collections.abc import Sequence
 from functools import cache
 from operator import itemgetter
 
-from engine.analysis.shapes import DEFAULT_SHAPES, GROUPS, KNITTED_PATTERNS, THIRTEEN_ORPHANS, ShapeRules, melds_implied
+from engine.analysis.shapes import (
+    DEFAULT_SHAPES,
+    GROUPS,
+    KNITTED_PATTERNS,
+    THIRTEEN_ORPHANS,
+    ShapeRules,
+    melds_implied,
+    pair_flags,
+)
 from engine.analysis.special import KNITTED_SIZES
 from engine.errors import TileCountError
 
@@ -98,13 +106,6 @@ def _with_free_blocks(total: Costs, sets: int, free_pair: int) -> int:
 
 
 _FOLD_STEPS = [[(2 * i, 2 * j, 2 * (i + j)) for i in range(sets + 1) for j in range(sets + 1 - i)] for sets in range(5)]
-
-
-@cache
-def pair_flags(pair_ranks: frozenset[int] | None) -> tuple[tuple[bool, ...], ...]:
-    """Per group, whether a pair of each rank is allowed."""
-    rules = ShapeRules(pair_ranks=pair_ranks)
-    return tuple(tuple(rules.pair_allowed(base + r) for r in range(size)) for base, size, _ in GROUPS)
 
 
 _FULL_CAPS = tuple((4,) * size for _, size, _ in GROUPS)

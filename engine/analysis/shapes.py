@@ -4,6 +4,7 @@ the fixed tile patterns of the special shapes (rules-B §3, §6)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from itertools import permutations
 
 from engine.errors import TileCountError
@@ -38,7 +39,8 @@ class ShapeRules:
     knitted_straight: bool = False
     """MCR 组合龙: a knitted pattern + 1 set + pair (14 concealed tiles), or + pair (11 tiles and 1 exposed meld)."""
     pair_ranks: frozenset[int] | None = None
-    """Ranks (1-9) the standard-shape pair must have, a suited tile; e.g. frozenset({2, 5, 8}) for 2-5-8 pairs."""
+    """Ranks (1-9) the standard-shape pair must have, a suited tile; e.g. frozenset({2, 5, 8}) for 2-5-8 pairs.
+    The pair beside a knitted straight follows it too; seven pairs and thirteen orphans do not."""
 
     def pair_allowed(self, tile: Tile) -> bool:
         """Whether ``tile`` may be the pair of a standard shape."""
@@ -73,3 +75,10 @@ def melds_implied(tile_count: int) -> int:
     if tile_count % 3 == 0 or not 1 <= tile_count <= 14:
         raise TileCountError(f"a concealed hand holds 14-3k or 13-3k tiles (k = 0-4 exposed melds), not {tile_count}")
     return (14 - tile_count) // 3
+
+
+@cache
+def pair_flags(pair_ranks: frozenset[int] | None) -> tuple[tuple[bool, ...], ...]:
+    """Per group (three suits, honors), whether a standard pair of each rank is allowed."""
+    rules = ShapeRules(pair_ranks=pair_ranks)
+    return tuple(tuple(rules.pair_allowed(base + r) for r in range(size)) for base, size, _ in GROUPS)

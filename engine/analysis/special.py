@@ -14,7 +14,8 @@ from engine.analysis.shapes import KNITTED_PATTERNS, THIRTEEN_ORPHANS, ShapeRule
 from engine.analysis.standard import is_standard, standard_waits
 
 KNITTED_SIZES = (14, 11)
-"""Concealed tile counts of a complete knitted-straight hand: no exposed meld, or one."""
+"""Concealed tile counts of a complete knitted-straight hand: no exposed meld, or one. Every other special shape
+needs 14, so no special shape fits any other size."""
 
 _ORPHANS_OF = itemgetter(*THIRTEEN_ORPHANS)
 _PATTERNS_OF = tuple(itemgetter(*pattern) for pattern in KNITTED_PATTERNS)
@@ -78,6 +79,8 @@ def special_win(counts: Sequence[int], size: int, rules: ShapeRules) -> bool:
     The number of kinds held picks the candidates: seven pairs hold at most 7, thirteen orphans and
     honors-and-knitted at least 13, a knitted straight at least 9.
     """
+    if size not in KNITTED_SIZES:
+        return False
     kinds = len(counts) - counts.count(0)
     if size == 14:
         if kinds <= 7:
@@ -98,6 +101,8 @@ def special_waits(counts: Sequence[int], size: int, rules: ShapeRules) -> set[in
     As in ``special_win``, the number of kinds held picks the candidates (one kind fewer than complete).
     """
     waits: set[int] = set()
+    if size + 1 not in KNITTED_SIZES:
+        return waits
     kinds = len(counts) - counts.count(0)
     if size == 13:
         if rules.seven_pairs and kinds <= 7:

@@ -14,8 +14,14 @@ from functools import cache
 from operator import itemgetter
 
 from engine.analysis.fast import is_win, waits
-from engine.analysis.shanten import pair_flags
-from engine.analysis.shapes import DEFAULT_SHAPES, GROUPS, KNITTED_PATTERNS, THIRTEEN_ORPHANS, ShapeRules
+from engine.analysis.shapes import (
+    DEFAULT_SHAPES,
+    GROUPS,
+    KNITTED_PATTERNS,
+    THIRTEEN_ORPHANS,
+    ShapeRules,
+    pair_flags,
+)
 from engine.analysis.special import KNITTED_SIZES
 from engine.errors import TileCountError
 from engine.tiles import NUM_KINDS
