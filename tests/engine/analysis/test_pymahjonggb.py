@@ -1,4 +1,4 @@
-"""Shanten under MCR shapes against PyMahjongGB's ``MahjongShanten`` (a test-time oracle, engine.md §1.2).
+"""Shanten and waits under MCR shapes against PyMahjongGB (a test-time oracle, engine.md §1.2).
 
 PyMahjongGB counts a wait on a fifth copy of a tile the hand holds four of; this engine does not (a target
 never holds more than four copies). Every disagreement must be exactly that: one step, and gone once the copy
@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 
-from engine.analysis import MCR_SHAPES, shanten
+from engine.analysis import MCR_SHAPES, shanten, waits
 from engine.analysis.shanten import standard_cost
 from tests.engine.analysis.hands import SETS, WALL, counts_of
 
@@ -29,6 +29,26 @@ ORACLE_NAMES = (
 
 def oracle_shanten(counts: list[int]) -> int:
     return MahjongGB.MahjongShanten((), tuple(ORACLE_NAMES[tile] for tile, n in enumerate(counts) for _ in range(n)))
+
+
+ORACLE_FORMS = (
+    "RegularShanten",
+    "SevenPairsShanten",
+    "ThirteenOrphansShanten",
+    "HonorsAndKnittedTilesShanten",
+    "KnittedStraightShanten",
+)
+
+
+def oracle_waits(counts: list[int]) -> list[int]:
+    """Winning tiles by the oracle: the useful tiles of every form it finds ready, less tiles held four times."""
+    hand = tuple(ORACLE_NAMES[tile] for tile, n in enumerate(counts) for _ in range(n))
+    found: set[str] = set()
+    for form in ORACLE_FORMS:
+        steps, useful = getattr(MahjongGB, form)(hand)
+        if steps == 0:
+            found.update(useful)
+    return sorted(tile for tile in map(ORACLE_NAMES.index, found) if counts[tile] <= 3)
 
 
 def random_13(rng: random.Random) -> list[int]:
@@ -57,6 +77,8 @@ def test_shanten_matches_pymahjonggb(make: Callable[[random.Random], list[int]],
     for _ in range(hands):
         counts = make(rng)
         ours, theirs = shanten(counts, MCR_SHAPES), oracle_shanten(counts)
+        if theirs == 0:
+            assert waits(counts, MCR_SHAPES) == oracle_waits(counts), counts
         if ours != theirs:
             assert (ours, uncapped_shanten(counts)) == (theirs + 1, theirs), counts
             fifth_copy += 1
