@@ -22,8 +22,9 @@ from engine.rulesets.base import (
     WinContext,
 )
 from engine.rulesets.basic import BasicRuleset
+from engine.rulesets.mcr import McrRuleset
 
-_RULESETS: dict[str, type[Ruleset]] = {cls.id: cls for cls in (BasicRuleset,)}
+_RULESETS: dict[str, type[Ruleset]] = {cls.id: cls for cls in (BasicRuleset, McrRuleset)}
 
 __all__ = [
     "BasicRuleset",
@@ -33,6 +34,7 @@ __all__ = [
     "FanEntry",
     "IndicatorPosition",
     "KongType",
+    "McrRuleset",
     "MultipleWinners",
     "OptionSpec",
     "Ruleset",

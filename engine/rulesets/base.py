@@ -351,9 +351,10 @@ class DrawContext(_Situation):
 
 @dataclass(frozen=True)
 class FanEntry:
-    """One scoring item; ``count`` instances of ``points`` each (e.g. two 四玉 = count 2)."""
+    """One scoring item; ``count`` instances of ``points`` each (e.g. two 四玉 = count 2). ``id`` is a name, or a
+    number where the ruleset's fans are numbered (MCR: the official order 1-82)."""
 
-    id: str
+    id: int | str
     name_zh: str
     name_en: str
     points: int | float | None

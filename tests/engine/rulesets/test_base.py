@@ -178,8 +178,8 @@ def test_option_spec_types_without_choices():
 def test_registry():
     assert BasicRuleset in all_rulesets()
     assert isinstance(get_ruleset("basic", {"base_scheme": "1-2"}), BasicRuleset)
-    with pytest.raises(RulesetError, match=r"unknown ruleset 'mcr'.*basic"):
-        get_ruleset("mcr")
+    with pytest.raises(RulesetError, match=r"unknown ruleset 'no-such-rules'.*basic"):
+        get_ruleset("no-such-rules")
 
 
 def test_describe_lists_every_option():

@@ -1,0 +1,131 @@
+"""``mcr``: Chinese Official rules (国标麻将, 1998 competition rules; rules-A §6, rules-B §6).
+
+144 tiles with flowers, chi from the 上家 only, a win needs 8 fans without the flowers (1 fan each). Scoring
+follows PyMahjongGB 1.4.0 (summerinsects' engine) by default; its readings that other references do not share
+are options (see ``ScoringOptions``). Competition settlement: base 8 (rules-A §6.2); a declared win that is no
+win (诈和) costs the declarer a penalty to each other player (the usual competition value 10; the sources give
+none). The deal always passes (no 连庄, rules-A §6.3).
+"""
+
+from __future__ import annotations
+
+from engine.analysis import MCR_SHAPES, ShapeRules
+from engine.match import Rotation, RotationPolicy
+from engine.notation import Hand
+from engine.rulesets.base import FanEntry, OptionSpec, Ruleset, Score, WinContext, boolean_option
+from engine.rulesets.handcheck import concealed_counts
+from engine.rulesets.mcr.fans import FANS, FLOWER_TILES, POINTS
+from engine.rulesets.mcr.scorer import ScoringOptions, hand_fans, total
+from engine.rulesets.mcr.situation import WinFlags
+from engine.settlement import Payments, collect, competition_payments, no_payments
+from engine.tilesets import TILE_SETS, TileSet
+
+BASE = 8
+"""底分: every loser pays it on a win (rules-A §6.2)."""
+
+
+class McrRuleset(Ruleset):
+    id = "mcr"
+    description = "国标麻将 (MCR) — Chinese Official: 81 fans + 明暗杠, 8-fan minimum, competition settlement"
+    option_specs = (
+        OptionSpec("minimum", 8, None, "fans needed to win, flowers not counted (8 in the 1998 rules)", types=(int,)),
+        OptionSpec(
+            "false_win_penalty",
+            10,
+            None,
+            "诈和: what the declarer of a false win pays each other player (common competition value; 0 = none)",
+            types=(int,),
+        ),
+        boolean_option(
+            "infer_last_tile",
+            True,
+            "和绝张 also when the winner's own melds show the other three copies (PyMahjongGB); off: only the "
+            "situation flag counts (zheng-fan)",
+        ),
+        boolean_option(
+            "knitted_body_waits",
+            True,
+            "a winning tile inside the knitted straight may score 边张/嵌张/单钓 (MIL offline events, PyMahjongGB); "
+            "off: MIL online platform, zheng-fan",
+        ),
+        boolean_option(
+            "exhausted_waits",
+            True,
+            "a wait on a tile the hand holds four times still counts as a wait, so no 独听 (MIL online rules, both "
+            "references); off: such a wait is ignored",
+        ),
+    )
+
+    @property
+    def tile_set(self) -> TileSet:
+        return TILE_SETS["144"]
+
+    @property
+    def shape_rules(self) -> ShapeRules:
+        return MCR_SHAPES
+
+    @property
+    def minimum(self) -> int:
+        return self.options["minimum"]
+
+    @property
+    def rotation(self) -> RotationPolicy:
+        return RotationPolicy(Rotation.COMPETITION)
+
+    @property
+    def scoring_options(self) -> ScoringOptions:
+        return ScoringOptions(
+            infer_last_tile=self.options["infer_last_tile"],
+            knitted_body_waits=self.options["knitted_body_waits"],
+            exhausted_waits=self.options["exhausted_waits"],
+        )
+
+    def evaluate(self, hand: Hand, ctx: WinContext) -> Score:
+        concealed_counts(hand, self.tile_set)
+        flags = WinFlags(
+            self_drawn=ctx.self_drawn,
+            last_tile=ctx.fourth_tile,
+            wall_last=ctx.last_tile,
+            kong=ctx.after_kong or ctx.robbing_kong,
+        )
+        fans = hand_fans(hand, flags, ctx.round_wind, ctx.seat_wind, self.scoring_options)
+        if fans is None:
+            return Score(
+                hu=False,
+                shape_ok=False,
+                total=0,
+                total_without_flowers=0,
+                meets_minimum=False,
+                payments=self.false_win_payments(ctx.winner),
+                reason="not a winning shape (4 sets + pair, seven pairs, thirteen orphans, 全不靠, 组合龙)",
+            )
+        without_flowers = total(fans)
+        if ctx.flowers:
+            fans[FLOWER_TILES] = ctx.flowers
+        points = without_flowers + ctx.flowers
+        meets = without_flowers >= self.minimum
+        entries = tuple(
+            FanEntry(fan, FANS[fan - 1].name_zh, FANS[fan - 1].name_en, POINTS[fan], count)
+            for fan, count in sorted(fans.items())
+        )
+        return Score(
+            hu=meets,
+            shape_ok=True,
+            total=points,
+            total_without_flowers=without_flowers,
+            meets_minimum=meets,
+            fans=entries,
+            payments=competition_payments(ctx.winner, ctx.discarder, points, BASE)
+            if meets
+            else self.false_win_payments(ctx.winner),
+            reason=None if meets else f"{without_flowers} fans without flowers, below the minimum {self.minimum}",
+            extra={"total_without_flowers": without_flowers},
+        )
+
+    def false_win_payments(self, declarer: int) -> Payments:
+        """诈和: the declarer pays the penalty to each other player."""
+        penalty = self.options["false_win_penalty"]
+        if not penalty:
+            return no_payments()
+        payments = collect(declarer, {seat: -penalty for seat in range(4) if seat != declarer})
+        return payments
