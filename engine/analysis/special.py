@@ -76,21 +76,21 @@ def knitted_remainders(counts: Sequence[int]) -> Iterator[tuple[tuple[int, ...],
 def special_win(counts: Sequence[int], size: int, rules: ShapeRules) -> bool:
     """Whether a hand of ``size`` concealed tiles is complete in a special shape ``rules`` allow.
 
-    The number of kinds held picks the candidates: seven pairs hold at most 7, thirteen orphans and
-    honors-and-knitted at least 13, a knitted straight at least 9.
+    The kinds held pick the candidates: seven pairs hold at most 7 kinds; thirteen orphans 13 with all 7 honors;
+    honors-and-knitted 14 with at least 5 honors; a knitted straight at least 9 suited kinds.
     """
     if size not in KNITTED_SIZES:
         return False
     kinds = len(counts) - counts.count(0)
-    if size == 14:
-        if kinds <= 7:
-            return rules.seven_pairs and seven_pairs(counts, rules.seven_pairs_quad_as_two_pairs) is not None
-        if kinds >= 13:
-            if rules.thirteen_orphans and thirteen_orphans(counts) is not None:
-                return True
-            if rules.honors_knitted and honors_knitted(counts) is not None:
-                return True
-    if rules.knitted_straight and size in KNITTED_SIZES and kinds >= 9:
+    if size == 14 and kinds <= 7:
+        return rules.seven_pairs and seven_pairs(counts, rules.seven_pairs_quad_as_two_pairs) is not None
+    honor_kinds = 7 - counts[27:34].count(0)
+    if size == 14 and kinds >= 13 and honor_kinds >= 5:
+        if rules.thirteen_orphans and honor_kinds == 7 and thirteen_orphans(counts) is not None:
+            return True
+        if rules.honors_knitted and honors_knitted(counts) is not None:
+            return True
+    if rules.knitted_straight and kinds - honor_kinds >= 9:
         return any(is_standard(rest, rules) for _, rest in knitted_remainders(counts))
     return False
 
@@ -98,20 +98,23 @@ def special_win(counts: Sequence[int], size: int, rules: ShapeRules) -> bool:
 def special_waits(counts: Sequence[int], size: int, rules: ShapeRules) -> set[int]:
     """Tiles completing a hand of ``size`` (13 or 10) concealed tiles to a special shape (no copy limit).
 
-    As in ``special_win``, the number of kinds held picks the candidates (one kind fewer than complete).
+    As in ``special_win``, the kinds held pick the candidates, one tile short of complete.
     """
     waits: set[int] = set()
     if size + 1 not in KNITTED_SIZES:
         return waits
     kinds = len(counts) - counts.count(0)
-    if size == 13:
-        if rules.seven_pairs and kinds <= 7:
+    if size == 13 and kinds <= 7:
+        if rules.seven_pairs:
             waits.update(_seven_pairs_waits(counts, rules.seven_pairs_quad_as_two_pairs))
-        if rules.thirteen_orphans and kinds >= 12:
+        return waits
+    honor_kinds = 7 - counts[27:34].count(0)
+    if size == 13 and kinds >= 12 and honor_kinds >= 4:
+        if rules.thirteen_orphans and honor_kinds >= 6:
             waits.update(_orphan_waits(counts))
         if rules.honors_knitted and kinds == 13:
             waits.update(_honors_knitted_waits(counts))
-    if rules.knitted_straight and size + 1 in KNITTED_SIZES and kinds >= 8:
+    if rules.knitted_straight and kinds - honor_kinds >= 8:
         waits.update(_knitted_straight_waits(counts, rules))
     return waits
 

@@ -70,8 +70,8 @@ def standard_waits(counts: Sequence[int], rules: ShapeRules) -> list[int]:
     Only a group whose size is 1 mod 3 (it gains the pair), or one of two groups of size 2 mod 3 (it turns its
     pair into sets), can take the tile; every other group must already be complete.
     """
-    keys = (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]), tuple(counts[27:34]))
-    residues = [sum(keys[0]) % 3, sum(keys[1]) % 3, sum(keys[2]) % 3, sum(keys[3]) % 3]
+    parts = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
+    residues = [sum(parts[0]) % 3, sum(parts[1]) % 3, sum(parts[2]) % 3, sum(parts[3]) % 3]
     if 2 not in residues and residues.count(1) == 1:
         targets: tuple[int, ...] = (residues.index(1),)
     elif 1 not in residues and residues.count(2) == 2:
@@ -79,6 +79,7 @@ def standard_waits(counts: Sequence[int], rules: ShapeRules) -> list[int]:
         targets = (first, residues.index(2, first + 1))
     else:
         return []
+    keys = (tuple(parts[0]), tuple(parts[1]), tuple(parts[2]), tuple(parts[3]))
     suits, honors = bit_tables()
     values = (suits.get(keys[0], 0), suits.get(keys[1], 0), suits.get(keys[2], 0), honors.get(keys[3], 0))
     masks = pair_masks(rules.pair_ranks)
