@@ -1,1 +1,2 @@
-"""Overhead-camera recognition of discards (not yet built: see the vision issue)."""
+"""Overhead-camera recognition of the discards: capture, calibration, detection, classification, tracking,
+and the scene renderer that stands in for a camera in simulation and tests."""
