@@ -1,0 +1,441 @@
+"""The reliable host side of the MCU link (PROTOCOL.md §3): sequence/ack, retransmit, handshake, heartbeat.
+
+Two threads of its own: the *reader* decodes every byte the MCU sends and resolves waiting commands, and the
+*keeper* sends heartbeats when the line is quiet, notices a silent MCU and re-handshakes (and reconfigures) after
+an MCU reset. Commands run stop-and-wait in the caller's thread under one lock, so they reach the MCU in call
+order; the emergency stop takes only the write lock and so never waits behind a command being retransmitted.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from firmware_bridge.config import LinkConfig, McuConfig
+from firmware_bridge.errors import CommandRejected, LinkDown, McuReset, ProtocolError
+from firmware_bridge.framing import FrameDecoder
+from firmware_bridge.messages import (
+    PROTOCOL_MAJOR,
+    Ack,
+    EmergencyStop,
+    Identify,
+    Identity,
+    Message,
+    MsgType,
+    Nak,
+    NakReason,
+    Ping,
+    Result,
+    Snapshot,
+    StateFlag,
+    decode,
+)
+
+log = logging.getLogger(__name__)
+
+# The retransmit timeout grows by half after a try during which the MCU sent nothing at all: gentler than TCP's
+# doubling, because on a serial line a missing ACK is noise far more often than a busy MCU, and a try during which
+# bytes did arrive (a NAK, a snapshot, even garbage) shows the MCU is alive and needs no backing off.
+BACKOFF = 1.5
+HANDSHAKE_TRIES_FACTOR = 4  # an IDENTITY is five times longer than an ACK, so it is lost more often on a noisy line
+
+Clock = Callable[[], float]
+
+
+class Port(Protocol):
+    """What the link needs of a serial port; ``serial.Serial`` on a device or a pty is one."""
+
+    def read(self, size: int = 1) -> bytes: ...
+    def write(self, data: bytes) -> int | None: ...
+    def close(self) -> None: ...
+
+    @property
+    def in_waiting(self) -> int: ...
+
+
+def open_port(path: str, baud: int = 115200) -> Port:
+    """Open a serial device (``/dev/serial/by-id/...``, ``/dev/ttyAMA0``, a pty) the way the link reads it."""
+    import serial  # imported here so the codec and the tests of it need no pyserial
+
+    try:
+        return serial.Serial(path, baud, timeout=0.01, write_timeout=1.0, exclusive=True)
+    except (serial.SerialException, OSError, ValueError) as exc:
+        raise LinkDown(f"serial port {path!r}: {exc}") from None
+
+
+@dataclass
+class LinkStats:
+    """Counters a technician reads to judge the line: retransmits, NAKs, resets, round trips."""
+
+    sent: int = 0
+    acked: int = 0
+    retransmits: int = 0
+    naks: int = 0
+    resets: int = 0
+    link_downs: int = 0
+    bad_messages: int = 0
+    rtts: deque[float] = field(default_factory=lambda: deque(maxlen=100_000))
+
+
+@dataclass
+class _Pending:
+    seq: int
+    command: MsgType
+    result: Result | None = None
+    nudged: bool = False
+    reset: bool = False
+
+
+class Link:
+    """A reliable, ordered command channel to the table MCU over ``port``; ``start()`` handshakes and configures."""
+
+    def __init__(self, port: Port, link: LinkConfig, mcu: McuConfig, clock: Clock = time.monotonic) -> None:
+        self._port = port
+        self._config = link
+        self._configure = mcu.message()
+        self._clock = clock
+        self._decoder = FrameDecoder()
+        self.stats = LinkStats()
+        self._cv = threading.Condition()
+        self._cmd_lock = threading.Lock()
+        self._tx_lock = threading.Lock()
+        self._stop = threading.Event()
+        self._wake_keeper = threading.Event()
+        self._pending: _Pending | None = None
+        self._identity_nonce = 0
+        self._identity: Identity | None = None
+        self._estop_acked = threading.Event()
+        self._snapshot: Snapshot | None = None
+        self._listeners: list[Callable[[Snapshot], None]] = []
+        self._next_seq = 1
+        self._up = False
+        self._needs_handshake = True
+        self._srtt: float | None = None
+        self._rttvar = 0.0
+        now = clock()
+        self._last_rx = now
+        self._last_tx = now
+        self._rx_bytes = 0
+        self._threads: list[threading.Thread] = []
+
+    # -- life cycle ------------------------------------------------------------------------------------------
+
+    def start(self) -> Identity:
+        """Start the reader and keeper threads and handshake; the MCU is configured when this returns."""
+        self._threads = [
+            threading.Thread(target=self._read_loop, name="mcu-reader", daemon=True),
+            threading.Thread(target=self._keep_loop, name="mcu-keeper", daemon=True),
+        ]
+        for thread in self._threads:
+            thread.start()
+        try:
+            with self._cmd_lock:
+                return self._handshake()
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Stop both threads and close the port; safe to call twice."""
+        self._stop.set()
+        self._wake_keeper.set()
+        for thread in self._threads:
+            if thread is not threading.current_thread():
+                thread.join(timeout=2.0)
+        self._threads = []
+        self._port.close()
+
+    def __enter__(self) -> Link:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- what callers use ------------------------------------------------------------------------------------
+
+    @property
+    def identity(self) -> Identity | None:
+        return self._identity
+
+    @property
+    def is_up(self) -> bool:
+        return self._up
+
+    @property
+    def snapshot(self) -> Snapshot | None:
+        return self._snapshot
+
+    @property
+    def decoder_stats(self) -> object:
+        return self._decoder.stats
+
+    def add_listener(self, callback: Callable[[Snapshot], None]) -> None:
+        """Call ``callback(snapshot)`` from the reader thread on every snapshot; it must not block."""
+        self._listeners.append(callback)
+
+    def wait_snapshot(self, predicate: Callable[[Snapshot], bool], timeout: float) -> Snapshot | None:
+        """The first snapshot (the current one included) that satisfies ``predicate``, or None after ``timeout``."""
+        with self._cv:
+            found = self._cv.wait_for(lambda: self._snapshot is not None and predicate(self._snapshot), timeout)
+            return self._snapshot if found else None
+
+    def command(self, message: Message) -> Result:
+        """Send a sequenced command; return the MCU's result once acknowledged (exactly once, in call order)."""
+        if not message.SEQUENCED:
+            raise ProtocolError(f"{message.TYPE.name} is not a sequenced command")
+        with self._cmd_lock:
+            if self._needs_handshake:
+                self._handshake()
+            return self._exchange(message)
+
+    def emergency_stop(self, timeout: float = 1.0) -> float:
+        """Stop every motor now, ahead of any command in flight; returns the seconds until the MCU confirmed."""
+        started = self._clock()
+        frame = EmergencyStop().frame().encode()
+        self._estop_acked.clear()
+        rto = self._config.min_rto_s
+        while self._clock() - started < timeout:
+            self._write(frame)
+            if self._estop_acked.wait(rto):
+                log.info("emergency stop confirmed by the MCU")
+                return self._clock() - started
+            rto = min(rto * 2, self._config.max_rto_s)
+        raise LinkDown(f"the MCU did not confirm the emergency stop within {timeout:.2f} s")
+
+    # -- sending ---------------------------------------------------------------------------------------------
+
+    def _write(self, data: bytes) -> None:
+        with self._tx_lock:
+            try:
+                self._port.write(data)
+            except (OSError, ValueError) as exc:
+                raise LinkDown(f"writing to the serial port failed: {exc}") from None
+            self._last_tx = self._clock()
+
+    def _rto(self) -> float:
+        if self._srtt is None:
+            return self._config.min_rto_s * 4
+        return min(max(self._srtt + 4 * self._rttvar, self._config.min_rto_s), self._config.max_rto_s)
+
+    def _sample_rtt(self, rtt: float) -> None:
+        self.stats.rtts.append(rtt)
+        if self._srtt is None:
+            self._srtt, self._rttvar = rtt, rtt / 2
+        else:
+            self._rttvar = 0.75 * self._rttvar + 0.25 * abs(self._srtt - rtt)
+            self._srtt = 0.875 * self._srtt + 0.125 * rtt
+
+    def _exchange(self, message: Message) -> Result:
+        """Stop-and-wait: (re)send until acknowledged; the caller holds the command lock."""
+        seq = self._next_seq
+        self._next_seq = seq % 255 + 1
+        frame = message.frame(seq).encode()
+        pending = _Pending(seq, message.TYPE)
+        with self._cv:
+            self._pending = pending
+        rto = self._rto()
+        self.stats.sent += 1
+        try:
+            for attempt in range(self._config.max_tries):
+                if attempt:
+                    self.stats.retransmits += 1
+                sent_at = self._clock()
+                heard = self._rx_bytes
+                self._write(frame)
+                with self._cv:
+                    self._cv.wait_for(lambda: pending.result is not None or pending.nudged or pending.reset, rto)
+                    pending.nudged = False
+                if pending.reset:
+                    raise McuReset(f"the MCU rebooted while {message.TYPE.name} (seq {seq}) was in flight")
+                if pending.result is not None:
+                    if attempt == 0:
+                        self._sample_rtt(self._clock() - sent_at)
+                    self.stats.acked += 1
+                    return pending.result
+                if self._rx_bytes == heard:
+                    rto = min(rto * BACKOFF, self._config.max_rto_s)
+                if self._clock() - self._last_rx > self._config.silence_s:
+                    break
+            self._link_down(f"{message.TYPE.name} (seq {seq}) not acknowledged after {attempt + 1} tries")
+        finally:
+            with self._cv:
+                self._pending = None
+        raise AssertionError("unreachable")
+
+    def _link_down(self, why: str) -> None:
+        self.stats.link_downs += 1
+        self._needs_handshake = True
+        if self._up:
+            log.warning("MCU link down: %s", why)
+        self._up = False
+        self._wake_keeper.set()
+        raise LinkDown(f"MCU link down: {why}")
+
+    def _handshake(self) -> Identity:
+        """IDENTIFY until answered, check the protocol version, configure an unconfigured or changed MCU."""
+        with self._cv:
+            self._identity_nonce = self._identity_nonce % 0xFFFF + 1
+            nonce = self._identity_nonce
+            self._identity = None
+        frame = Identify(PROTOCOL_MAJOR, nonce).frame().encode()
+        rto = self._config.min_rto_s * 4
+        for _ in range(self._config.max_tries * HANDSHAKE_TRIES_FACTOR):
+            heard = self._rx_bytes
+            self._write(frame)
+            with self._cv:
+                if self._cv.wait_for(lambda: self._identity is not None, rto):
+                    break
+            if self._rx_bytes == heard:
+                rto = min(rto * BACKOFF, self._config.max_rto_s)
+            if self._clock() - self._last_rx > self._config.silence_s:
+                self._link_down(f"no answer to IDENTIFY for {self._config.silence_s:.1f} s")
+        else:
+            self._link_down("no IDENTITY in answer to IDENTIFY")
+        identity = self._identity
+        assert identity is not None
+        if identity.protocol_major != PROTOCOL_MAJOR:
+            raise ProtocolError(
+                f"IDENTITY.protocol_major: the MCU speaks version {identity.protocol_major}, this host {PROTOCOL_MAJOR}"
+            )
+        self._next_seq = identity.next_seq
+        self._needs_handshake = False
+        if not identity.configured or identity.config_checksum != self._configure.checksum:
+            result = self._exchange(self._configure)
+            if result is not Result.OK:
+                self._needs_handshake = True
+                raise CommandRejected(f"CONFIGURE rejected by the MCU: {result.name}")
+            log.info("MCU configured (checksum %08x)", self._configure.checksum)
+        if not self._up:
+            log.info(
+                "MCU link up: %s board %s, protocol %d.%d, last reset %s",
+                identity.firmware,
+                identity.board_id,
+                identity.protocol_major,
+                identity.protocol_minor,
+                identity.reset_reason.name,
+            )
+        self._up = True
+        return identity
+
+    # -- receiving (reader thread) ---------------------------------------------------------------------------
+
+    def _read_loop(self) -> None:
+        decoder = self._decoder
+        while not self._stop.is_set():
+            try:
+                data = self._port.read(self._port.in_waiting or 1)
+            except (OSError, ValueError, TypeError) as exc:  # pyserial raises SerialException(OSError)
+                if not self._stop.is_set():
+                    log.warning("serial read failed: %s", exc)
+                    self._stop.wait(0.1)
+                continue
+            errors_before = decoder.stats.crc_errors
+            frames = decoder.feed(data) if data else decoder.idle()
+            if data:
+                self._last_rx = self._clock()
+                self._rx_bytes += len(data)
+            for frame in frames:
+                try:
+                    self._dispatch(frame.seq, decode(frame))
+                except ProtocolError as exc:
+                    self.stats.bad_messages += 1
+                    log.debug("dropped a frame: %s", exc)
+            if decoder.stats.crc_errors != errors_before:
+                self._nudge()  # the corrupted frame may have been our ACK: retransmit now, the MCU re-acks a duplicate
+
+    def _nudge(self) -> None:
+        with self._cv:
+            if self._pending is not None:
+                self._pending.nudged = True
+                self._cv.notify_all()
+
+    def _dispatch(self, seq: int, message: Message) -> None:
+        if isinstance(message, Ack):
+            self._on_ack(seq, message)
+        elif isinstance(message, Nak):
+            self.stats.naks += 1
+            if message.reason is NakReason.UNSYNCED:
+                self._on_reset("the MCU asks for a handshake")
+            else:
+                self._nudge()
+        elif isinstance(message, Identity):
+            self._on_identity(message)
+        elif isinstance(message, Snapshot):
+            self._on_snapshot(message)
+
+    def _on_ack(self, seq: int, ack: Ack) -> None:
+        if ack.command is MsgType.EMERGENCY_STOP:
+            self._estop_acked.set()
+            return
+        with self._cv:
+            pending = self._pending
+            if pending is not None and pending.seq == seq and pending.command is ack.command:
+                pending.result = ack.result
+                self._cv.notify_all()
+
+    def _on_identity(self, identity: Identity) -> None:
+        with self._cv:
+            if identity.nonce and identity.nonce == self._identity_nonce:
+                self._identity = identity
+                self._cv.notify_all()
+                return
+        if identity.nonce == 0:
+            self._on_reset(f"the MCU announced a boot ({identity.reset_reason.name})")
+
+    def _on_snapshot(self, snapshot: Snapshot) -> None:
+        with self._cv:
+            previous = self._snapshot
+            self._snapshot = snapshot
+            self._cv.notify_all()
+        if previous is None or previous.phase is not snapshot.phase:
+            log.info("table phase %s", snapshot.phase.name)
+        if (previous.fault_code if previous else "") != snapshot.fault_code:
+            log.info("table fault %s", snapshot.fault_code or "cleared")
+        if self._up and not snapshot.flags & StateFlag.CONFIGURED and not self._needs_handshake:
+            log.warning("the MCU reports itself unconfigured; handshaking again")
+            self._needs_handshake = True
+            self._wake_keeper.set()
+        for callback in self._listeners:
+            callback(snapshot)
+
+    def _on_reset(self, why: str) -> None:
+        with self._cv:
+            if self._needs_handshake and self._pending is None:
+                return
+            self._needs_handshake = True
+            self.stats.resets += 1
+            if self._pending is not None:
+                self._pending.reset = True
+            self._cv.notify_all()
+        log.warning("MCU reset: %s; reconfiguring", why)
+        self._wake_keeper.set()
+
+    # -- keeper thread ---------------------------------------------------------------------------------------
+
+    def _keep_loop(self) -> None:
+        period = self._config.heartbeat_s
+        ping = Ping().frame().encode()
+        while not self._stop.is_set():
+            self._wake_keeper.wait(period)
+            self._wake_keeper.clear()
+            if self._stop.is_set():
+                break
+            try:
+                if self._needs_handshake:
+                    if self._cmd_lock.acquire(timeout=period):
+                        try:
+                            if self._needs_handshake:
+                                self._handshake()
+                        finally:
+                            self._cmd_lock.release()
+                elif self._clock() - self._last_tx >= period * 0.8:
+                    self._write(ping)
+                if self._up and self._clock() - self._last_rx > self._config.silence_s:
+                    self._link_down(f"nothing heard from the MCU for {self._config.silence_s:.1f} s")
+            except (LinkDown, ProtocolError, CommandRejected, McuReset) as exc:
+                log.debug("keeper: %s", exc)

@@ -1,0 +1,367 @@
+"""The table MCU simulator: the executable twin of PROTOCOL.md, serving a real pty.
+
+One thread owns the master side of ``os.openpty()``; the host opens the slave path (``sim.path``) with pyserial
+as it would open ``/dev/ttyAMA0``. The thread decodes host frames, runs them through the MCU rules of PROTOCOL.md
+§3 (sequence, duplicate drop, NAK, handshake, configuration, emergency stop ahead of everything, host-silence
+watchdog), drives the mechanism model, and sends snapshots periodically and on change. Line noise is applied in
+both directions from the seeded random source, so a run is reproducible from its seed (timing aside).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import heapq
+import logging
+import os
+import random
+import select
+import threading
+import time
+import tty
+from collections import Counter
+from dataclasses import dataclass
+
+from firmware_bridge.errors import ProtocolError
+from firmware_bridge.framing import FrameDecoder
+from firmware_bridge.messages import (
+    PROTOCOL_MAJOR,
+    PROTOCOL_MINOR,
+    Ack,
+    Capability,
+    Configure,
+    EmergencyStop,
+    FaultKind,
+    Identify,
+    Identity,
+    Message,
+    MsgType,
+    Nak,
+    NakReason,
+    ResetReason,
+    Result,
+    Snapshot,
+    StateFlag,
+    StatusRequest,
+    decode,
+)
+from hw_tests.faults import NO_FAULTS, QUIET, FaultPlan, Noise
+from hw_tests.mechanism import RebootRequested, TableModel, Timings
+
+log = logging.getLogger(__name__)
+
+FIRMWARE = "mjtable-sim 1.0"
+CAPABILITIES = Capability.TWO_SETS | Capability.DICE | Capability.LAMPS | Capability.DIAGNOSTIC
+CAPABILITIES |= Capability.TILE_COUNT | Capability.JAM_DETECT
+IDLE_RESYNC_S = 0.005  # a partial frame that has not grown for this long had a corrupted length
+
+
+@dataclass(frozen=True)
+class Executed:
+    """One command the MCU ran, for the tests: its sequence number, the message, and when."""
+
+    seq: int
+    message: Message
+    at: float
+
+
+class McuSimulator:
+    """A simulated table MCU on a pty; ``start()`` boots it, ``close()`` stops its thread and closes the pty."""
+
+    def __init__(
+        self,
+        *,
+        seed: int = 0,
+        speed: float = 1.0,
+        faults: FaultPlan = NO_FAULTS,
+        noise: Noise = QUIET,
+        clock=time.monotonic,
+        board_id: str = "SIM-0001",
+    ) -> None:
+        self._rng = random.Random(seed)
+        self._noise_rng = random.Random(seed + 1)
+        self._clock = clock
+        self.noise = noise
+        self.board_id = board_id
+        self.model = TableModel(random.Random(seed + 2), Timings().scaled(speed), faults)
+        self._master, self._slave = os.openpty()
+        tty.setraw(self._slave)
+        os.set_blocking(self._master, False)
+        self.path = os.ttyname(self._slave)
+        self._decoder = FrameDecoder()
+        self._lock = threading.RLock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._delayed: list[tuple[float, int, bytes]] = []
+        self._silent_until = 0.0
+        self.executed: list[Executed] = []
+        self.execution_counts: Counter[int] = Counter()
+        self.duplicates_dropped = 0
+        self.naks_sent = 0
+        self.estop_at: float | None = None
+        self.watchdog_trips = 0
+        self._boot(ResetReason.POWER_ON)
+
+    # -- life cycle ------------------------------------------------------------------------------------------
+
+    def start(self) -> McuSimulator:
+        self._thread = threading.Thread(target=self._run, name="mcu-sim", daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2.0)
+            self._thread = None
+        for fd in (self._master, self._slave):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def __enter__(self) -> McuSimulator:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- fault injection (any thread) ------------------------------------------------------------------------
+
+    def reset(self, reason: ResetReason = ResetReason.WATCHDOG) -> None:
+        """Reboot now: motion stops, configuration and sequence state are lost, a boot IDENTITY goes out."""
+        with self._lock:
+            self._boot(reason)
+
+    def silence_host(self, seconds: float) -> None:
+        """Hear nothing from the host for ``seconds`` (a cut wire or a hung host): the watchdog should trip."""
+        with self._lock:
+            self._silent_until = self._clock() + seconds
+
+    def set_noise(self, noise: Noise) -> None:
+        with self._lock:
+            self.noise = noise
+
+    def press_key(self, seat: int, held: bool = True) -> None:
+        """A player's dice key on the table edge (wired to the MCU): it shows in the sensor word."""
+        from firmware_bridge.messages import Sensor
+
+        with self._lock:
+            key = Sensor(1 << (12 + seat))
+            self.model.sensors = self.model.sensors | key if held else self.model.sensors & ~key
+            self.model.version += 1
+
+    @property
+    def configured(self) -> bool:
+        return self._config is not None
+
+    @property
+    def config(self) -> Configure | None:
+        return self._config
+
+    def tokens(self) -> list[int]:
+        """The tokens of the NOP commands executed, in order: the link tests compare it with what was sent."""
+        with self._lock:
+            return [item.message.token for item in self.executed if item.message.TYPE is MsgType.NOP]
+
+    # -- the MCU ---------------------------------------------------------------------------------------------
+
+    def _boot(self, reason: ResetReason) -> None:
+        now = self._clock()
+        self._config: Configure | None = None
+        self._reset_reason = reason
+        self._synced = False
+        self._expected = 1
+        self._last_seq = 0
+        self._last_result: tuple[MsgType, Result] | None = None
+        self._last_host_rx = now
+        self._last_rx_byte = now
+        self._snapshot_serial = 0
+        self._sent_version = -1
+        self._next_snapshot = now
+        self._snapshot_period = 0.2
+        self._host_timeout = 1.0
+        if reason is not ResetReason.POWER_ON:
+            self.model.reboot()
+            log.info("simulated MCU reset (%s)", reason.name)
+        self._send(self._identity(0))
+
+    def _identity(self, nonce: int) -> Identity:
+        return Identity(
+            nonce,
+            PROTOCOL_MAJOR,
+            PROTOCOL_MINOR,
+            FIRMWARE,
+            self.board_id,
+            CAPABILITIES,
+            self._reset_reason,
+            self._config is not None,
+            self._config.checksum if self._config else 0,
+            self._expected,
+        )
+
+    def _snapshot(self) -> Snapshot:
+        model = self.model
+        flags = model.flags | (StateFlag.CONFIGURED if self._config else StateFlag(0))
+        self._snapshot_serial = (self._snapshot_serial + 1) % 0x10000
+        return Snapshot(
+            model.phase,
+            flags,
+            model.sensors,
+            tuple(model.counts),  # type: ignore[arg-type]
+            tuple(model.wall_tiles),  # type: ignore[arg-type]
+            model.fault.kind,
+            model.fault.mechanism,
+            model.fault.side,
+            model.dice,
+            model.dice_serial,
+            model.built_set,
+            self._last_seq,
+            self._snapshot_serial,
+            self._config.checksum if self._config else 0,
+        )
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            with self._lock:
+                wait = self._next_wake() - self._clock()
+            readable, _, _ = select.select([self._master], [], [], min(max(wait, 0.0), 0.05))
+            data = b""
+            if readable:
+                try:
+                    data = os.read(self._master, 4096)
+                except (BlockingIOError, InterruptedError):
+                    pass
+                except OSError:
+                    if self._stop.wait(0.01):
+                        break
+            with self._lock:
+                self._tick(data)
+
+    def _next_wake(self) -> float:
+        wake = min(self.model.next_due(), self._next_snapshot, self._last_host_rx + self._host_timeout)
+        if self._delayed:
+            wake = min(wake, self._delayed[0][0])
+        if self._decoder.pending:
+            wake = min(wake, self._last_rx_byte + IDLE_RESYNC_S)
+        return wake
+
+    def _tick(self, data: bytes) -> None:
+        now = self._clock()
+        if data and now < self._silent_until:
+            data = b""
+        if data:
+            self._last_rx_byte = now
+            data = self._corrupt(data)
+        errors = self._decoder.stats.crc_errors + self._decoder.stats.bad_lengths
+        if data:
+            frames = self._decoder.feed(data)
+        elif self._decoder.pending and now - self._last_rx_byte >= IDLE_RESYNC_S:
+            frames = self._decoder.idle()
+        else:
+            frames = []
+        if self._decoder.stats.crc_errors + self._decoder.stats.bad_lengths != errors:
+            self._nak(NakReason.CORRUPT)
+        for frame in frames:
+            if self.noise.drop and self._noise_rng.random() < self.noise.drop:
+                continue
+            self._last_host_rx = now
+            try:
+                self._handle(frame.seq, decode(frame), now)
+            except ProtocolError as exc:
+                log.debug("simulator dropped a host frame: %s", exc)
+                self._nak(NakReason.CORRUPT)
+        try:
+            self.model.advance(now)
+        except RebootRequested:
+            self._boot(ResetReason.WATCHDOG)
+        self._watchdog(now)
+        self._flush_delayed(now)
+        if self.model.version != self._sent_version or now >= self._next_snapshot:
+            self._sent_version = self.model.version
+            self._next_snapshot = now + self._snapshot_period
+            self._send(self._snapshot())
+
+    def _watchdog(self, now: float) -> None:
+        """No valid frame from the host for the configured time while a motor runs: stop everything."""
+        if now - self._last_host_rx > self._host_timeout and self.model.motors_on:
+            self.watchdog_trips += 1
+            log.info("host silent for %.2f s: every motor stopped", now - self._last_host_rx)
+            self.model.stop_all(FaultKind.HOST_SILENT)
+
+    def _handle(self, seq: int, message: Message, now: float) -> None:
+        if isinstance(message, EmergencyStop):
+            self.model.stop_all(FaultKind.EMERGENCY_STOP)
+            self.estop_at = now
+            self._send(Ack(MsgType.EMERGENCY_STOP, Result.OK).frame(0).encode())
+        elif isinstance(message, Identify):
+            if not self._synced:
+                self._synced, self._expected, self._last_seq = True, 1, 0
+            self._send(self._identity(message.nonce))
+        elif isinstance(message, StatusRequest):
+            self._send(self._snapshot())
+        elif not message.SEQUENCED or message.TYPE >= MsgType.ACK:
+            return  # PING only feeds the watchdog; MCU → host types are ignored
+        elif not self._synced:
+            self._nak(NakReason.UNSYNCED)
+        elif seq == self._last_seq and self._last_result and self._last_result[0] is message.TYPE:
+            self.duplicates_dropped += 1
+            self._send(Ack(*self._last_result).frame(seq).encode())
+        elif seq != self._expected:
+            self._nak(NakReason.OUT_OF_ORDER)
+        else:
+            result = self._execute(message, now)
+            self.executed.append(Executed(seq, message, now))
+            self.execution_counts[seq] += 1
+            self._last_seq, self._expected = seq, seq % 255 + 1
+            self._last_result = (message.TYPE, result)
+            self._send(Ack(message.TYPE, result).frame(seq).encode())
+
+    def _execute(self, message: Message, now: float) -> Result:
+        if isinstance(message, Configure):
+            result = self.model.configure(message, first=self._config is None)
+            if result is Result.OK:
+                self._config = message
+                self._snapshot_period = message.snapshot_ms / 1000
+                self._host_timeout = message.host_timeout_ms / 1000
+            return result
+        if self._config is None and message.TYPE not in (MsgType.NOP, MsgType.LAMP, MsgType.DEALER):
+            return Result.UNCONFIGURED
+        return self.model.execute(message, now)
+
+    def _nak(self, reason: NakReason) -> None:
+        self.naks_sent += 1
+        expected = self._expected if self._synced else 0
+        self._send(Nak(expected, NakReason.UNSYNCED if not self._synced else reason).frame().encode())
+
+    # -- the wire --------------------------------------------------------------------------------------------
+
+    def _send(self, item: Message | bytes) -> None:
+        data = item.frame().encode() if isinstance(item, Message) else item
+        noise, rng = self.noise, self._noise_rng
+        if not noise.quiet:
+            if rng.random() < noise.drop:
+                return
+            data = self._corrupt(data)
+            if rng.random() < noise.duplicate:
+                data += data
+            if rng.random() < noise.delay:
+                heapq.heappush(self._delayed, (self._clock() + noise.delay_s, len(self._delayed), data))
+                return
+        self._write(data)
+
+    def _corrupt(self, data: bytes) -> bytes:
+        rate = self.noise.corrupt
+        if not rate:
+            return data
+        rng = self._noise_rng
+        out = bytearray(data)
+        for index in range(len(out)):
+            if rng.random() < rate:
+                out[index] ^= rng.randrange(1, 256)
+        return bytes(out)
+
+    def _flush_delayed(self, now: float) -> None:
+        while self._delayed and self._delayed[0][0] <= now:
+            self._write(heapq.heappop(self._delayed)[2])
+
+    def _write(self, data: bytes) -> None:
+        with contextlib.suppress(OSError):  # nobody reading: a UART drops what it cannot send
+            os.write(self._master, data)
