@@ -18,7 +18,6 @@ from engine.rulesets.mcr.fans import (
     MELDED_KONG,
     NO_HONORS,
     PUNG_OF_TERMINALS_OR_HONORS,
-    SINGLE_WAIT,
     TILE_HOG,
 )
 from engine.rulesets.mcr.packs import CHOW, KONG, Pack
@@ -43,6 +42,8 @@ def knitted_straight_fans(
     ``counts``: concealed tiles by ``engine.tiles`` id, winning tile included; ``held``: every tile of the hand
     by code; ``unique_wait(rest)``: whether the tiles beside the knitted straight, winning tile removed, wait on
     one tile. ``body_waits``: a winning tile inside the knitted straight may still score 边张/嵌张/单钓."""
+    if len(held) < 9:
+        return None
     held_patterns = [index for index, tiles in enumerate(_PATTERN_TILES) if all(counts[tile] for tile in tiles)]
     if not held_patterns:
         return None
@@ -64,16 +65,13 @@ def knitted_straight_fans(
         if fourth.kind == KONG:
             fans[CONCEALED_KONG] = 1
         fans[FULLY_CONCEALED_HAND if self_drawn else CONCEALED_HAND] = 1
-    win_in_body = win_tile in pattern
-    if not fixed:
-        if (body_waits or not win_in_body) and rest[TILE_OF[win_tile]] > 0:
-            rest[TILE_OF[win_tile]] -= 1
-            if unique_wait(rest):
-                fan = waiting_form_fan((*sets, pair), win_tile)
-                if fan is not None:
-                    fans[fan] = 1
-    elif not win_in_body:
-        fans[SINGLE_WAIT] = 1  # beside an exposed meld only the pair can be waited on
+    win_id = TILE_OF[win_tile]
+    if (body_waits or win_tile not in pattern) and rest[win_id] > 0:
+        rest[win_id] -= 1
+        if unique_wait(rest):
+            fan = waiting_form_fan((*sets, pair), win_tile)
+            if fan is not None:
+                fans[fan] = 1
     return fans, fourth
 
 

@@ -9,19 +9,30 @@ none). The deal always passes (no 连庄, rules-A §6.3).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
 from engine.analysis import MCR_SHAPES, ShapeRules
 from engine.match import Rotation, RotationPolicy
 from engine.notation import Hand
 from engine.rulesets.base import FanEntry, OptionSpec, Ruleset, Score, WinContext, boolean_option
 from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.mcr.fans import FANS, FLOWER_TILES, POINTS
-from engine.rulesets.mcr.scorer import ScoringOptions, hand_fans, total
+from engine.rulesets.mcr.scorer import ScoringOptions, hand_fans
 from engine.rulesets.mcr.situation import WinFlags
 from engine.settlement import Payments, collect, competition_payments, no_payments
 from engine.tilesets import TILE_SETS, TileSet
 
 BASE = 8
 """底分: every loser pays it on a win (rules-A §6.2)."""
+
+
+@cache
+def fan_entry(fan: int, count: int) -> FanEntry:
+    """The answer entry of a fan (entries are immutable, so one per fan and count serves every hand)."""
+    info = FANS[fan - 1]
+    return FanEntry(fan, info.name_zh, info.name_en, info.points, count)
 
 
 class McrRuleset(Ruleset):
@@ -72,9 +83,9 @@ class McrRuleset(Ruleset):
     def rotation(self) -> RotationPolicy:
         return RotationPolicy(Rotation.COMPETITION)
 
-    @property
-    def scoring_options(self) -> ScoringOptions:
-        return ScoringOptions(
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(options)
+        self.scoring_options = ScoringOptions(
             infer_last_tile=self.options["infer_last_tile"],
             knitted_body_waits=self.options["knitted_body_waits"],
             exhausted_waits=self.options["exhausted_waits"],
@@ -88,7 +99,7 @@ class McrRuleset(Ruleset):
             wall_last=ctx.last_tile,
             kong=ctx.after_kong or ctx.robbing_kong,
         )
-        fans = hand_fans(hand, flags, ctx.round_wind, ctx.seat_wind, self.scoring_options)
+        fans = hand_fans(hand, flags, (ctx.round_wind, ctx.seat_wind), self.scoring_options)
         if fans is None:
             return Score(
                 hu=False,
@@ -99,22 +110,18 @@ class McrRuleset(Ruleset):
                 payments=self.false_win_payments(ctx.winner),
                 reason="not a winning shape (4 sets + pair, seven pairs, thirteen orphans, 全不靠, 组合龙)",
             )
-        without_flowers = total(fans)
+        without_flowers = sum(POINTS[fan] * count for fan, count in fans)
         if ctx.flowers:
-            fans[FLOWER_TILES] = ctx.flowers
+            fans = (*fans, (FLOWER_TILES, ctx.flowers))
         points = without_flowers + ctx.flowers
         meets = without_flowers >= self.minimum
-        entries = tuple(
-            FanEntry(fan, FANS[fan - 1].name_zh, FANS[fan - 1].name_en, POINTS[fan], count)
-            for fan, count in sorted(fans.items())
-        )
         return Score(
             hu=meets,
             shape_ok=True,
             total=points,
             total_without_flowers=without_flowers,
             meets_minimum=meets,
-            fans=entries,
+            fans=tuple(fan_entry(fan, count) for fan, count in sorted(fans)),
             payments=competition_payments(ctx.winner, ctx.discarder, points, BASE)
             if meets
             else self.false_win_payments(ctx.winner),

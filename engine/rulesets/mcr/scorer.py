@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.notation import Hand
 from engine.rulesets.mcr.chows import chow_fans, terminal_chows_fan
@@ -64,19 +65,54 @@ class ScoringOptions:
     """A wait on a tile the hand already holds four times still counts (a "formal" multi-wait: no 独听)."""
 
 
-@dataclass(frozen=True)
 class HandSummary:
-    fixed: tuple[Pack, ...]
-    melded_count: int
-    win_tile: Code
-    self_drawn: bool
-    held: dict[Code, int]
-    """Every tile of the hand (melds, standing tiles, winning tile) by code."""
-    tile_fans: tuple[tuple[int, int], ...]
-    situation_fans: Fans
-    unique_wait: bool
-    prevalent_wind: Code
-    seat_wind: Code
+    """What every reading of one hand shares; the unique-wait test runs only if a reading asks for it."""
+
+    __slots__ = (
+        "_exhausted",
+        "_rest",
+        "_unique",
+        "fixed",
+        "held",
+        "melded_count",
+        "prevalent_wind",
+        "seat_wind",
+        "self_drawn",
+        "situation_fans",
+        "tile_fans",
+        "win_tile",
+    )
+
+    def __init__(
+        self,
+        fixed: tuple[Pack, ...],
+        win_tile: Code,
+        held: dict[Code, int],
+        flags: WinFlags,
+        winds: tuple[int, int],
+        rest: list[int],
+        exhausted_waits: bool,
+    ) -> None:
+        self.fixed = fixed
+        self.melded_count = sum(1 for pack in fixed if pack.melded)
+        self.win_tile = win_tile
+        self.self_drawn = flags.self_drawn
+        self.held = held
+        """Every tile of the hand (melds, standing tiles, winning tile) by code."""
+        self.tile_fans = tile_fans(frozenset(held))
+        self.situation_fans = flag_fans(flags)
+        self.prevalent_wind = E + winds[0]
+        self.seat_wind = E + winds[1]
+        self._rest = rest
+        self._exhausted = exhausted_waits
+        self._unique: bool | None = None
+
+    @property
+    def unique_wait(self) -> bool:
+        """Whether the concealed tiles without the winning tile wait on one tile only."""
+        if self._unique is None:
+            self._unique = _unique_wait(self._rest, self.held, self.win_tile, self._exhausted)
+        return self._unique
 
 
 def total(fans: Fans) -> int:
@@ -156,9 +192,9 @@ def reading_fans(summary: HandSummary, reading: Reading) -> Fans:
         hogs = sum(1 for n in summary.held.values() if n == 4) - melded_kongs - concealed_kongs
         if hogs:
             fans[TILE_HOG] = hogs
-    if summary.unique_wait and MELDED_HAND not in fans and FOUR_KONGS not in fans:
+    if MELDED_HAND not in fans and FOUR_KONGS not in fans:
         fan = waiting_form_fan((*concealed_sets, pair), win)
-        if fan is not None:
+        if fan is not None and summary.unique_wait:
             fans[fan] = 1
     return _finish(fans, pungs, summary)
 
@@ -196,10 +232,14 @@ def _unique_wait(counts: Sequence[int], summary_held: dict[Code, int], win: Code
     return len(found) == 1
 
 
-def hand_fans(hand: Hand, flags: WinFlags, prevalent_wind: int, seat_wind: int, options: ScoringOptions) -> Fans | None:
-    """The fans of the best reading of a complete hand (flowers not included), or None when it is no win.
+@lru_cache(maxsize=4096)
+def hand_fans(
+    hand: Hand, flags: WinFlags, winds: tuple[int, int], options: ScoringOptions
+) -> tuple[tuple[int, int], ...] | None:
+    """(fan, count) of the best reading of a complete hand (flowers not included), or None when it is no win.
 
-    ``hand.standing`` and ``hand.win_tile`` are the concealed tiles; winds are 0-3 = E S W N."""
+    ``hand.standing`` and ``hand.win_tile`` are the concealed tiles; ``winds`` = (prevalent, seat), 0-3 = E S W N.
+    Cached by hand: a table asks again about the same hand (waits, claims, the declaration itself)."""
     fixed = tuple(pack_of_meld(meld) for meld in hand.melds)
     win_id = hand.win_tile
     assert win_id is not None
@@ -209,41 +249,25 @@ def hand_fans(hand: Hand, flags: WinFlags, prevalent_wind: int, seat_wind: int, 
     counts[win_id] += 1
     win = CODE_OF[win_id]
     concealed: dict[Code, int] = {CODE_OF[tile]: n for tile, n in enumerate(counts) if n}
-    in_melds: dict[Code, int] = {}
+    held = dict(concealed)
     for pack in fixed:
         for tile in pack_tiles(pack):
-            in_melds[tile] = in_melds.get(tile, 0) + 1
-    held = dict(in_melds)
-    for code, n in concealed.items():
-        held[code] = held.get(code, 0) + n
+            held[tile] = held.get(tile, 0) + 1
     flags = corrected_flags(
         flags,
         win_in_standing=concealed[win],
-        win_in_melds=in_melds.get(win, 0),
+        win_in_melds=held[win] - concealed[win],
         has_kong=any(pack.kind == KONG for pack in fixed),
         infer_last_tile=options.infer_last_tile,
     )
-    kinds = frozenset(held)
-    situation = flag_fans(flags)
     rest = list(counts)
     rest[win_id] -= 1
-    summary = HandSummary(
-        fixed=fixed,
-        melded_count=sum(1 for pack in fixed if pack.melded),
-        win_tile=win,
-        self_drawn=flags.self_drawn,
-        held=held,
-        tile_fans=tile_fans(kinds),
-        situation_fans=situation,
-        unique_wait=_unique_wait(rest, held, win, options.exhausted_waits),
-        prevalent_wind=E + prevalent_wind,
-        seat_wind=E + seat_wind,
-    )
-    special = _special_fans(summary, counts, concealed, kinds, options) if len(fixed) <= 1 else None
+    summary = HandSummary(fixed, win, held, flags, winds, rest, options.exhausted_waits)
+    special = _special_fans(summary, counts, concealed, options) if len(fixed) <= 1 else None
     if special is not None and SEVEN_PAIRS not in special:
-        return special
+        return tuple(special.items())
     best, best_total = special, total(special) if special else 0
-    for reading in readings(tuple(counts)):
+    for reading in readings(counts):
         fans = reading_fans(summary, reading)
         points = total(fans)
         if points > best_total or (
@@ -251,11 +275,11 @@ def hand_fans(hand: Hand, flags: WinFlags, prevalent_wind: int, seat_wind: int, 
             and (fans.get(PURE_TRIPLE_CHOW) == 1 or TRIPLE_PUNG in fans or (special and SEVEN_PAIRS in special))
         ):
             best, best_total = fans, points
-    return best
+    return None if best is None else tuple(best.items())
 
 
 def _special_fans(
-    summary: HandSummary, counts: list[int], concealed: dict[Code, int], kinds: frozenset[Code], options: ScoringOptions
+    summary: HandSummary, counts: list[int], concealed: dict[Code, int], options: ScoringOptions
 ) -> Fans | None:
     """The special forms, in summerinsects' order: seven pairs, honors and knitted, thirteen orphans, knitted
     straight, nine gates (only the knitted straight admits an exposed meld)."""
@@ -267,6 +291,7 @@ def _special_fans(
             hogs = sum(1 for n in concealed.values() if n == 4)
             if hogs:
                 fans[TILE_HOG] = hogs
+        kinds = frozenset(concealed)
         fans = fans or honors_and_knitted(kinds) or thirteen_orphans(kinds)
         if fans is not None:
             fans.update(summary.situation_fans)

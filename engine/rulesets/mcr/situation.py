@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.rulesets.mcr.fans import (
     LAST_TILE,
@@ -17,8 +17,7 @@ from engine.rulesets.mcr.fans import (
 Fans = dict[int, int]
 
 
-@dataclass(frozen=True)
-class WinFlags:
+class WinFlags(NamedTuple):
     self_drawn: bool
     last_tile: bool
     """和绝张: the winning tile is the last copy not yet seen."""
