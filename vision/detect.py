@@ -38,30 +38,85 @@ def tile_mask(image: np.ndarray) -> np.ndarray:
     """255 where a pixel looks like tile body: bright enough and nearly grey."""
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     mask = cv2.inRange(hsv, (0, 0, MIN_BRIGHTNESS), (180, round(255 * MAX_SATURATION), 255))
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    # Strokes that reach a face's edge cut the body apart; closing bridges them (and a tile's narrow gap to its
+    # neighbour, which the split by area undoes).
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
 
 
-def _pieces(rect: tuple, area: float, tile_area: float) -> list[tuple[np.ndarray, float, float, bool]]:
-    """Centre, long and short side, and sideways flag of each tile in one blob; a run of k touching tiles is cut in k
-    equal parts along its long axis. A blob that is not a whole number of tiles gives nothing."""
+Piece = tuple[np.ndarray, float, float, bool]
+"""Centre, long side, short side, and whether the long side lies across the zone (a sideways tile)."""
+
+
+def _piece(rect: tuple) -> Piece | None:
+    """The tile a rotated rectangle is, if its sides have a tile's proportions."""
     (cx, cy), (w, h), angle = rect
+    if min(w, h) <= 0 or not 1.1 < max(w, h) / min(w, h) < 1.75:
+        return None
+    theta = np.deg2rad(angle)
+    long_axis = np.array([np.cos(theta), np.sin(theta)]) if w >= h else np.array([-np.sin(theta), np.cos(theta)])
+    return np.array([cx, cy]), max(w, h), min(w, h), bool(abs(long_axis[0]) > abs(long_axis[1]))
+
+
+def _cut_run(rect: tuple, count: int) -> list[Piece]:
+    """A straight run of ``count`` touching tiles cut in equal parts along its long axis."""
+    (cx, cy), (w, h), angle = rect
+    theta = np.deg2rad(angle)
+    axis = np.array([np.cos(theta), np.sin(theta)]) if w >= h else np.array([-np.sin(theta), np.cos(theta)])
+    length, across = max(w, h), min(w, h)
+    step = length / count
+    parts = []
+    for i in range(count):
+        centre = np.array([cx, cy]) + axis * (i - (count - 1) / 2) * step
+        part = _piece((tuple(centre), (step, across), angle if w >= h else angle + 90))
+        if part is None:
+            return []
+        parts.append(part)
+    return parts
+
+
+def _separate(zone: np.ndarray, blob: np.ndarray, count: int, tile_short: float) -> list[Piece]:
+    """Tiles touching at a corner or offset: the blob's thick cores (far from its edge) seed a watershed on the
+    image, whose regions are the tiles. Gives nothing unless there are exactly ``count`` cores."""
+    distance = cv2.distanceTransform(blob, cv2.DIST_L2, 3)
+    cores = (distance > 0.3 * tile_short).astype(np.uint8)
+    n, markers = cv2.connectedComponents(cores)
+    if n - 1 != count:
+        return []
+    markers[blob == 0] = n
+    markers[(blob > 0) & (cores == 0)] = 0
+    cv2.watershed(zone, markers)
+    parts = []
+    for label in range(1, n):
+        points = cv2.findNonZero((markers == label).astype(np.uint8))
+        part = None if points is None else _piece(cv2.minAreaRect(points))
+        if part is None:
+            return []
+        parts.append(part)
+    return parts
+
+
+def _pieces(zone: np.ndarray, contour: np.ndarray, tile_area: float, tile_short: float) -> list[Piece]:
+    """The tiles of one blob: one tile, a run of touching tiles, or tiles touching otherwise. A blob that is not a
+    whole number of tiles (a hand, half a tile under a hand) gives nothing."""
+    area = cv2.contourArea(contour)
     count = max(1, round(area / tile_area))
     if not 0.7 * count * tile_area < area < 1.3 * count * tile_area:
         return []
-    theta = np.deg2rad(angle)
-    axis_w = np.array([np.cos(theta), np.sin(theta)])
-    axis_h = np.array([-np.sin(theta), np.cos(theta)])
-    length, across, axis = (w, h, axis_w) if w >= h else (h, w, axis_h)
-    step = length / count
-    pieces = []
-    for i in range(count):
-        centre = np.array([cx, cy]) + axis * (i - (count - 1) / 2) * step
-        long_side, short_side = max(step, across), min(step, across)
-        if not 1.1 < long_side / short_side < 1.75:
-            return []
-        long_axis = axis if step >= across else np.array([-axis[1], axis[0]])
-        pieces.append((centre, long_side, short_side, abs(long_axis[0]) > abs(long_axis[1])))
-    return pieces
+    rect = cv2.minAreaRect(contour)
+    if count == 1:
+        piece = _piece(rect)
+        return [] if piece is None else [piece]
+    x, y, w, h = cv2.boundingRect(contour)
+    blob = np.zeros((h, w), np.uint8)
+    cv2.drawContours(blob, [contour - (x, y)], -1, 255, -1)
+    separated = _separate(np.ascontiguousarray(zone[y : y + h, x : x + w]), blob, count, tile_short)
+    if separated:
+        return [
+            (centre + np.array([x, y]), long_side, short_side, sideways)
+            for centre, long_side, short_side, sideways in separated
+        ]
+    return _cut_run(rect, count)
 
 
 def _quad(centre: np.ndarray, up: np.ndarray, long_side: float, short_side: float) -> np.ndarray:
@@ -78,10 +133,9 @@ def find_tiles(zone: np.ndarray, ppm: float, to_image: np.ndarray | None = None)
     tile_area = TILE_W_MM * TILE_H_MM * ppm * ppm
     found = []
     for contour in contours:
-        area = cv2.contourArea(contour)
-        if area < 0.6 * tile_area:
+        if cv2.contourArea(contour) < 0.6 * tile_area:
             continue
-        for centre, long_side, short_side, sideways in _pieces(cv2.minAreaRect(contour), area, tile_area):
+        for centre, long_side, short_side, sideways in _pieces(zone, contour, tile_area, TILE_W_MM * ppm):
             up = np.array([-1.0, 0.0]) if sideways else np.array([0.0, -1.0])
             quad = _quad(centre, up, long_side, short_side)
             if to_image is not None:
@@ -91,14 +145,17 @@ def find_tiles(zone: np.ndarray, ppm: float, to_image: np.ndarray | None = None)
 
 
 def face_crop(image: np.ndarray) -> np.ndarray:
-    """The upright (or upside-down) crop of the one tile in a roughly cropped photo: the largest tile-like blob if
-    there is one, else the whole picture (a tight crop has no mat around the tile to segment against)."""
+    """The upright (or upside-down) crop of the one tile in a roughly cropped photo: the rotated rectangle around
+    the tile-like blobs if they cover a plausible share of the picture, else the whole picture (a tight crop has no
+    mat around the tile to segment against)."""
     h, w = image.shape[:2]
     contours, _ = cv2.findContours(tile_mask(image), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    largest = max(contours, key=cv2.contourArea, default=None)
-    if largest is None or not 0.15 * w * h < cv2.contourArea(largest) < 0.9 * w * h:
+    pieces = [contour for contour in contours if cv2.contourArea(contour) > 0.01 * w * h]
+    if not pieces:
         return warp_face(image, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
-    (cx, cy), (rw, rh), angle = cv2.minAreaRect(largest)
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(np.vstack(pieces))
+    if not 0.15 * w * h < rw * rh < 0.92 * w * h:
+        return warp_face(image, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
     theta = np.deg2rad(angle)
     axis = np.array([-np.sin(theta), np.cos(theta)]) if rh >= rw else np.array([np.cos(theta), np.sin(theta)])
     return warp_face(image, _quad(np.array([cx, cy]), axis if axis[1] < 0 else -axis, max(rw, rh), min(rw, rh)))

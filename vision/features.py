@@ -13,6 +13,7 @@ import numpy as np
 CROP_W, CROP_H = 32, 40
 """A face crop, upright: about what a 1280x720 camera sees of a tile over a 70 cm table."""
 _BINS = 8
+SHAPE_W, SHAPE_H = CROP_W - 8, CROP_H - 8
 _INNER = (slice(4, CROP_H - 4), slice(4, CROP_W - 4))
 """The face without the rim: rims carry the crop's alignment errors, not the tile's identity."""
 _rows, _cols = np.indices((CROP_H - 8, CROP_W - 8))
@@ -55,7 +56,7 @@ def features(crop: np.ndarray) -> np.ndarray:
     face = crop.astype(np.float32)
     grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
     ink = np.clip(grey.max() - grey, 0, None)  # dark strokes on a light body, whatever the light level
-    shape = cv2.resize(ink[_INNER], (13, 17), interpolation=cv2.INTER_AREA).ravel()
+    shape = cv2.resize(ink[_INNER], (SHAPE_W, SHAPE_H), interpolation=cv2.INTER_AREA).ravel()
     hog = _orientations(grey)
     total = face.sum(axis=2, keepdims=True) + 1.0
     chroma = (face / total - 1 / 3) * (ink[..., None] / (ink.max() + 1.0))  # colour of the ink, not of the light
@@ -68,7 +69,7 @@ def _half_turn_order() -> np.ndarray:
     """Index order that turns a feature vector into that of the same crop turned 180 degrees: every part is a grid
     symmetric about the crop's centre, and unsigned gradient orientations do not change under a half turn."""
     parts, offset = [], 0
-    for shape in ((17, 13), (4, 4, _BINS), (5, 4, 3)):
+    for shape in ((SHAPE_H, SHAPE_W), (4, 4, _BINS), (5, 4, 3)):
         size = int(np.prod(shape))
         parts.append((np.arange(size).reshape(shape)[::-1, ::-1] + offset).ravel())
         offset += size

@@ -83,6 +83,28 @@ def default_camera(layout: Layout = DEFAULT_LAYOUT, width: int = 1280, height: i
     return Camera(cv2.getPerspectiveTransform(table, image).astype(np.float64), width, height)
 
 
+PATCH_SPOT = (0.0, 190.0)
+"""Where single-tile pictures are taken: on the mat, in seat 0's discard zone."""
+
+
+def patch_camera(rng: np.random.Generator, size: tuple[int, int], ppm: tuple[float, float] = (0.85, 1.35)) -> Camera:
+    """A small camera centred on ``PATCH_SPOT``, at a random scale in ``ppm`` px/mm, turned and tilted a little:
+    how one tile looks to the table camera, or in a rough crop of its frame."""
+    scale = rng.uniform(*ppm)
+    turn = np.deg2rad(rng.uniform(-4, 4))
+    c, s = np.cos(turn) * scale, np.sin(turn) * scale
+    affine = np.array([[c, -s, size[0] / 2], [s, c, size[1] / 2], [0, 0, 1]])
+    tilt = np.array([[1, 0, 0], [0, 1, 0], [rng.normal(0, 4e-4), rng.normal(0, 4e-4), 1]])
+    spot = np.array([[1, 0, -PATCH_SPOT[0]], [0, 1, -PATCH_SPOT[1]], [0, 0, 1]])
+    return Camera(affine @ tilt @ spot, size[0], size[1])
+
+
+def tile_photo(tile: Tile, style: str, rng: np.random.Generator, size: tuple[int, int] = (56, 68)) -> np.ndarray:
+    """A roughly cropped camera picture of one upright tile with some mat around it (enrollment material)."""
+    scene = Scene((Placed(tile, *PATCH_SPOT, float(rng.uniform(-3, 3))),), markers=False, style=style)
+    return render(scene, patch_camera(rng, size, (1.1, 1.3)), random_look(rng), rng)
+
+
 def random_look(rng: np.random.Generator) -> Look:
     """Light from dim to bright, warm to cold, with a gradient, a shadow, some blur and noise."""
     return Look(

@@ -18,8 +18,8 @@ from engine.tiles import Tile
 from vision.artwork import STYLES, load_faces
 from vision.classify import DEFAULT_MODEL, PER_KIND, Model, condense
 from vision.features import features, warp_face
-from vision.geometry import TILE_H_MM, TILE_W_MM, Layout
-from vision.render import Camera, Placed, Scene, random_look, render
+from vision.geometry import TILE_H_MM, TILE_W_MM
+from vision.render import PATCH_SPOT, Placed, Scene, patch_camera, random_look, render
 
 PATCH = 64
 
@@ -35,37 +35,25 @@ def tile_corners(placed: Placed) -> np.ndarray:
     )
 
 
-def _patch_camera(rng: np.random.Generator) -> Camera:
-    """A small camera looking at the tile at the origin, at ~1 px/mm, turned and tilted a little."""
-    ppm = rng.uniform(0.85, 1.35)
-    turn = np.deg2rad(rng.uniform(-4, 4))
-    c, s = np.cos(turn) * ppm, np.sin(turn) * ppm
-    affine = np.array([[c, -s, PATCH / 2], [s, c, PATCH / 2], [0, 0, 1]])
-    tilt = np.array([[1, 0, 0], [0, 1, 0], [rng.normal(0, 4e-4), rng.normal(0, 4e-4), 1]])
-    return Camera(affine @ tilt, PATCH, PATCH)
-
-
 def crops(style: str, tiles: list[Tile], per_class: int, rng: np.random.Generator) -> Iterator[tuple[Tile, np.ndarray]]:
     """``per_class`` camera-like crops of each tile kind, with the detector's corner error."""
     kinds = sorted(load_faces(style))
-    layout = Layout()
+    x, y = PATCH_SPOT
     for tile in tiles:
         for _ in range(per_class):
-            placed = Placed(tile, 0.0, 0.0, float(rng.uniform(-3, 3)))
+            placed = Placed(tile, x, y, float(rng.uniform(-3, 3)))
+            sides = [side for side in (-1, 1) if rng.random() < 0.5]
             neighbours = tuple(
                 Placed(
                     int(rng.choice(kinds)),
-                    side * (TILE_W_MM + rng.uniform(0.0, 2.0)),
-                    rng.normal(0, 1.0),
+                    x + side * (TILE_W_MM + rng.uniform(0, 2)),
+                    y + rng.normal(0, 1),
                     rng.normal(0, 2),
                 )
-                for side in (-1, 1)
-                if rng.random() < 0.5
+                for side in sides
             )
-            camera = _patch_camera(rng)
-            frame = render(
-                Scene((placed, *neighbours), layout=layout, markers=False, style=style), camera, random_look(rng), rng
-            )
+            camera = patch_camera(rng, (PATCH, PATCH))
+            frame = render(Scene((placed, *neighbours), markers=False, style=style), camera, random_look(rng), rng)
             corners = cv2.perspectiveTransform(tile_corners(placed)[None], camera.homography)[0]
             yield tile, warp_face(frame, corners + rng.normal(0, 0.6, corners.shape))
 

@@ -1,0 +1,108 @@
+"""Enrollment of the table's own tile set: labelled photos of its faces, taken with the table's camera, become the
+templates of their kinds (kinds not photographed keep the default model's templates).
+
+Each photo also gives a few jittered copies (position, turn, scale, light, blur, noise) so that a handful of
+photos per kind covers how the same face will look in play.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.errors import NotationError
+from engine.tiles import Tile
+from vision.artwork import parse_class_code
+from vision.classify import Model, condense
+from vision.detect import face_crop
+from vision.errors import ImageError, LabelsError
+from vision.features import CROP_H, CROP_W, features
+
+
+def load_image(path: Path) -> np.ndarray:
+    """A BGR image, or an ``ImageError`` naming the file and what is wrong with it."""
+    if not path.is_file():
+        raise ImageError(f"{path}: no such file")
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise ImageError(f"{path}: not an image OpenCV can read")
+    return image
+
+
+def read_labels(labels: Path, images: Path) -> list[tuple[Path, Tile]]:
+    """Rows of a ``file,code`` CSV (codes as in ``shared/tiles/CLASSES.csv`` or compact notation), with the files
+    resolved in ``images``; every problem names the line."""
+    try:
+        with labels.open(newline="") as handle:
+            reader = csv.DictReader(handle)
+            if reader.fieldnames is None or not {"file", "code"} <= set(reader.fieldnames):
+                raise LabelsError(f"{labels}: expected a header with columns file,code; found {reader.fieldnames}")
+            rows = list(enumerate(reader, start=2))
+    except OSError as error:
+        raise LabelsError(f"{labels}: cannot read ({error.strerror})") from None
+    except (UnicodeDecodeError, csv.Error) as error:
+        raise LabelsError(f"{labels}: not a CSV file ({error})") from None
+    out = []
+    for line, row in rows:
+        name, code = (row.get("file") or "").strip(), (row.get("code") or "").strip()
+        if not name or not code:
+            raise LabelsError(f"{labels} line {line}: empty file or code")
+        try:
+            tile = parse_class_code(code)
+        except NotationError:
+            raise LabelsError(
+                f"{labels} line {line}: unknown tile code {code!r} (see shared/tiles/CLASSES.csv)"
+            ) from None
+        path = images / name
+        if not path.is_file():
+            raise LabelsError(f"{labels} line {line}: image {name!r} not found in {images}")
+        out.append((path, tile))
+    if not out:
+        raise LabelsError(f"{labels}: no labelled images")
+    return out
+
+
+def jitter(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The crop as a slightly different frame could show it: moved, turned, scaled, lit, blurred, noisy."""
+    matrix = cv2.getRotationMatrix2D((CROP_W / 2, CROP_H / 2), rng.uniform(-3, 3), rng.uniform(0.95, 1.05))
+    matrix[:, 2] += rng.normal(0, 0.8, 2)
+    moved = cv2.warpAffine(crop, matrix, (CROP_W, CROP_H), borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    lit = moved * rng.uniform(0.7, 1.25) * rng.uniform(0.92, 1.08, 3).astype(np.float32)
+    blurred = cv2.GaussianBlur(lit, (0, 0), rng.uniform(0.3, 0.9))
+    return np.clip(blurred + rng.normal(0, rng.uniform(1, 4), blurred.shape), 0, 255).astype(np.uint8)
+
+
+def _own_similarity(rows: np.ndarray, labels: np.ndarray, photos: np.ndarray) -> np.ndarray:
+    """For each photo of a kind photographed more than once: its best similarity to the other photos of that kind
+    (with their copies), i.e. how alike this set's faces of one kind look to this camera."""
+    similarity = rows @ rows.T
+    out = []
+    for i in np.flatnonzero(np.r_[True, photos[1:] != photos[:-1]]):
+        others = (labels == labels[i]) & (photos != photos[i])
+        if others.any():
+            out.append(similarity[i, others].max())
+    return np.array(out)
+
+
+def enroll(model: Model, samples: Sequence[tuple[np.ndarray, Tile]], copies: int = 8, seed: int = 0) -> Model:
+    """The model with the photographed kinds' templates replaced by templates from these photos (upright faces).
+    The reject level is lowered, if needed, below how alike this set's photos of one kind are."""
+    rng = np.random.default_rng(seed)
+    rows, labels, photos = [], [], []
+    for number, (image, tile) in enumerate(samples):
+        crop = face_crop(image)
+        for variant in [crop, *(jitter(crop, rng) for _ in range(copies))]:
+            rows.append(features(variant))
+            labels.append(tile)
+            photos.append(number)
+    matrix, kinds = np.array(rows), np.array(labels, np.int16)
+    own = _own_similarity(matrix, kinds, np.array(photos))
+    reject = min(model.reject, float(np.percentile(own, 2)) - 0.05) if len(own) else model.reject
+    templates, template_kinds = condense(matrix, kinds, seed=seed)
+    description = f"enrolled: {len(samples)} photos of {len(set(labels))} kinds"
+    return replace(model.with_templates(templates, template_kinds, description), reject=reject)
