@@ -51,6 +51,9 @@ class RotationPolicy:
     max_consecutive: int | None = None
     """A dealer who has dealt this many hands in a row passes to his 下家 instead of staying (Harbin 9)."""
     multi_win_dealer: MultiWinDealer = MultiWinDealer.FIRST_AFTER_DISCARDER
+    swap_seats_before_west: bool = False
+    """MCR competitions (rules-A §6.3): before the West round 东 and 南 change seats, and so do 西 and 北 (winds
+    of the 局's first hand); the original 南 then deals first."""
 
     @property
     def counts_rounds(self) -> bool:
@@ -63,6 +66,7 @@ class RotationPolicy:
             "drawn_dealer_passes": self.drawn_dealer_passes,
             "max_consecutive": self.max_consecutive,
             "multi_win_dealer": self.multi_win_dealer.value,
+            "swap_seats_before_west": self.swap_seats_before_west,
         }
 
     @classmethod
@@ -72,6 +76,7 @@ class RotationPolicy:
             data["drawn_dealer_passes"],
             data["max_consecutive"],
             MultiWinDealer(data["multi_win_dealer"]),
+            data.get("swap_seats_before_west", False),
         )
 
 
@@ -229,7 +234,10 @@ def next_deal(policy: RotationPolicy, state: DealState, result: HandResult) -> D
 
 @dataclass(frozen=True)
 class Match:
-    """A match in progress: the deal, the running score per seat and the number of hands played.
+    """A match in progress: the deal, the running score per player and the number of hands played.
+
+    ``seating[seat]`` is the player sitting at that seat (players are numbered by their first seat); it changes
+    only under ``swap_seats_before_west``, and ``scores`` follow the players.
 
     ``loss_limit`` ends the match when a seat has lost more than it (the "winner deals" practice of S000:263, where
     rounds are not counted: the 局 ends when a player's losses pass a set amount); ``None`` = no limit."""
@@ -239,6 +247,7 @@ class Match:
     scores: tuple[Amount, ...] = (0, 0, 0, 0)
     hands_played: int = 0
     loss_limit: Amount | None = None
+    seating: tuple[int, ...] = (0, 1, 2, 3)
 
     @classmethod
     def start(cls, policy: RotationPolicy, first_dealer: int, loss_limit: Amount | None = None) -> Match:
@@ -260,12 +269,18 @@ class Match:
         """The match after one more hand. ``IllegalAction`` once the match is over."""
         if self.game_over:
             raise IllegalAction("the match is over: no further hand can be recorded")
-        scores = combine(dict(enumerate(self.scores)), result.payments)
+        by_player = {self.seating[seat]: amount for seat, amount in result.payments.items()}
+        scores = combine(dict(enumerate(self.scores)), by_player)
+        deal = next_deal(self.policy, self.deal, result)
+        seating = self.seating
+        if self.policy.swap_seats_before_west and self.deal.round_wind == 1 and deal.round_wind == 2:
+            seating = _swapped(seating, self.deal.first_dealer)
         return replace(
             self,
-            deal=next_deal(self.policy, self.deal, result),
-            scores=tuple(scores[seat] for seat in range(4)),
+            deal=deal,
+            scores=tuple(scores[player] for player in range(4)),
             hands_played=self.hands_played + 1,
+            seating=seating,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -276,6 +291,7 @@ class Match:
             "hands_played": self.hands_played,
             "loss_limit": self.loss_limit,
             "game_over": self.game_over,
+            "seating": list(self.seating),
         }
 
     @classmethod
@@ -287,4 +303,14 @@ class Match:
             tuple(scores),
             data["hands_played"],
             data.get("loss_limit"),
+            tuple(data.get("seating", (0, 1, 2, 3))),
         )
+
+
+def _swapped(seating: tuple[int, ...], east: int) -> tuple[int, ...]:
+    """东 ↔ 南 and 西 ↔ 北, counted from the 局's first dealer ``east``."""
+    swapped = list(seating)
+    for a, b in ((0, 1), (2, 3)):
+        first, second = (east + a) % 4, (east + b) % 4
+        swapped[first], swapped[second] = seating[second], seating[first]
+    return tuple(swapped)

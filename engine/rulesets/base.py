@@ -566,6 +566,11 @@ class Ruleset(ABC):
         results add up. A ruleset with cross-winner transfers (Sichuan 呼叫转移) overrides this."""
         return combine(*(score.payments for score in scores if score.payments is not None))
 
+    def false_win_payments(self, declarer: int) -> Payments | None:
+        """Payments when ``declarer`` declares a win that is no win (诈和); ``None``: the ruleset states no
+        penalty (the referee then only rejects the declaration)."""
+        return None
+
     def settle_draw(self, ctx: DrawContext) -> Payments | None:
         """Payments at a drawn hand. Default: nobody pays (rules-B §2.13, the majority practice)."""
         return no_payments()

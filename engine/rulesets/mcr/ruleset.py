@@ -4,7 +4,7 @@
 follows PyMahjongGB 1.4.0 (summerinsects' engine) by default; its readings that other references do not share
 are options (see ``ScoringOptions``). Competition settlement: base 8 (rules-A §6.2); a declared win that is no
 win (诈和) costs the declarer a penalty to each other player (the usual competition value 10; the sources give
-none). The deal always passes (no 连庄, rules-A §6.3).
+none). The deal always passes (no 连庄) and the players change seats before the West round (rules-A §6.3).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.mcr.fans import FANS, FLOWER_TILES, POINTS
 from engine.rulesets.mcr.scorer import ScoringOptions, hand_fans
 from engine.rulesets.mcr.situation import WinFlags
-from engine.settlement import Payments, collect, competition_payments, no_payments
+from engine.settlement import Payments, collect, competition_payments
 from engine.tilesets import TILE_SETS, TileSet
 
 BASE = 8
@@ -81,7 +81,7 @@ class McrRuleset(Ruleset):
 
     @property
     def rotation(self) -> RotationPolicy:
-        return RotationPolicy(Rotation.COMPETITION)
+        return RotationPolicy(Rotation.COMPETITION, swap_seats_before_west=True)
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)
@@ -132,7 +132,4 @@ class McrRuleset(Ruleset):
     def false_win_payments(self, declarer: int) -> Payments:
         """诈和: the declarer pays the penalty to each other player."""
         penalty = self.options["false_win_penalty"]
-        if not penalty:
-            return no_payments()
-        payments = collect(declarer, {seat: -penalty for seat in range(4) if seat != declarer})
-        return payments
+        return collect(declarer, {seat: -penalty for seat in range(4) if seat != declarer})
