@@ -27,8 +27,10 @@ ORACLE_NAMES = (
 """Oracle codes of tiles 0-33: 万 W, 饼 B, 条 T, winds F1-4, then 白 J3, 发 J2, 中 J1."""
 
 
-def oracle_shanten(counts: list[int]) -> int:
-    return MahjongGB.MahjongShanten((), tuple(ORACLE_NAMES[tile] for tile, n in enumerate(counts) for _ in range(n)))
+def oracle_shanten(counts: list[int], pungs: tuple[int, ...] = ()) -> int:
+    """``MahjongShanten`` of the concealed tiles beside exposed pungs of ``pungs``."""
+    pack = tuple(("PENG", ORACLE_NAMES[tile], 1) for tile in pungs)
+    return MahjongGB.MahjongShanten(pack, tuple(ORACLE_NAMES[tile] for tile, n in enumerate(counts) for _ in range(n)))
 
 
 ORACLE_FORMS = (
@@ -66,8 +68,8 @@ def near_ready_13(rng: random.Random) -> list[int]:
             return counts
 
 
-def uncapped_shanten(counts: list[int]) -> int:
-    return standard_cost(counts, 4, MCR_SHAPES, (8,) * 34) - 1
+def uncapped_shanten(counts: list[int], sets: int = 4) -> int:
+    return standard_cost(counts, sets, MCR_SHAPES, (8,) * 34) - 1
 
 
 @pytest.mark.parametrize(("make", "hands"), [(random_13, 2500), (near_ready_13, 1500)])
@@ -83,3 +85,14 @@ def test_shanten_matches_pymahjonggb(make: Callable[[random.Random], list[int]],
             assert (ours, uncapped_shanten(counts)) == (theirs + 1, theirs), counts
             fifth_copy += 1
     assert fifth_copy <= hands // 50
+
+
+@pytest.mark.parametrize("melds", [1, 2, 3, 4])
+def test_shanten_beside_exposed_melds_matches_pymahjonggb(melds: int) -> None:
+    rng = random.Random(melds)
+    for _ in range(400):
+        pungs = tuple(rng.sample(range(34), melds))
+        counts = counts_of(rng.sample([tile for tile in WALL if tile not in pungs], 13 - 3 * melds))
+        ours, theirs = shanten(counts, MCR_SHAPES), oracle_shanten(counts, pungs)
+        if ours != theirs:
+            assert (ours, uncapped_shanten(counts, 4 - melds)) == (theirs + 1, theirs), (counts, pungs)
