@@ -22,6 +22,7 @@ from firmware_bridge.framing import FrameDecoder
 from firmware_bridge.messages import (
     PROTOCOL_MAJOR,
     Ack,
+    Configure,
     EmergencyStop,
     Identify,
     Identity,
@@ -192,6 +193,22 @@ class Link:
             if self._needs_handshake:
                 self._handshake()
             return self._exchange(message)
+
+    @property
+    def configuration(self) -> Configure:
+        """The CONFIGURE the MCU gets after every reset."""
+        return self._configure
+
+    def reconfigure(self, message: Configure) -> Result:
+        """Send a new configuration (a new tile set applies from the next cycle); kept for reconnects."""
+        with self._cmd_lock:
+            if self._needs_handshake:
+                self._handshake()
+            result = self._exchange(message)
+            if result is Result.OK:
+                self._configure = message
+                log.info("MCU reconfigured (checksum %08x)", message.checksum)
+        return result
 
     def emergency_stop(self, timeout: float = 1.0) -> float:
         """Stop every motor now, ahead of any command in flight; returns the seconds until the MCU confirmed."""

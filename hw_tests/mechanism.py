@@ -186,6 +186,8 @@ class TableModel:
         self._push_due = [NEVER] * SEATS
         self._lift_due = [NEVER] * SEATS
         self.build_requested = False
+        if self.phase is Phase.STACKING:
+            self.mixed = True  # the tiles left on the disc are still mixed: BUILD_WALLS starts over at once
         if self.phase in _STABLE:
             self.phase = _STABLE[self.phase]
         if self.fault.kind is FaultKind.NONE:

@@ -130,6 +130,11 @@ class McuSimulator:
         with self._lock:
             self._boot(reason)
 
+    def inject(self, faults: FaultPlan) -> None:
+        """Mechanical faults for what the table does next (replaces the previous plan)."""
+        with self._lock:
+            self.model.faults = faults
+
     def silence_host(self, seconds: float) -> None:
         """Hear nothing from the host for ``seconds`` (a cut wire or a hung host): the watchdog should trip."""
         with self._lock:
