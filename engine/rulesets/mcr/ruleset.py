@@ -10,7 +10,7 @@ none). The deal always passes (no 连庄) and the players change seats before th
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from engine.analysis import MCR_SHAPES, ShapeRules
@@ -26,6 +26,16 @@ from engine.tilesets import TILE_SETS, TileSet
 
 BASE = 8
 """底分: every loser pays it on a win (rules-A §6.2)."""
+
+
+@lru_cache(maxsize=4096)
+def checked_hand_fans(
+    hand: Hand, flags: WinFlags, winds: tuple[int, int], options: ScoringOptions
+) -> tuple[tuple[int, int], ...] | None:
+    """``hand_fans`` of a hand checked against the 144-tile set (``TileCountError`` otherwise), cached by hand:
+    a table asks about the same hand more than once (waits, claims, the declaration itself)."""
+    concealed_counts(hand, TILE_SETS["144"])
+    return hand_fans(hand, flags, winds, options)
 
 
 @cache
@@ -92,14 +102,13 @@ class McrRuleset(Ruleset):
         )
 
     def evaluate(self, hand: Hand, ctx: WinContext) -> Score:
-        concealed_counts(hand, self.tile_set)
         flags = WinFlags(
-            self_drawn=ctx.self_drawn,
+            self_drawn=ctx.discarder is None,
             last_tile=ctx.fourth_tile,
             wall_last=ctx.last_tile,
             kong=ctx.after_kong or ctx.robbing_kong,
         )
-        fans = hand_fans(hand, flags, (ctx.round_wind, ctx.seat_wind), self.scoring_options)
+        fans = checked_hand_fans(hand, flags, (ctx.round_wind, (ctx.winner - ctx.dealer) % 4), self.scoring_options)
         if fans is None:
             return Score(
                 hu=False,

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from engine.notation import Hand
 from engine.rulesets.mcr.chows import chow_fans, terminal_chows_fan
@@ -73,6 +72,7 @@ class HandSummary:
         "_rest",
         "_unique",
         "fixed",
+        "fours",
         "held",
         "melded_count",
         "prevalent_wind",
@@ -99,6 +99,8 @@ class HandSummary:
         self.self_drawn = flags.self_drawn
         self.held = held
         """Every tile of the hand (melds, standing tiles, winning tile) by code."""
+        self.fours = sum(1 for n in held.values() if n == 4)
+        """Kinds held four times (四归一 unless they are a kong)."""
         self.tile_fans = tile_fans(frozenset(held))
         self.situation_fans = flag_fans(flags)
         self.prevalent_wind = E + winds[0]
@@ -158,16 +160,28 @@ def reading_fans(summary: HandSummary, reading: Reading) -> Fans:
     sets = summary.fixed + concealed_sets
     win = summary.win_tile
     fans = dict(summary.situation_fans)
-    chows = sorted(pack.tile for pack in sets if pack.kind == CHOW)
-    pungs = sorted(pack.tile for pack in sets if pack.kind != CHOW)
-    concealed_pungs = sum(1 for pack in sets if pack.kind == PUNG and not pack.melded)
-    melded_kongs = sum(1 for pack in sets if pack.kind == KONG and pack.melded)
-    concealed_kongs = sum(1 for pack in sets if pack.kind == KONG and not pack.melded)
-    if not summary.self_drawn and not any(
-        pack.kind == CHOW and pack.tile - 1 <= win <= pack.tile + 1 for pack in concealed_sets
-    ):
-        # A claimed winning tile that fits no concealed chow completes its pung: that pung is exposed.
+    chows: list[Code] = []
+    pungs: list[Code] = []
+    concealed_pungs = melded_kongs = concealed_kongs = 0
+    claimed_pung = not summary.self_drawn  # a claimed winning tile in no concealed chow completes an exposed pung
+    for pack in sets:
+        kind = pack.kind
+        if kind == CHOW:
+            chows.append(pack.tile)
+            if claimed_pung and not pack.melded and pack.tile - 1 <= win <= pack.tile + 1:
+                claimed_pung = False
+        else:
+            pungs.append(pack.tile)
+            if kind == PUNG:
+                concealed_pungs += not pack.melded
+            elif pack.melded:
+                melded_kongs += 1
+            else:
+                concealed_kongs += 1
+    if claimed_pung:
         concealed_pungs -= sum(1 for pack in concealed_sets if pack.kind == PUNG and pack.tile == win)
+    chows.sort()
+    pungs.sort()
     if pungs:
         kong_fans(concealed_pungs, melded_kongs, concealed_kongs, fans)
         if len(pungs) == 4 and FOUR_KONGS not in fans and FOUR_CONCEALED_PUNGS not in fans:
@@ -189,7 +203,7 @@ def reading_fans(summary: HandSummary, reading: Reading) -> Fans:
         fans[trait] = 1
     fans.update(summary.tile_fans)
     if QUADRUPLE_CHOW not in fans:
-        hogs = sum(1 for n in summary.held.values() if n == 4) - melded_kongs - concealed_kongs
+        hogs = summary.fours - melded_kongs - concealed_kongs
         if hogs:
             fans[TILE_HOG] = hogs
     if MELDED_HAND not in fans and FOUR_KONGS not in fans:
@@ -232,23 +246,22 @@ def _unique_wait(counts: Sequence[int], summary_held: dict[Code, int], win: Code
     return len(found) == 1
 
 
-@lru_cache(maxsize=4096)
 def hand_fans(
     hand: Hand, flags: WinFlags, winds: tuple[int, int], options: ScoringOptions
 ) -> tuple[tuple[int, int], ...] | None:
     """(fan, count) of the best reading of a complete hand (flowers not included), or None when it is no win.
 
-    ``hand.standing`` and ``hand.win_tile`` are the concealed tiles; ``winds`` = (prevalent, seat), 0-3 = E S W N.
-    Cached by hand: a table asks again about the same hand (waits, claims, the declaration itself)."""
+    ``hand.standing`` and ``hand.win_tile`` are the concealed tiles; ``winds`` = (prevalent, seat), 0-3 = E S W N."""
     fixed = tuple(pack_of_meld(meld) for meld in hand.melds)
     win_id = hand.win_tile
     assert win_id is not None
     counts = [0] * 34
-    for tile in hand.standing:
+    concealed: dict[Code, int] = {}
+    for tile in (*hand.standing, win_id):
         counts[tile] += 1
-    counts[win_id] += 1
+        code = CODE_OF[tile]
+        concealed[code] = concealed.get(code, 0) + 1
     win = CODE_OF[win_id]
-    concealed: dict[Code, int] = {CODE_OF[tile]: n for tile, n in enumerate(counts) if n}
     held = dict(concealed)
     for pack in fixed:
         for tile in pack_tiles(pack):

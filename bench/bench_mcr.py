@@ -1,0 +1,88 @@
+"""MCR fan calculations per second against PyMahjongGB, measured in the same run, as ratios.
+
+* in process: ``McrRuleset.evaluate`` on parsed hands (verdict, fans, settlement), the hand cache cleared first
+  ("cold"), then the same hands again ("warm": every hand a cache hit, as when a table asks about a hand twice);
+* through ``python -m controller.cli score --rules mcr`` in batch, parsing and JSON output included, start-up
+  excluded (a process fed N lines minus one fed a single line, as in ``bench_cli.py``).
+
+The hands are the 3,000 oracle hands of ``shared/anchor-data`` (all winning, half with flowers); PyMahjongGB
+scores the same hands in the same run. Targets (issue 3): CLI >= 0.05x, in process 0.25x.
+
+    python bench/bench_mcr.py [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from bench.bench_cli import ORACLE, _pymahjonggb_seconds  # noqa: E402
+from controller.cli import win_context  # noqa: E402
+from engine.notation import parse_hand  # noqa: E402
+from engine.rulesets import get_ruleset  # noqa: E402
+from engine.rulesets.mcr.ruleset import checked_hand_fans  # noqa: E402
+
+
+def _cli_seconds(lines: list[str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "controller.cli", "score", "--rules", "mcr"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
+    )
+    return time.perf_counter() - started
+
+
+def _in_process_seconds(lines: list[str], cold: bool) -> float:
+    ruleset = get_ruleset("mcr")
+    hands = [parse_hand(line) for line in lines]
+    contexts = [win_context(hand) for hand in hands]
+    if cold:
+        checked_hand_fans.cache_clear()
+    else:
+        for hand, ctx in zip(hands, contexts, strict=True):
+            ruleset.evaluate(hand, ctx)
+    evaluate = ruleset.evaluate
+    started = time.perf_counter()
+    for hand, ctx in zip(hands, contexts, strict=True):
+        evaluate(hand, ctx)
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    records = [json.loads(line) for line in ORACLE.read_text().splitlines()]
+    lines = [record["notation"] for record in records]
+    warm_lines = lines[: checked_hand_fans.cache_info().maxsize]
+    ratios: dict[str, list[float]] = {"in process (cold)": [], "in process (warm)": [], "CLI batch": []}
+    for _ in range(args.repeat):
+        theirs = len(records) / _pymahjonggb_seconds(records)
+        rates = {
+            "in process (cold)": len(lines) / _in_process_seconds(lines, cold=True),
+            "in process (warm)": len(warm_lines) / _in_process_seconds(warm_lines, cold=False),
+            "CLI batch": (len(lines) - 1) / (_cli_seconds(lines) - _cli_seconds(lines[:1])),
+        }
+        print(f"PyMahjongGB {theirs:,.0f} hands/s", end="")
+        for name, rate in rates.items():
+            ratios[name].append(rate / theirs)
+            print(f" | {name} {rate:,.0f}/s = {rate / theirs:.3f}x", end="")
+        print()
+    for name, values in ratios.items():
+        print(f"median ratio {name} / PyMahjongGB: {statistics.median(values):.3f}")
+
+
+if __name__ == "__main__":
+    main()
