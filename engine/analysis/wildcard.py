@@ -150,17 +150,8 @@ def waits_wild(counts: Sequence[int], wilds: int, rules: ShapeRules = DEFAULT_SH
         raise TileCountError(f"waits need 13-3k tiles with the jokers, not {size}")
     found: set[int] = set()
     if rules.standard:
-        summaries = _summaries(counts)
-        for index, (base, group_size, chows) in enumerate(GROUPS):
-            key = list(counts[base : base + group_size])
-            for r in range(group_size):
-                key[r] += 1
-                trial = list(summaries)
-                trial[index] = group_summary(tuple(key), chows)
-                key[r] -= 1
-                if _standard_fits(trial, (size - 1) // 3, rules):
-                    found.add(base + r)
-    if size == 13 or size + 1 in KNITTED_SIZES:
+        found.update(_standard_wild_waits(counts, (size - 1) // 3, rules))
+    if _special_possible(counts, wilds, size, rules):
         with_tile = list(counts)
         for tile in range(NUM_KINDS):
             if tile not in found:
@@ -169,6 +160,41 @@ def waits_wild(counts: Sequence[int], wilds: int, rules: ShapeRules = DEFAULT_SH
                     found.add(tile)
                 with_tile[tile] -= 1
     return sorted(tile for tile in found if counts[tile] <= 3)
+
+
+def _standard_wild_waits(counts: Sequence[int], sets: int, rules: ShapeRules) -> list[int]:
+    """Tiles that let the groups fit ``sets`` sets and one allowed pair; only the group taking the tile changes."""
+    summaries = _summaries(counts)
+    flags = pair_flags(rules.pair_ranks)
+    alone = [summary[0] for summary in summaries]
+    paired = [_paired(summary[1], allowed) for summary, allowed in zip(summaries, flags, strict=True)]
+    total = sum(alone)
+    found = []
+    for index, (base, group_size, chows) in enumerate(GROUPS):
+        others = total - alone[index]
+        others_paired = min((others - alone[g] + paired[g] for g in range(4) if g != index), default=INF)
+        key = list(counts[base : base + group_size])
+        for r in range(group_size):
+            key[r] += 1
+            no_pair, pair_sets = group_summary(tuple(key), chows)
+            key[r] -= 1
+            if no_pair + others_paired <= sets or _paired(pair_sets, flags[index]) + others <= sets:
+                found.append(base + r)
+    return found
+
+
+def _special_possible(counts: Sequence[int], wilds: int, size: int, rules: ShapeRules) -> bool:
+    """Whether one more tile could complete some special shape: a cheap test before trying all 34."""
+    if size != 13 and size + 1 not in KNITTED_SIZES:
+        return False
+    if size == 13:
+        if rules.seven_pairs and len(counts) - counts.count(0) <= 7:
+            return True
+        if rules.thirteen_orphans and sum(_ORPHANS_OF(counts)) == sum(counts):
+            return True
+        if rules.honors_knitted and max(counts) <= 1:
+            return True
+    return rules.knitted_straight and any(pattern_of(counts).count(0) <= wilds + 1 for pattern_of in _PATTERNS_OF)
 
 
 def wild_assignments(counts: Sequence[int], wilds: int, rules: ShapeRules = DEFAULT_SHAPES) -> list[tuple[int, ...]]:
