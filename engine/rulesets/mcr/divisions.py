@@ -54,13 +54,11 @@ def readings(counts: Sequence[int]) -> list[Reading]:
     per_group = []
     pairs = 0
     for base, size, chows in GROUPS:
-        key = tuple(counts[base : base + size])
-        with_pair = sum(key) % 3 == 2
-        pairs += with_pair
-        splits = [split for split in _group_splits(base, chows, key) if (split[1] is not None) == with_pair]
+        splits = _group_splits(base, chows, tuple(counts[base : base + size]))
         if not splits:
             return []
         per_group.append(splits)
+        pairs += splits[0][1] is not None  # a group's size decides whether it holds the pair
     if pairs != 1:
         return []
     found = []

@@ -38,6 +38,12 @@ def checked_hand_fans(
     return hand_fans(hand, flags, winds, options)
 
 
+@lru_cache(maxsize=1024)
+def _win_payments(winner: int, discarder: int | None, points: int) -> Payments:
+    """8 + F settlement (``Score`` copies the mapping, so one per case serves every hand)."""
+    return competition_payments(winner, discarder, points, BASE)
+
+
 @cache
 def fan_entry(fan: int, count: int) -> FanEntry:
     """The answer entry of a fan (entries are immutable, so one per fan and count serves every hand)."""
@@ -131,7 +137,7 @@ class McrRuleset(Ruleset):
             total_without_flowers=without_flowers,
             meets_minimum=meets,
             fans=tuple(fan_entry(fan, count) for fan, count in sorted(fans)),
-            payments=competition_payments(ctx.winner, ctx.discarder, points, BASE)
+            payments=_win_payments(ctx.winner, ctx.discarder, points)
             if meets
             else self.false_win_payments(ctx.winner),
             reason=None if meets else f"{without_flowers} fans without flowers, below the minimum {self.minimum}",

@@ -6,8 +6,10 @@ whether the wait is unique); ``reading_fans`` scores one 4 sets + pair reading o
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.notation import Hand
 from engine.rulesets.mcr.chows import chow_fans, terminal_chows_fan
@@ -42,7 +44,7 @@ from engine.rulesets.mcr.fans import (
     TWO_DRAGONS_PUNGS,
 )
 from engine.rulesets.mcr.knitted import knitted_straight_fans
-from engine.rulesets.mcr.packs import CHOW, KONG, PUNG, Pack, pack_of_meld, pack_tiles
+from engine.rulesets.mcr.packs import CHOW, KONG, PAIR, PUNG, Pack, pack_of_meld, pack_tiles
 from engine.rulesets.mcr.pungs import kong_fans, pung_fans, single_pung_fan
 from engine.rulesets.mcr.situation import WinFlags, corrected_flags, flag_fans
 from engine.rulesets.mcr.special import honors_and_knitted, nine_gates, seven_pairs_family, thirteen_orphans
@@ -186,21 +188,8 @@ def reading_fans(summary: HandSummary, reading: Reading) -> Fans:
         kong_fans(concealed_pungs, melded_kongs, concealed_kongs, fans)
         if len(pungs) == 4 and FOUR_KONGS not in fans and FOUR_CONCEALED_PUNGS not in fans:
             fans[ALL_PUNGS] = 1
-        for tile in pungs:
-            fan = single_pung_fan(tile)
-            if fan is not None:
-                fans[fan] = fans.get(fan, 0) + 1
-    terminal = terminal_chows_fan(chows, pair.tile) if len(chows) == 4 else None
-    if terminal is not None:
-        fans[terminal] = 1
-    else:
-        chow_fans(chows, fans)
-        pung_fans(pungs, fans)
+    fans.update(shape_fans(tuple(chows), tuple(pungs), pair.tile))
     _concealment_fans(summary, fans)
-    _pair_fans(pair.tile, len(chows), fans)
-    trait = pack_trait_fan((*sets, pair))
-    if trait is not None:
-        fans[trait] = 1
     fans.update(summary.tile_fans)
     if QUADRUPLE_CHOW not in fans:
         hogs = summary.fours - melded_kongs - concealed_kongs
@@ -211,6 +200,30 @@ def reading_fans(summary: HandSummary, reading: Reading) -> Fans:
         if fan is not None and summary.unique_wait:
             fans[fan] = 1
     return _finish(fans, pungs, summary)
+
+
+@lru_cache(maxsize=1 << 14)
+def shape_fans(chows: tuple[Code, ...], pungs: tuple[Code, ...], pair: Code) -> tuple[tuple[int, int], ...]:
+    """The fans of a reading's shape alone (sorted chow middles, sorted pung/kong tiles, pair): single pungs,
+    chow and pung patterns, the pair's fans, 全带幺/全带五/全双刻. Shapes repeat across hands, so this is cached."""
+    fans: Fans = {}
+    for tile in pungs:
+        fan = single_pung_fan(tile)
+        if fan is not None:
+            fans[fan] = fans.get(fan, 0) + 1
+    terminal = terminal_chows_fan(list(chows), pair) if len(chows) == 4 else None
+    if terminal is not None:
+        fans[terminal] = 1
+    else:
+        chow_fans(list(chows), fans)
+        pung_fans(list(pungs), fans)
+    _pair_fans(pair, len(chows), fans)
+    trait = pack_trait_fan(
+        [Pack(CHOW, tile) for tile in chows] + [Pack(PUNG, tile) for tile in pungs] + [Pack(PAIR, pair)]
+    )
+    if trait is not None:
+        fans[trait] = 1
+    return tuple(fans.items())
 
 
 def _concealment_fans(summary: HandSummary, fans: Fans) -> None:
@@ -255,17 +268,15 @@ def hand_fans(
     fixed = tuple(pack_of_meld(meld) for meld in hand.melds)
     win_id = hand.win_tile
     assert win_id is not None
+    tiles = (*hand.standing, win_id)
     counts = [0] * 34
-    concealed: dict[Code, int] = {}
-    for tile in (*hand.standing, win_id):
+    for tile in tiles:
         counts[tile] += 1
-        code = CODE_OF[tile]
-        concealed[code] = concealed.get(code, 0) + 1
+    concealed = Counter(map(CODE_OF.__getitem__, tiles))
     win = CODE_OF[win_id]
-    held = dict(concealed)
+    held = concealed.copy()
     for pack in fixed:
-        for tile in pack_tiles(pack):
-            held[tile] = held.get(tile, 0) + 1
+        held.update(pack_tiles(pack))
     flags = corrected_flags(
         flags,
         win_in_standing=concealed[win],
