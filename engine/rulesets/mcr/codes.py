@@ -13,7 +13,7 @@ from engine.tiles import EAST, GREEN, NORTH, RED, SOUTH, WEST, WHITE, Tile
 
 Code = int
 
-CHARACTERS, BAMBOO, DOTS, HONORS = 1, 2, 3, 4
+CHARACTERS, BAMBOO, DOTS = 1, 2, 3
 E, S, W, N, C, F, P = range(0x41, 0x48)
 """Winds, then 中 (C) 发 (F) 白 (P)."""
 
@@ -29,7 +29,6 @@ CODE_OF: tuple[Code, ...] = (
 
 TILE_OF: dict[Code, Tile] = {code: tile for tile, code in enumerate(CODE_OF)}
 
-ALL_CODES: tuple[Code, ...] = tuple(sorted(CODE_OF))
 WINDS = frozenset((E, S, W, N))
 DRAGONS = frozenset((C, F, P))
 TERMINALS = frozenset(suit * 16 + rank for suit in (CHARACTERS, BAMBOO, DOTS) for rank in (1, 9))
@@ -44,15 +43,3 @@ KNITTED_STRAIGHTS: tuple[frozenset[Code], ...] = tuple(
     for suits in permutations((CHARACTERS, BAMBOO, DOTS))
 )
 """The six 组合龙: 147 / 258 / 369 spread over the three suits."""
-
-
-def is_numbered(code: Code) -> bool:
-    return code < 0x40
-
-
-def suit(code: Code) -> int:
-    return code >> 4
-
-
-def rank(code: Code) -> int:
-    return code & 15

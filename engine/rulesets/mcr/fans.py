@@ -98,6 +98,9 @@ SINGLE_WAIT = 79
 SELF_DRAWN = 80
 FLOWER_TILES = 81
 CONCEALED_KONG_AND_MELDED_KONG = 82
+HEAVENLY_HAND = 83
+EARTHLY_HAND = 84
+HUMANLY_HAND = 85
 
 FANS: tuple[FanInfo, ...] = (
     FanInfo(1, "大四喜", "Big Four Winds", 88),
@@ -182,10 +185,12 @@ FANS: tuple[FanInfo, ...] = (
     FanInfo(80, "自摸", "Self-Drawn", 1),
     FanInfo(81, "花牌", "Flower Tiles", 1),
     FanInfo(82, "明暗杠", "Concealed Kong and Melded Kong", 5),
+    FanInfo(83, "天和", "Heavenly Hand", 8),
+    FanInfo(84, "地和", "Earthly Hand", 8),
+    FanInfo(85, "人和", "Humanly Hand", 8),
 )
-"""Indexed by id - 1."""
+"""Indexed by id - 1. 83-85 exist only with the ruleset option ``blessings`` (off in the 1998 rules and in
+PyMahjongGB; summerinsects' optional ``SUPPORT_BLESSINGS`` values, 8 each)."""
 
 POINTS: tuple[int, ...] = (0, *(fan.points for fan in FANS))
 """Points by fan id (index 0 unused)."""
-
-BY_NAME_ZH: dict[str, int] = {fan.name_zh: fan.id for fan in FANS}

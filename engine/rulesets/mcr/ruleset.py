@@ -18,6 +18,7 @@ from engine.match import Rotation, RotationPolicy
 from engine.notation import Hand
 from engine.rulesets.base import FanEntry, OptionSpec, Ruleset, Score, WinContext, boolean_option
 from engine.rulesets.handcheck import concealed_counts
+from engine.rulesets.mcr.blessings import with_blessing
 from engine.rulesets.mcr.fans import FANS, FLOWER_TILES, POINTS
 from engine.rulesets.mcr.scorer import ScoringOptions, hand_fans
 from engine.rulesets.mcr.situation import WinFlags
@@ -76,12 +77,26 @@ class McrRuleset(Ruleset):
             "off: MIL online platform, zheng-fan",
         ),
         boolean_option(
+            "blessings",
+            False,
+            "天和 / 地和 / 人和 (8 fans each) for a win in the first go-around with no meld declared; off in the 1998 "
+            "rules and PyMahjongGB",
+        ),
+        boolean_option(
             "exhausted_waits",
             True,
             "a wait on a tile the hand holds four times still counts as a wait, so no 独听 (MIL online rules, both "
             "references); off: such a wait is ignored",
         ),
     )
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(options)
+        self.scoring_options = ScoringOptions(
+            infer_last_tile=self.options["infer_last_tile"],
+            knitted_body_waits=self.options["knitted_body_waits"],
+            exhausted_waits=self.options["exhausted_waits"],
+        )
 
     @property
     def tile_set(self) -> TileSet:
@@ -99,14 +114,6 @@ class McrRuleset(Ruleset):
     def rotation(self) -> RotationPolicy:
         return RotationPolicy(Rotation.COMPETITION, swap_seats_before_west=True)
 
-    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
-        super().__init__(options)
-        self.scoring_options = ScoringOptions(
-            infer_last_tile=self.options["infer_last_tile"],
-            knitted_body_waits=self.options["knitted_body_waits"],
-            exhausted_waits=self.options["exhausted_waits"],
-        )
-
     def evaluate(self, hand: Hand, ctx: WinContext) -> Score:
         flags = WinFlags(
             self_drawn=ctx.discarder is None,
@@ -115,6 +122,8 @@ class McrRuleset(Ruleset):
             kong=ctx.after_kong or ctx.robbing_kong,
         )
         fans = checked_hand_fans(hand, flags, (ctx.round_wind, (ctx.winner - ctx.dealer) % 4), self.scoring_options)
+        if fans is not None and ctx.first_turn and not hand.melds and self.options["blessings"]:
+            fans = with_blessing(fans, dealer=ctx.winner == ctx.dealer, self_drawn=flags.self_drawn)
         if fans is None:
             return Score(
                 hu=False,
@@ -137,9 +146,7 @@ class McrRuleset(Ruleset):
             total_without_flowers=without_flowers,
             meets_minimum=meets,
             fans=tuple(fan_entry(fan, count) for fan, count in sorted(fans)),
-            payments=_win_payments(ctx.winner, ctx.discarder, points)
-            if meets
-            else self.false_win_payments(ctx.winner),
+            payments=_win_payments(ctx.winner, ctx.discarder, points) if meets else self.false_win_payments(ctx.winner),
             reason=None if meets else f"{without_flowers} fans without flowers, below the minimum {self.minimum}",
             extra={"total_without_flowers": without_flowers},
         )

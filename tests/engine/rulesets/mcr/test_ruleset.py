@@ -32,10 +32,11 @@ def fans_of(answer: dict) -> dict[str, int]:
 
 def test_fan_table_matches_the_names_file() -> None:
     rows = list(csv.DictReader((ANCHOR / "mcr-fan-names.csv").open(encoding="utf-8")))
-    assert [(f.id, f.name_zh, f.name_en, f.points) for f in FANS] == [
+    assert [(f.id, f.name_zh, f.name_en, f.points) for f in FANS[:82]] == [
         (int(r["index"]), r["name_zh"], r["name_en_pymahjonggb"], int(r["fan_points"])) for r in rows
     ]
-    assert len(FANS) == 82 and POINTS[82] == 5
+    assert POINTS[82] == 5
+    assert [(f.id, f.name_zh) for f in FANS[82:]] == [(83, "天和"), (84, "地和"), (85, "人和")]  # option only
 
 
 def test_an_exclusion_never_removes_a_bigger_fan() -> None:
@@ -92,6 +93,21 @@ def test_exhausted_waits_is_an_option() -> None:
     hand = "[3333m,1][456p,1][789s,1]1112m2m"
     assert "独听・单钓" not in fans_of(score(hand))
     assert "独听・单钓" in fans_of(score(hand, exhausted_waits=False))
+
+
+@pytest.mark.parametrize(
+    ("winner", "discarder", "blessing", "gone"),
+    [(0, None, "天和", "不求人"), (1, None, "人和", "不求人"), (1, 0, "地和", "门前清")],
+)
+def test_blessings_are_an_option(winner: int, discarder: int | None, blessing: str, gone: str) -> None:
+    hand = parse_hand("123m456p789s1123s4s")
+    ctx = WinContext(winner=winner, dealer=0, discarder=discarder, first_turn=True)
+    plain = {fan.name_zh for fan in MCR.evaluate(hand, ctx).fans}
+    blessed = {fan.name_zh for fan in get_ruleset("mcr", {"blessings": True}).evaluate(hand, ctx).fans}
+    assert gone in plain and blessing not in plain
+    assert blessing in blessed and gone not in blessed and "自摸" not in blessed
+    later = WinContext(winner=winner, dealer=0, discarder=discarder)
+    assert blessing not in {fan.name_zh for fan in get_ruleset("mcr", {"blessings": True}).evaluate(hand, later).fans}
 
 
 def test_self_draw_pays_8_plus_fans_each() -> None:
