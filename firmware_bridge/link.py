@@ -34,6 +34,7 @@ from firmware_bridge.messages import (
     Result,
     Snapshot,
     StateFlag,
+    StatusRequest,
     decode,
 )
 
@@ -327,6 +328,7 @@ class Link:
                 self._needs_handshake = True
                 raise CommandRejected(f"CONFIGURE rejected by the MCU: {result.name}")
             log.info("MCU configured (checksum %08x)", self._configure.checksum)
+        self._await_configured_snapshot()
         if not self._up:
             log.info(
                 "MCU link up: %s board %s, protocol %d.%d, last reset %s",
@@ -338,6 +340,18 @@ class Link:
             )
         self._up = True
         return identity
+
+    def _await_configured_snapshot(self) -> None:
+        """Ask for snapshots until one shows this configuration, so callers never see the pre-handshake state."""
+        checksum = self._configure.checksum
+        request = StatusRequest().frame().encode()
+        rto = self._rto()
+        for _ in range(self._config.max_tries):
+            if self.wait_snapshot(lambda s: s.config_checksum == checksum and bool(s.flags & StateFlag.CONFIGURED), 0):
+                return
+            self._write(request)
+            self.wait_snapshot(lambda s: s.config_checksum == checksum, rto)
+        self._link_down("no snapshot with the new configuration")
 
     # -- receiving (reader thread) ---------------------------------------------------------------------------
 

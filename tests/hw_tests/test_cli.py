@@ -1,0 +1,57 @@
+"""``python -m hw_tests``: the suite's table, skips on a real port without --allow-motion, and the soak JSON."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from hw_tests.cli import main
+from hw_tests.simulator import McuSimulator
+from tests.paths import REPO
+
+
+def test_suite_against_the_simulator_passes(capsys):
+    assert main(["--speed", "50", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].split()[:5] == ["check", "result", "time", "fault", "codes"]
+    assert "stacker jam            PASS" in out
+    assert "JAM/STACKER/side1" in out and "MCU_RESET" in out and "HOST_SILENT" in out
+    assert out.rstrip().endswith("13 passed, 0 failed, 0 skipped")
+
+
+def test_a_real_port_skips_motion_without_allow_motion(capsys):
+    with McuSimulator(seed=4, speed=50) as sim:  # stands in for a table on a serial port
+        assert main(["--port", sim.path, "--json"]) == 0
+        rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        assert sim.model.phase.name == "IDLE" and not sim.model.motors_on
+    status = {row["name"]: row["status"] for row in rows}
+    assert status["handshake"] == status["link round trip"] == status["dealer lamps"] == "PASS"
+    assert status["full cycle"] == "SKIP" and status["stacker jam"] == "SKIP"
+    assert "--allow-motion" in next(row["detail"] for row in rows if row["name"] == "full cycle")
+
+
+def test_a_missing_port_is_one_error_line(capsys):
+    assert main(["--port", "/dev/does-not-exist"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: serial port '/dev/does-not-exist':") and "Traceback" not in err
+
+
+def test_soak_prints_one_json_object():
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    command = [sys.executable, "-m", "hw_tests", "soak", "--commands", "150", "--corrupt", "0.05", "--drop", "0.1"]
+    done = subprocess.run([*command, "--seed", "2", "--json"], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert {"sent", "executed", "duplicates", "lost", "retransmits", "rtt_p50_ms", "rtt_p99_ms"} <= result.keys()
+    assert (result["sent"], result["executed"], result["duplicates"], result["lost"]) == (150, 150, 0, 0)
+    assert result["retransmits"] > 0 and result["rtt_p99_ms"] >= result["rtt_p50_ms"] > 0
+
+
+@pytest.mark.parametrize("bad", [["soak", "--corrupt", "2"], ["--speed", "fast"]])
+def test_bad_arguments_are_usage_errors(bad, capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(bad)
+    assert exited.value.code == 2
+    assert "error:" in capsys.readouterr().err

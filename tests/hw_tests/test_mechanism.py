@@ -1,0 +1,152 @@
+"""The mechanism model alone, on a virtual clock: phases, timings, jams, miscounts, the cycle boundary."""
+
+import random
+
+import pytest
+
+from firmware_bridge.messages import (
+    BuildWalls,
+    ClearFault,
+    Configure,
+    FaultKind,
+    Hatch,
+    LiftWalls,
+    LowerPlatforms,
+    Mechanism,
+    Phase,
+    Result,
+    RollDice,
+    Shuffle,
+    StateFlag,
+)
+from hw_tests.faults import FaultPlan, Jam, Noise
+from hw_tests.mechanism import TableModel, Timings
+
+CONFIG_136 = Configure.build((34, 34, 34, 34), 30, 1000, 200)
+
+
+def model(faults=FaultPlan(), seed=0):  # noqa: B008
+    table = TableModel(random.Random(seed), Timings(), faults)
+    assert table.configure(CONFIG_136, first=True) is Result.OK
+    return table
+
+
+def run(table, message, now):
+    assert table.execute(message, now) is Result.OK
+
+
+def build(table, now=0.0):
+    run(table, Shuffle(), now)
+    run(table, BuildWalls(), now)
+    table.advance(now + 60)
+
+
+def test_a_cycle_takes_realistic_time():
+    table = model()
+    run(table, Shuffle(), 0.0)
+    run(table, BuildWalls(), 0.0)
+    table.advance(7.0)
+    assert table.phase is Phase.SHUFFLING  # 8 s ± 10 % of mixing first
+    table.advance(9.0)
+    table.advance(8.8 + 17 * 1.2 * 0.88)
+    assert table.phase is Phase.STACKING
+    table.advance(9.0 + 17 * 1.2 * 1.1 + 0.5)
+    assert table.phase is Phase.WALLS_READY  # four sides side by side: 17 stacks, 18-35 s in all
+    assert table.counts == [34, 34, 34, 34]
+    run(table, LiftWalls(), 40.0)
+    table.advance(42.0)
+    assert table.phase is Phase.LIFTING
+    table.advance(43.0)
+    assert table.phase is Phase.LIFTED
+
+
+def test_phase_rules():
+    table = model()
+    assert table.execute(LiftWalls(), 0) is Result.BUSY
+    assert table.execute(Hatch(False), 0) is Result.BUSY
+    run(table, Hatch(True), 0)
+    assert table.execute(Shuffle(), 0.1) is Result.BUSY
+    table.advance(2)
+    run(table, Hatch(False), 2)
+    assert table.execute(Shuffle(), 2.1) is Result.BUSY  # the hatch is still closing
+    table.advance(4)
+    run(table, Shuffle(), 4)
+
+
+def test_jam_after_k_times_the_learned_interval():
+    table = model(FaultPlan(jams=(Jam(Mechanism.STACKER, 3, 4),)))
+    run(table, Shuffle(), 0)
+    table.advance(10)
+    run(table, BuildWalls(), 10)
+    table.advance(10 + 4 * 1.2 * 1.1 + 2.9 * 1.2 * 0.9)
+    assert table.fault.kind is FaultKind.NONE
+    table.advance(10 + 4 * 1.2 * 1.1 + 3 * 1.2 * 1.1)
+    assert (table.fault.kind, table.fault.mechanism, table.fault.side) == (FaultKind.JAM, Mechanism.STACKER, 3)
+    assert table.counts[3] == 8 and not table.motors_on
+    assert table.phase is Phase.SHUFFLING
+
+
+def test_miscount_names_the_short_side():
+    table = model(FaultPlan(short_side=2))
+    build(table)
+    assert (table.fault.kind, table.fault.side) == (FaultKind.MISCOUNT, 2)
+    assert table.counts == [34, 34, 33, 34]
+
+
+def test_fault_refuses_motion_until_cleared():
+    table = model()
+    table.stop_all(FaultKind.OVERCURRENT, Mechanism.DISC)
+    assert table.execute(Shuffle(), 0) is Result.FAULTED
+    table.stop_all(FaultKind.JAM)  # the first fault wins
+    assert table.fault.kind is FaultKind.OVERCURRENT
+    run(table, ClearFault(), 0)
+    run(table, Shuffle(), 0)
+
+
+def test_new_tile_count_applies_at_the_next_shuffle():
+    table = model()
+    run(table, Shuffle(), 0)
+    assert table.configure(Configure.build((36, 36, 36, 36), 30, 1000, 200), first=False) is Result.OK
+    assert table.flags & StateFlag.MODE_PENDING
+    run(table, BuildWalls(), 0)
+    table.advance(60)
+    assert table.counts == [34, 34, 34, 34]
+    run(table, LiftWalls(), 60)
+    table.advance(70)
+    run(table, LowerPlatforms(), 70)
+    table.advance(80)
+    build(table, 80)
+    assert table.counts == [36, 36, 36, 36] and not table.flags & StateFlag.MODE_PENDING
+
+
+def test_odd_walls_end_in_a_half_stack():
+    table = model()
+    assert table.configure(Configure.build((27, 27, 27, 27), 30, 1000, 200), first=True) is Result.OK
+    build(table)
+    assert table.phase is Phase.WALLS_READY and table.counts == [27, 27, 27, 27]
+
+
+def test_bad_configuration_is_refused():
+    table = model()
+    broken = Configure((34, 34, 34, 34), 30, 1000, 200, 1234)
+    assert table.configure(broken, first=False) is Result.BAD_CHECKSUM
+    assert table.configure(Configure.build((34, 34, 34, 90), 30, 1000, 200), first=False) is Result.BAD_ARGUMENT
+
+
+def test_same_seed_same_dice_and_timings():
+    def trace(seed):
+        table = model(seed=seed)
+        rolls = []
+        for step in range(5):
+            run(table, RollDice(), step * 2.0)
+            table.advance(step * 2.0 + 1.5)
+            rolls.append(table.dice)
+        return rolls
+
+    assert trace(7) == trace(7)
+    assert trace(7) != trace(8)
+
+
+def test_noise_rates_are_checked():
+    with pytest.raises(ValueError, match=r"Noise\.drop: expected a rate from 0 to 1, got 1\.5"):
+        Noise(drop=1.5)

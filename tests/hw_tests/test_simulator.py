@@ -1,0 +1,149 @@
+"""The simulator's MCU rules, spoken to frame by frame over its pty (PROTOCOL.md §3)."""
+
+import time
+
+import pytest
+import serial
+
+from firmware_bridge.framing import FrameDecoder
+from firmware_bridge.messages import (
+    Ack,
+    EmergencyStop,
+    Identify,
+    Identity,
+    MsgType,
+    Nak,
+    NakReason,
+    Nop,
+    ResetReason,
+    Result,
+    Snapshot,
+    decode,
+)
+from hw_tests.faults import Noise
+from hw_tests.simulator import McuSimulator
+
+
+class Wire:
+    """The host end of the pty, by hand."""
+
+    def __init__(self, path: str) -> None:
+        self.port = serial.Serial(path, 115200, timeout=0.01)
+        self.decoder = FrameDecoder()
+
+    def send(self, message, seq=0):
+        self.port.write(message.frame(seq).encode())
+
+    def send_raw(self, data: bytes):
+        self.port.write(data)
+
+    def expect(self, kind, timeout=1.0, where=lambda seq, m: True):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for frame in self.decoder.feed(self.port.read(256)):
+                message = decode(frame)
+                if isinstance(message, kind) and where(frame.seq, message):
+                    return frame.seq, message
+        raise AssertionError(f"no {kind.__name__} within {timeout} s")
+
+
+@pytest.fixture
+def sim():
+    with McuSimulator(seed=1, speed=20) as made:
+        yield made
+
+
+@pytest.fixture
+def wire(sim):
+    made = Wire(sim.path)
+    yield made
+    made.port.close()
+
+
+def handshake(wire):
+    wire.send(Identify(1, 77))
+    return wire.expect(Identity, where=lambda seq, m: m.nonce == 77)[1]
+
+
+def test_a_fresh_mcu_is_unsynced_until_identify(sim, wire):
+    wire.send(Nop(1), seq=1)
+    _, nak = wire.expect(Nak)
+    assert nak == Nak(0, NakReason.UNSYNCED)
+    assert sim.tokens() == []
+    identity = handshake(wire)
+    assert identity.reset_reason is ResetReason.POWER_ON and not identity.configured and identity.next_seq == 1
+
+
+def test_duplicate_is_acked_again_but_not_run(sim, wire):
+    assert handshake(wire).next_seq == 1
+    for _ in range(3):
+        wire.send(Nop(5), seq=1)
+        assert wire.expect(Ack, where=lambda seq, m: seq == 1)[1] == Ack(MsgType.NOP, Result.OK)
+    assert sim.tokens() == [5] and sim.duplicates_dropped == 2
+
+
+def test_out_of_order_is_refused_with_the_expected_number(sim, wire):
+    handshake(wire)
+    wire.send(Nop(1), seq=1)
+    wire.expect(Ack)
+    wire.send(Nop(3), seq=3)
+    assert wire.expect(Nak)[1] == Nak(2, NakReason.OUT_OF_ORDER)
+    assert sim.tokens() == [1]
+    assert handshake(wire).next_seq == 2  # a new handshake continues the numbering
+
+
+def test_garbage_is_answered_with_one_nak_and_resynced(sim, wire):
+    handshake(wire)
+    frame = bytearray(Nop(9).frame(1).encode())
+    frame[-1] ^= 0x55
+    wire.send_raw(b"\x7e\x05garbage" + bytes(frame))
+    assert wire.expect(Nak, where=lambda seq, m: m.reason is NakReason.CORRUPT)[1].expected == 1
+    wire.send(Nop(9), seq=1)
+    wire.expect(Ack)
+    assert sim.tokens() == [9]
+
+
+def test_unconfigured_mcu_refuses_motion(sim, wire):
+    handshake(wire)
+    from firmware_bridge.messages import Shuffle
+
+    wire.send(Shuffle(), seq=1)
+    assert wire.expect(Ack)[1] == Ack(MsgType.SHUFFLE, Result.UNCONFIGURED)
+
+
+def test_emergency_stop_is_acknowledged_with_seq_zero_even_unsynced(sim, wire):
+    wire.send(EmergencyStop())
+    seq, ack = wire.expect(Ack)
+    assert seq == 0 and ack == Ack(MsgType.EMERGENCY_STOP, Result.OK)
+    assert sim.estop_at is not None
+
+
+def test_snapshots_are_periodic(sim, wire):
+    serials = set()
+    deadline = time.monotonic() + 0.7
+    while time.monotonic() < deadline:
+        _, snapshot = wire.expect(Snapshot)
+        serials.add(snapshot.serial)
+    assert len(serials) >= 3  # the default period is 0.2 s before configuration
+
+
+def test_reset_sends_a_boot_identity_and_forgets_the_sequence(sim, wire):
+    handshake(wire)
+    sim.reset(ResetReason.SOFTWARE)
+    _, boot = wire.expect(Identity, where=lambda seq, m: m.nonce == 0)
+    assert boot.reset_reason is ResetReason.SOFTWARE
+    wire.send(Nop(1), seq=1)
+    assert wire.expect(Nak)[1].reason is NakReason.UNSYNCED
+
+
+def test_noise_is_reproducible_from_the_seed():
+    def corrupted(seed):
+        made = McuSimulator(seed=seed, noise=Noise(corrupt=0.3))  # not started: nothing else draws from its RNG
+        try:
+            return made._corrupt(bytes(range(64)))
+        finally:
+            made.close()
+
+    assert corrupted(3) == corrupted(3)
+    assert corrupted(3) != corrupted(4)
+    assert corrupted(3) != bytes(range(64))
