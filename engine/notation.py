@@ -17,8 +17,10 @@ See ``../shared/anchor-data/README.md``. ``parse_hand(format_hand(h)) == h`` for
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 from engine.errors import NotationError
 from engine.tiles import FLOWERS, SUIT_OFFSET, SUIT_SIZE, WIND_LETTERS, Tile, format_tiles, is_honor
@@ -113,10 +115,29 @@ _HONOR_TILE = {letter: SUIT_OFFSET["z"] + index for index, letter in enumerate(H
 _RANK_SUITS = {suit: (SUIT_OFFSET[suit], SUIT_SIZE[suit]) for suit in "mpsz"}
 
 
+_TOKENS = re.compile(r"[1-9]+[mps]|[1-7]+z|[ESWNPFC]")
+
+
+@lru_cache(maxsize=4096)
+def _token_tiles(token: str) -> tuple[Tile, ...]:
+    """Tiles of one well-formed token (``789p``, ``E``); tokens repeat across hands, so they are cached."""
+    return tuple(_read_mcr_tiles(token, 0, token))
+
+
 def _parse_mcr_tiles(text: str, start: int, source: str) -> list[Tile]:
     """Tiles in MCR notation (compact digits + suit, or honor letters) between ``start`` and its end.
 
-    One pass with dictionary look-ups: ``mjtable score`` reads every hand through here."""
+    ``mjtable score`` reads every hand through here: well-formed text is split into tokens by one regular
+    expression and each token read once; anything else goes through the character reader, which names the
+    position of the first fault."""
+    tokens = _TOKENS.findall(text)
+    if sum(map(len, tokens)) == len(text):
+        return [tile for token in tokens for tile in _token_tiles(token)]
+    return _read_mcr_tiles(text, start, source)
+
+
+def _read_mcr_tiles(text: str, start: int, source: str) -> list[Tile]:
+    """The character-by-character reader behind ``_parse_mcr_tiles``."""
     tiles: list[Tile] = []
     digits_from = -1
     for offset, char in enumerate(text):
