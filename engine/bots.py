@@ -69,7 +69,7 @@ class SimpleBot:
             counts[offered] += 1
         if not is_win(counts, referee.ruleset.shape_rules):
             return False
-        return referee.is_legal(Action(ActionKind.HU, self.seat))
+        return referee.would_win(self.seat)
 
     def _chow(self, referee: Referee, tile: Tile, known: list[int]) -> Tile | None:
         ruleset = referee.ruleset

@@ -36,7 +36,7 @@ from engine.notation import Hand, Meld, MeldKind, Situation
 from engine.procedure import NewHand, Wall, WallLayout, break_wall, deal, new_hand
 from engine.rulesets import ClaimKind, DrawContext, KongType, MultipleWinners, Ruleset, Score, WinContext
 from engine.seats import SeatState
-from engine.settlement import no_payments
+from engine.settlement import Payments, combine, no_payments
 from engine.tiles import NUM_TILE_IDS, Tile, format_tiles, is_flower, is_suited, tile_code
 
 SEATS = 4
@@ -136,6 +136,8 @@ class Referee:
         self.claims_made = 0
         self.history: list[Action] = []
         self.wins: list[WinRecord] = []
+        self.penalties: list[Payments] = []
+        """Payments for false declarations (诈和) made during the hand, settled with its result."""
         self.result: HandResult | None = None
         self.dice: tuple[int, ...] | None = None
         self.dice2: tuple[int, ...] | None = None
@@ -445,9 +447,13 @@ class Referee:
                 raise IllegalAction(f"seat {action.seat} cannot answer: {self._waiting_for()}")
             win_tile = self.offer
             assert win_tile is not None
-            self._evaluate(action, win_tile, discarder=self.offer_seat, robbing=self.phase is Phase.ROB)
-            self.responses[action.seat] = action
-            return ["answer recorded"] if len(self.responses) < SEATS - 1 else self._resolve()
+            record = self._evaluate(action, win_tile, discarder=self.offer_seat, robbing=self.phase is Phase.ROB)
+            events = self._false_win(record)
+            # A false declaration is penalised and counts as the seat's pass; the offer stays open.
+            self.responses[action.seat] = Action(ActionKind.PASS, action.seat) if events else action
+            if len(self.responses) < SEATS - 1:
+                return events or ["answer recorded"]
+            return events + self._resolve()
         self._require_turn(action, Phase.ACT)
         if not self.may_win_by_draw:
             raise IllegalAction(f"seat {action.seat} took the last tile by a claim, not from the wall: no self-draw")
@@ -457,10 +463,23 @@ class Referee:
         if self.full_information and self.last_drawn is not None and win_tile != self.last_drawn:
             raise IllegalAction(f"the winning tile is the {tile_code(self.last_drawn)} just drawn")
         record = self._evaluate(action, win_tile, discarder=None, robbing=False)
-        return self._finish([record], None)
+        return self._false_win(record) or self._finish([record], None)
+
+    def _false_win(self, record: WinRecord) -> list[str]:
+        """A declaration that is no win: the ruleset's penalty (诈和) where it has one, and play goes on;
+        without a penalty it is simply illegal."""
+        if record.score.hu:
+            return []
+        penalty = self.ruleset.false_win_payments(record.seat)
+        reason = record.score.reason or "no win"
+        if penalty is None:
+            raise IllegalAction(f"seat {record.seat} declared a win that is not one: {reason}")
+        self.penalties.append(penalty)
+        return [f"seat {record.seat} false win ({reason}): penalty"]
 
     def _evaluate(self, action: Action, win_tile: Tile, *, discarder: int | None, robbing: bool) -> WinRecord:
-        """Score a declared win; ``IllegalAction`` when it is not a win under the ruleset (nothing changes)."""
+        """Score a declared win as the ruleset sees it (``score.hu`` false for a false declaration); a hand that
+        cannot exist (wrong size, a tile seen too often) is an ``IllegalAction``."""
         seat = self.seats[action.seat]
         standing = self._standing_for_win(action, win_tile, self_drawn=discarder is None)
         self_drawn = discarder is None
@@ -489,10 +508,7 @@ class Referee:
             flowers=len(seat.flowers),
             consecutive_dealer=self.consecutive_dealer,
         )
-        score = self.ruleset.evaluate(hand, context)
-        if not score.hu:
-            raise IllegalAction(f"seat {action.seat} declared a win that is not one: {score.reason or 'no win'}")
-        return WinRecord(action.seat, hand, context, score)
+        return WinRecord(action.seat, hand, context, self.ruleset.evaluate(hand, context))
 
     def _standing_for_win(self, action: Action, win_tile: Tile, *, self_drawn: bool) -> list[Tile]:
         """The winner's concealed tiles without the winning tile: known, or revealed with the declaration."""
@@ -529,14 +545,14 @@ class Referee:
 
     def _finish(self, records: list[WinRecord], discarder: int | None) -> list[str]:
         self.wins = records
-        payments = self.ruleset.settle_wins([record.score for record in records])
+        payments = combine(self.ruleset.settle_wins([record.score for record in records]), *self.penalties)
         self.result = HandResult((Win(tuple(record.seat for record in records), discarder),), payments)
         self.phase = Phase.OVER
         return [f"seat {record.seat} hu" for record in records]
 
     def _end_drawn(self, events: list[str]) -> list[str]:
         payments = self.ruleset.settle_draw(DrawContext(self.dealer, self.consecutive_dealer, self.round_wind))
-        self.result = HandResult.draw(payments if payments is not None else no_payments())
+        self.result = HandResult.draw(combine(payments if payments is not None else no_payments(), *self.penalties))
         self.phase = Phase.OVER
         return [*events, "drawn game"]
 
@@ -599,6 +615,15 @@ class Referee:
                 candidates.append(Action(ActionKind.DRAW, self._next(self.offer_seat)))
         return [action for action in candidates if self.is_legal(action)]
 
+    def would_win(self, seat: int) -> bool:
+        """Whether a win declared by ``seat`` now would be a true win (not a penalised false one)."""
+        snapshot = self._snapshot()
+        verdict = self.apply(Action(ActionKind.HU, seat))
+        won = verdict.ok and self.result is not None and seat in self.result.winners
+        won = won or (verdict.ok and self.responses.get(seat, Action(ActionKind.PASS, seat)).kind is ActionKind.HU)
+        self._restore(snapshot)
+        return won
+
     def is_legal(self, action: Action) -> bool:
         """Whether ``apply(action)`` would be accepted, without changing anything."""
         snapshot = self._snapshot()
@@ -610,15 +635,24 @@ class Referee:
         seats = [(list(s.known), s.unknown, list(s.melds), list(s.discards), list(s.flowers)) for s in self.seats]
         fields = (self.phase, self.turn, self.offer, self.offer_seat, dict(self.responses), self.last_drawn)
         flags = (self.may_win_by_draw, self.after_kong, self.discards_made, self.claims_made)
-        return seats, fields, flags, self.wall.state, len(self.history), list(self.wins), self.result
+        return (
+            seats,
+            fields,
+            flags,
+            self.wall.state,
+            len(self.history),
+            list(self.wins),
+            self.result,
+            list(self.penalties),
+        )
 
     def _restore(self, snapshot: tuple[Any, ...]) -> None:
-        seats, fields, flags, wall_state, history, wins, result = snapshot
+        seats, fields, flags, wall_state, history, wins, result, penalties = snapshot
         for seat, (known, unknown, melds, discards, flowers) in zip(self.seats, seats, strict=True):
             seat.known, seat.unknown, seat.melds, seat.discards, seat.flowers = known, unknown, melds, discards, flowers
         self.phase, self.turn, self.offer, self.offer_seat, self.responses, self.last_drawn = fields
         self.may_win_by_draw, self.after_kong, self.discards_made, self.claims_made = flags
-        self.wall.state, self.wins, self.result = wall_state, wins, result
+        self.wall.state, self.wins, self.result, self.penalties = wall_state, wins, result, penalties
         del self.history[history:]
 
     def tile_balance(self) -> dict[str, int]:
@@ -681,5 +715,6 @@ class Referee:
                 "claims_made": self.claims_made,
             },
             "wins": [record.to_dict() for record in self.wins],
+            "penalties": [{str(seat): amount for seat, amount in penalty.items()} for penalty in self.penalties],
             "result": None if self.result is None else self.result.to_dict(),
         }

@@ -318,3 +318,19 @@ def test_observed_table_never_sees_more_copies_than_the_set_holds(moves):
         referee.check_balance()
         for face in range(42):
             assert referee._visible_count(face) <= ruleset.tile_set.copies[face]
+
+
+def test_a_false_win_under_a_penalising_ruleset_is_fined_and_play_goes_on():
+    mcr = get_ruleset("mcr")
+    referee = stacked(mcr, {0: "9p1z2z3z4z5z6z7z1m1s2s3s4s5s", 1: "123m456m78p234s55s"})
+    act(referee, K.DISCARD, 0, "9p")
+    verdict = referee.apply(Action(K.HU, 1))
+    assert verdict.ok and "false win" in verdict.events[0]
+    # 5 fans is below the 8-fan minimum: the declarer pays 10 to each other player, and it counts as his pass.
+    assert referee.penalties == [{0: 10, 1: -30, 2: 10, 3: 10}]
+    assert referee.phase is Phase.CLAIMS and referee.responses[1].kind is K.PASS
+    assert not referee.would_win(2)
+    act(referee, K.PASS, 2)
+    act(referee, K.PASS, 3)
+    act(referee, K.DRAW, 1)
+    assert referee.phase is Phase.ACT and referee.turn == 1
