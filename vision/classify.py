@@ -11,13 +11,14 @@ under a millisecond on one core. The reject alternative makes "unknown" the answ
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
+from engine.errors import MjtableError
 from engine.tiles import NUM_TILE_IDS, Tile, parse_tile, tile_code
 from vision.errors import ModelError
 from vision.features import HALF_TURN, features
@@ -27,7 +28,7 @@ PER_KIND = 12
 is ten times slower on a busy Pi; k-means centres of many renders or photos lose next to nothing."""
 DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / "default"
 UNKNOWN = "unknown"
-FORMAT = 1
+FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -53,14 +54,17 @@ class Prediction:
 
 @dataclass(frozen=True)
 class Model:
-    """Templates (unit feature rows) with their kinds; ``temperature`` sharpens the softmax, ``reject`` is the
-    similarity of the "none of these" alternative and ``threshold`` the confidence below which the answer is
-    unknown."""
+    """Templates with their kinds. Features are compared after ``projection``, a linear discriminant map (LDA)
+    that weighs what tells kinds apart (the numeral above 萬) over what they share (the 萬 itself); templates are
+    unit rows in that space. ``temperature`` sharpens the softmax, ``reject`` (one per tile id: some faces, like
+    a framed white dragon, vary more than others) is the similarity of the "none of these" alternative and
+    ``threshold`` the confidence below which the answer is unknown."""
 
+    projection: np.ndarray
     templates: np.ndarray
     labels: np.ndarray
     temperature: float = 40.0
-    reject: float = 0.5
+    reject: np.ndarray = field(default_factory=lambda: np.full(NUM_TILE_IDS, 0.5, np.float32))
     threshold: float = 0.5
     description: str = ""
 
@@ -68,9 +72,14 @@ class Model:
     def kinds(self) -> list[Tile]:
         return sorted({int(label) for label in self.labels})
 
+    def project(self, rows: np.ndarray) -> np.ndarray:
+        """Feature rows in template space, unit length."""
+        projected = rows @ self.projection
+        return projected / (np.linalg.norm(projected, axis=1, keepdims=True) + 1e-9)
+
     def kind_scores(self, rows: np.ndarray) -> np.ndarray:
         """Best similarity of each feature row to each kind's templates (-1 for kinds with no template)."""
-        similarity = rows @ self.templates.T
+        similarity = self.project(rows) @ self.templates.T
         scores = np.full((len(rows), NUM_TILE_IDS), -1.0, np.float32)
         np.maximum.at(scores.T, self.labels, similarity.T)
         return scores
@@ -81,7 +90,7 @@ class Model:
         best = scores.argmax(axis=1)
         top = scores[np.arange(len(rows)), best]
         logits = self.temperature * (scores - top[:, None])
-        rejected = np.exp(np.minimum(self.temperature * (self.reject - top), 50.0))
+        rejected = np.exp(np.minimum(self.temperature * (self.reject[best] - top), 50.0))
         confidence = 1.0 / (np.exp(logits).sum(axis=1) + rejected)
         return [
             Prediction(int(tile) if conf >= self.threshold else None, float(conf), float(sim))
@@ -95,9 +104,10 @@ class Model:
         return (turned, True) if turned.similarity > upright.similarity else (upright, False)
 
     def with_templates(self, templates: np.ndarray, labels: np.ndarray, description: str) -> Model:
-        """This model with the given kinds' templates replaced by new ones (an enrolled set)."""
+        """This model with the given kinds' templates (already projected) replaced by new ones (an enrolled set)."""
         keep = ~np.isin(self.labels, np.unique(labels))
         return Model(
+            self.projection,
             np.vstack([self.templates[keep], templates]).astype(np.float32),
             np.concatenate([self.labels[keep], labels]).astype(np.int16),
             self.temperature,
@@ -108,11 +118,16 @@ class Model:
 
     def save(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(folder / "templates.npz", templates=self.templates.astype(np.float16), labels=self.labels)
+        np.savez_compressed(
+            folder / "templates.npz",
+            projection=self.projection.astype(np.float32),
+            templates=self.templates.astype(np.float16),
+            labels=self.labels,
+        )
         meta = {
             "format": FORMAT,
             "temperature": self.temperature,
-            "reject": self.reject,
+            "reject": {tile_code(tile): round(float(self.reject[tile]), 4) for tile in range(NUM_TILE_IDS)},
             "threshold": self.threshold,
             "description": self.description,
             "kinds": [tile_code(tile) for tile in self.kinds],
@@ -136,24 +151,33 @@ def condense(
     return np.vstack(out_rows), np.concatenate(out_labels)
 
 
+def _rejects(data: dict[str, float]) -> np.ndarray:
+    levels = np.full(NUM_TILE_IDS, 1.0, np.float32)
+    for code, level in data.items():
+        levels[parse_tile(code)] = float(level)
+    return levels
+
+
 def load_model(folder: Path | None = None) -> Model:
     """A model directory written by ``Model.save`` (the shipped default model when None)."""
     folder = folder or DEFAULT_MODEL
     try:
         meta = json.loads((folder / "model.json").read_text())
         with np.load(folder / "templates.npz") as data:
+            projection = data["projection"].astype(np.float32)
             templates, labels = data["templates"].astype(np.float32), data["labels"].astype(np.int16)
     except FileNotFoundError as error:
         raise ModelError(f"{folder}: not a model directory (no {Path(error.filename).name})") from None
-    except (OSError, ValueError, KeyError) as error:
+    except (OSError, ValueError, KeyError, MjtableError) as error:
         raise ModelError(f"{folder}: unreadable model ({error})") from None
     if meta.get("format") != FORMAT:
         raise ModelError(f"{folder}/model.json: format {meta.get('format')!r}, expected {FORMAT}")
     return Model(
+        projection,
         templates,
         labels,
         float(meta["temperature"]),
-        float(meta["reject"]),
+        _rejects(meta["reject"]),
         float(meta["threshold"]),
         meta["description"],
     )

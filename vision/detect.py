@@ -125,10 +125,13 @@ def _quad(centre: np.ndarray, up: np.ndarray, long_side: float, short_side: floa
     return np.array([centre + top - side, centre + top + side, centre - top + side, centre - top - side])
 
 
-def find_tiles(zone: np.ndarray, ppm: float, to_image: np.ndarray | None = None) -> list[Found]:
+def find_tiles(
+    zone: np.ndarray, ppm: float, to_image: np.ndarray | None = None, mask: np.ndarray | None = None
+) -> list[Found]:
     """Tiles in a zone's rectified image (``ppm`` px per mm). ``to_image`` maps zone pixels to the camera image
-    so that crops come straight from the full-resolution frame; None means the zone image itself."""
-    mask = tile_mask(zone)
+    so that crops come straight from the full-resolution frame; None means the zone image itself. ``mask`` is
+    the zone's ``tile_mask`` if the caller has it already."""
+    mask = tile_mask(zone) if mask is None else mask
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     tile_area = TILE_W_MM * TILE_H_MM * ppm * ppm
     found = []

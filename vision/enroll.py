@@ -100,9 +100,9 @@ def enroll(model: Model, samples: Sequence[tuple[np.ndarray, Tile]], copies: int
             rows.append(features(variant))
             labels.append(tile)
             photos.append(number)
-    matrix, kinds = np.array(rows), np.array(labels, np.int16)
+    matrix, kinds = model.project(np.array(rows)), np.array(labels, np.int16)
     own = _own_similarity(matrix, kinds, np.array(photos))
-    reject = min(model.reject, float(np.percentile(own, 2)) - 0.05) if len(own) else model.reject
+    reject = np.minimum(model.reject, float(np.percentile(own, 2)) - 0.05) if len(own) else model.reject
     templates, template_kinds = condense(matrix, kinds, seed=seed)
     description = f"enrolled: {len(samples)} photos of {len(set(labels))} kinds"
     return replace(model.with_templates(templates, template_kinds, description), reject=reject)

@@ -54,7 +54,9 @@ def _unit(vector: np.ndarray) -> np.ndarray:
 def features(crop: np.ndarray) -> np.ndarray:
     """Unit float32 feature vector of one canonical BGR crop."""
     face = crop.astype(np.float32)
-    grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
+    grey = cv2.GaussianBlur(
+        cv2.cvtColor(face, cv2.COLOR_BGR2GRAY), (3, 3), 0.8
+    )  # sensor noise would dominate blank faces
     ink = np.clip(grey.max() - grey, 0, None)  # dark strokes on a light body, whatever the light level
     shape = cv2.resize(ink[_INNER], (SHAPE_W, SHAPE_H), interpolation=cv2.INTER_AREA).ravel()
     hog = _orientations(grey)

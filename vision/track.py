@@ -1,0 +1,162 @@
+"""Frames to table events: a tile that stays put in a seat's discard zone is a discard, a discard that leaves
+while nothing covers the zone was taken (a claim), a revealed hand that stays the same is read.
+
+Debounced: a discard is reported after its reading agrees over ``stable`` consecutive uncovered frames, a take
+after ``gone`` uncovered frames without the tile. While a hand or arm covers a zone, nothing in it changes state,
+so a tile under a hand is neither taken nor, when the hand leaves, discarded again. A tile is reported once:
+it is remembered by its place until it is taken.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.tiles import Tile, parse_tiles, tile_code
+from vision.classify import UNKNOWN
+from vision.recognize import Seen, ZoneView
+
+log = logging.getLogger(__name__)
+
+KINDS = ("discard", "taken", "hand")
+
+
+@dataclass(frozen=True)
+class Event:
+    """``discard`` / ``taken``: one tile (None when unreadable) at (u, v) mm in the seat's zone; ``hand``: the
+    tiles of the seat's revealed hand, left to right as the seat sees them."""
+
+    kind: str
+    seat: int
+    tiles: tuple[Tile | None, ...]
+    frame: int
+    time: float
+    u: float = 0.0
+    v: float = 0.0
+    confidence: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        codes = [UNKNOWN if tile is None else tile_code(tile) for tile in self.tiles]
+        data: dict[str, Any] = {"event": self.kind, "seat": self.seat, "frame": self.frame, "time": round(self.time, 3)}
+        if self.kind == "hand":
+            return data | {"tiles": codes}
+        return data | {
+            "tile": codes[0],
+            "u": round(self.u, 1),
+            "v": round(self.v, 1),
+            "confidence": round(self.confidence, 3),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Event:
+        codes = data["tiles"] if data["event"] == "hand" else [data["tile"]]
+        tiles = tuple(None if code == UNKNOWN else parse_tiles(code)[0] for code in codes)
+        position = (float(data.get("u", 0.0)), float(data.get("v", 0.0)), float(data.get("confidence", 0.0)))
+        return cls(data["event"], int(data["seat"]), tiles, int(data["frame"]), float(data["time"]), *position)
+
+
+@dataclass
+class _Track:
+    """A tile at one place of a discard zone, seen over several frames."""
+
+    u: float
+    v: float
+    readings: list[Tile | None] = field(default_factory=list)
+    confidence: list[float] = field(default_factory=list)
+    misses: int = 0
+    reported: Event | None = None
+
+    def tile(self, stable: int) -> Tile | None:
+        recent = self.readings[-stable:]
+        return recent[0] if len(recent) == stable and recent[0] is not None and len(set(recent)) == 1 else None
+
+
+@dataclass
+class _HandZone:
+    last: tuple[Tile | None, ...] = ()
+    same: int = 0
+    reported: tuple[Tile | None, ...] = ()
+
+
+class Tracker:
+    """Turns ``ZoneView``s, frame after frame, into ``Event``s."""
+
+    def __init__(self, stable: int = 3, gone: int = 4, tolerance: float = 12.0, patience: int = 12) -> None:
+        """``tolerance``: mm a tile may seem to move and stay the same tile; ``patience``: uncovered frames after
+        which a tile that never reads steadily is reported as an unknown discard."""
+        self.stable, self.gone, self.tolerance, self.patience = stable, gone, tolerance, patience
+        self._tracks: dict[int, list[_Track]] = {seat: [] for seat in range(4)}
+        self._hands: dict[int, _HandZone] = {seat: _HandZone() for seat in range(4)}
+
+    def update(self, views: Iterable[ZoneView], frame: int, time: float) -> list[Event]:
+        events: list[Event] = []
+        for view in views:
+            if view.covered:
+                continue
+            if view.zone == "discard":
+                events += self._discards(view, frame, time)
+            elif view.zone == "hand":
+                events += self._hand(view, frame, time)
+        for event in events:
+            log.info("%s seat %d %s (frame %d)", event.kind, event.seat, event.to_dict().get("tile", ""), frame)
+        return events
+
+    def _match(self, tracks: list[_Track], seen: tuple[Seen, ...]) -> list[tuple[_Track | None, Seen | None]]:
+        """Pairs of a track and what is seen at its place, closest first; unpaired on either side with None."""
+        pairs = sorted(
+            ((abs(t.u - s.u) + abs(t.v - s.v), i, j) for i, t in enumerate(tracks) for j, s in enumerate(seen)),
+        )
+        used_t: set[int] = set()
+        used_s: set[int] = set()
+        out: list[tuple[_Track | None, Seen | None]] = []
+        for distance, i, j in pairs:
+            if distance <= self.tolerance and i not in used_t and j not in used_s:
+                used_t.add(i)
+                used_s.add(j)
+                out.append((tracks[i], seen[j]))
+        out += [(t, None) for i, t in enumerate(tracks) if i not in used_t]
+        out += [(None, s) for j, s in enumerate(seen) if j not in used_s]
+        return out
+
+    def _discards(self, view: ZoneView, frame: int, time: float) -> list[Event]:
+        tracks = self._tracks[view.seat]
+        events = []
+        for track, seen in self._match(tracks, view.tiles):
+            if track is None and seen is not None:
+                track = _Track(seen.u, seen.v)
+                tracks.append(track)
+            if track is None:
+                continue
+            if seen is None:
+                track.misses += 1
+                if track.misses >= self.gone:
+                    tracks.remove(track)
+                    if track.reported is not None:
+                        taken = track.reported
+                        events.append(
+                            Event("taken", view.seat, taken.tiles, frame, time, track.u, track.v, taken.confidence)
+                        )
+                continue
+            track.misses = 0
+            track.u, track.v = seen.u, seen.v
+            track.readings.append(seen.tile)
+            track.confidence.append(seen.prediction.confidence)
+            steady = track.tile(self.stable) is not None
+            if track.reported is None and (steady or len(track.readings) >= self.patience):
+                tile = track.tile(self.stable)
+                confidence = min(track.confidence[-self.stable :]) if tile is not None else 0.0
+                track.reported = Event("discard", view.seat, (tile,), frame, time, track.u, track.v, confidence)
+                events.append(track.reported)
+        return events
+
+    def _hand(self, view: ZoneView, frame: int, time: float) -> list[Event]:
+        state = self._hands[view.seat]
+        tiles = tuple(seen.tile for seen in sorted(view.tiles, key=lambda seen: seen.u))
+        state.same = state.same + 1 if tiles == state.last else 1
+        state.last = tiles
+        if len(tiles) >= 2 and None not in tiles and state.same >= self.stable and tiles != state.reported:
+            state.reported = tiles
+            return [Event("hand", view.seat, tiles, frame, time)]
+        return []
