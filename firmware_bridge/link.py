@@ -40,9 +40,9 @@ from firmware_bridge.messages import (
 
 log = logging.getLogger(__name__)
 
-# The retransmit timeout grows by half after a try during which the MCU sent nothing at all: gentler than TCP's
-# doubling, because on a serial line a missing ACK is noise far more often than a busy MCU, and a try during which
-# bytes did arrive (a NAK, a snapshot, even garbage) shows the MCU is alive and needs no backing off.
+# The retransmit timeout grows by half after a missed ACK only while the MCU has been quiet (nothing at all for a
+# third of silence_s): gentler than TCP's doubling, because on a serial line a missing ACK is noise far more often
+# than a busy MCU, and an MCU still sending snapshots, NAKs or even garbage is alive and needs no backing off.
 BACKOFF = 1.5
 HANDSHAKE_TRIES_FACTOR = 4  # an IDENTITY is five times longer than an ACK, so it is lost more often on a noisy line
 
@@ -122,7 +122,6 @@ class Link:
         now = clock()
         self._last_rx = now
         self._last_tx = now
-        self._rx_bytes = 0
         self._threads: list[threading.Thread] = []
 
     # -- life cycle ------------------------------------------------------------------------------------------
@@ -263,7 +262,6 @@ class Link:
                 if attempt:
                     self.stats.retransmits += 1
                 sent_at = self._clock()
-                heard = self._rx_bytes
                 self._write(frame)
                 with self._cv:
                     self._cv.wait_for(lambda: pending.result is not None or pending.nudged or pending.reset, rto)
@@ -275,7 +273,7 @@ class Link:
                         self._sample_rtt(self._clock() - sent_at)
                     self.stats.acked += 1
                     return pending.result
-                if self._rx_bytes == heard:
+                if not self._mcu_heard_lately():
                     rto = min(rto * BACKOFF, self._config.max_rto_s)
                 if self._clock() - self._last_rx > self._config.silence_s:
                     break
@@ -284,6 +282,9 @@ class Link:
             with self._cv:
                 self._pending = None
         raise AssertionError("unreachable")
+
+    def _mcu_heard_lately(self) -> bool:
+        return self._clock() - self._last_rx < self._config.silence_s / 3
 
     def _link_down(self, why: str) -> None:
         self.stats.link_downs += 1
@@ -303,12 +304,11 @@ class Link:
         frame = Identify(PROTOCOL_MAJOR, nonce).frame().encode()
         rto = self._config.min_rto_s * 4
         for _ in range(self._config.max_tries * HANDSHAKE_TRIES_FACTOR):
-            heard = self._rx_bytes
             self._write(frame)
             with self._cv:
                 if self._cv.wait_for(lambda: self._identity is not None, rto):
                     break
-            if self._rx_bytes == heard:
+            if not self._mcu_heard_lately():
                 rto = min(rto * BACKOFF, self._config.max_rto_s)
             if self._clock() - self._last_rx > self._config.silence_s:
                 self._link_down(f"no answer to IDENTIFY for {self._config.silence_s:.1f} s")
@@ -369,7 +369,6 @@ class Link:
             frames = decoder.feed(data) if data else decoder.idle()
             if data:
                 self._last_rx = self._clock()
-                self._rx_bytes += len(data)
             for frame in frames:
                 try:
                     self._dispatch(frame.seq, decode(frame))

@@ -113,8 +113,9 @@ def test_wrong_protocol_major_is_refused(monkeypatch):
 
 
 def test_emergency_stop_jumps_a_command_in_flight():
-    with simulated_table(seed=10, speed=5) as (sim, table):
-        table.shuffle()
+    with simulated_table(seed=10) as (sim, table):
+        table.link.command(Shuffle())
+        assert table.link.wait_snapshot(lambda s: bool(s.flags & StateFlag.MOTORS_ON), 1.0)
         with table.link._cmd_lock:  # what a command being retransmitted holds
             called = time.monotonic()
             latency = table.emergency_stop()
@@ -125,7 +126,7 @@ def test_emergency_stop_jumps_a_command_in_flight():
 
 
 def test_emergency_stop_interrupts_a_build_in_another_thread():
-    with simulated_table(seed=11, speed=5) as (sim, table):
+    with simulated_table(seed=11, speed=10) as (sim, table):
         table.shuffle()
         errors = []
 
@@ -148,7 +149,7 @@ def test_emergency_stop_interrupts_a_build_in_another_thread():
 
 def test_host_silence_stops_the_motors():
     config = BridgeConfig(mcu=McuConfig(host_timeout_s=0.3))
-    with simulated_table(config, seed=12, speed=2) as (sim, table):
+    with simulated_table(config, seed=12) as (sim, table):
         table.shuffle()
         table.link.command(BuildWalls())
         sim.silence_host(2.0)
