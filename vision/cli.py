@@ -1,0 +1,186 @@
+"""The ``mjtable vision`` command group: enroll, classify, watch, calibrate. Every answer is a JSON line; every
+error is an ``{"error": ...}`` line naming the file, line or source, never a traceback.
+
+``register(subparsers)`` adds the group to the ``mjtable`` parser; each subcommand sets ``handler``, called as
+``args.handler(args, out)`` and returning the exit status. ``python -m vision.cli`` runs the group alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+import cv2
+import numpy as np
+
+from engine.errors import MjtableError
+from vision import calibrate as calibration_file
+from vision.capture import Settings, open_source
+from vision.classify import Model, load_model
+from vision.detect import face_crop
+from vision.enroll import enroll, load_image, read_labels
+from vision.errors import CalibrationError, CaptureError, VisionError
+from vision.recognize import Recognizer
+from vision.track import Tracker
+
+
+def _dump(data: dict[str, Any], out: TextIO) -> None:
+    out.write(json.dumps(data, ensure_ascii=False) + "\n")
+    out.flush()
+
+
+def _model(args: argparse.Namespace) -> Model:
+    return load_model(args.model)
+
+
+def _enroll(args: argparse.Namespace, out: TextIO) -> int:
+    rows = read_labels(args.labels, args.images)
+    samples = [(load_image(path), tile) for path, tile in rows]
+    model = enroll(_model(args), samples)
+    model.save(args.out)
+    kinds = len({tile for _, tile in rows})
+    _dump({"model": str(args.out), "photos": len(samples), "kinds": kinds, "description": model.description}, out)
+    return 0
+
+
+def _classify(args: argparse.Namespace, out: TextIO) -> int:
+    model = _model(args)
+    status = 0
+    for path in args.images:
+        try:
+            prediction, _ = model.classify(face_crop(load_image(path)))
+        except VisionError as error:
+            _dump({"file": str(path), "error": str(error)}, out)
+            status = 1
+            continue
+        _dump({"file": str(path), "tile": prediction.code, "confidence": round(prediction.confidence, 4)}, out)
+    return status
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    return Settings(args.width, args.height, args.fps)
+
+
+def _watch(args: argparse.Namespace, out: TextIO) -> int:
+    source = open_source(args.source, _settings(args))
+    model = _model(args)
+    tracker = Tracker()
+    recognizer = None if args.calibration is None else Recognizer(calibration_file.load(args.calibration), model)
+    for frame in source.frames():
+        if args.frames is not None and frame.index >= args.frames:
+            break
+        if recognizer is None:
+            recognizer = Recognizer(calibration_file.from_markers(frame.image), model)
+        for event in tracker.update(recognizer.read(frame.image), frame.index, frame.time):
+            if args.all or event.kind == "discard":
+                _dump(event.to_dict(), out)
+    return 0
+
+
+def _corners(text: str) -> np.ndarray:
+    try:
+        points = np.array([[float(v) for v in point.split(",")] for point in text.split(";")])
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected four x,y points separated by ';', found {text!r}") from None
+    if points.shape != (4, 2):
+        raise argparse.ArgumentTypeError(f"expected four x,y points separated by ';', found {text!r}")
+    return points
+
+
+def _calibrate(args: argparse.Namespace, out: TextIO) -> int:
+    frame = next(iter(open_source(args.source, _settings(args)).frames()), None)
+    if frame is None:
+        raise CaptureError(f"source {args.source!r}: no frame")
+    image = frame.image
+    if args.corners is None:
+        result = calibration_file.from_markers(image)
+    else:
+        result = calibration_file.from_corners(args.corners, image.shape[1], image.shape[0])
+    calibration_file.save(result, args.out)
+    answer = {"calibration": str(args.out)}
+    if args.image is not None:
+        if not cv2.imwrite(str(args.image), calibration_file.annotate(image, result)):
+            raise CalibrationError(f"{args.image}: cannot write the annotated image")
+        answer["image"] = str(args.image)
+    _dump(answer, out)
+    return 0
+
+
+Handler = Callable[[argparse.Namespace, TextIO], int]
+
+
+def _guarded(handler: Handler) -> Handler:
+    """Errors of the vision package (and of the engine's notation) as one JSON line and exit status 2."""
+
+    def run(args: argparse.Namespace, out: TextIO) -> int:
+        try:
+            return handler(args, out)
+        except MjtableError as error:
+            _dump({"error": str(error)}, out)
+            return 2
+
+    return run
+
+
+def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add ``vision`` and its subcommands to a parser's subcommands."""
+    vision = subparsers.add_parser("vision", help="overhead camera: enroll a tile set, classify faces, watch discards")
+    commands = vision.add_subparsers(dest="vision_command", required=True)
+
+    def sub(name: str, help_text: str, handler: Handler) -> argparse.ArgumentParser:
+        parser = commands.add_parser(name, help=help_text)
+        parser.set_defaults(handler=_guarded(handler))
+        return parser
+
+    def with_model(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--model", type=Path, help="model directory (default: the shipped artwork model)")
+
+    def with_source(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "--source",
+            required=True,
+            help="sim[:SEED[:DISCARDS]], picamera, a device number, URL, video or image folder",
+        )
+        parser.add_argument("--width", type=int, default=1280)
+        parser.add_argument("--height", type=int, default=720)
+        parser.add_argument("--fps", type=float, default=10.0)
+
+    parser = sub("enroll", "templates of the table's own set from labelled photos", _enroll)
+    parser.add_argument("--images", type=Path, required=True, help="folder of photos, one tile face each, upright")
+    parser.add_argument("--labels", type=Path, required=True, help="CSV with columns file,code")
+    parser.add_argument("--out", type=Path, required=True, help="model directory to write")
+    with_model(parser)
+
+    parser = sub("classify", "the kind of each roughly cropped tile photo, one JSON line each", _classify)
+    parser.add_argument("--json", action="store_true", help="JSON lines (the only output format)")
+    parser.add_argument("images", type=Path, nargs="+")
+    with_model(parser)
+
+    parser = sub("watch", "discards (and with --all, takes and revealed hands) as JSON lines", _watch)
+    with_source(parser)
+    with_model(parser)
+    parser.add_argument("--calibration", type=Path, help="TOML from 'mjtable vision calibrate' (default: find markers)")
+    parser.add_argument("--frames", type=int, help="stop after this many frames")
+    parser.add_argument("--all", action="store_true", help="also print taken tiles and revealed hands")
+
+    parser = sub("calibrate", "table geometry from the corner markers (or four corners) of one frame", _calibrate)
+    with_source(parser)
+    parser.add_argument("--out", type=Path, required=True, help="TOML file to write ([vision.calibration])")
+    parser.add_argument("--image", type=Path, help="also save the frame with the zones drawn")
+    parser.add_argument("--corners", type=_corners, help="marker centres in pixels: x,y;x,y;x,y;x,y (ids 0-3)")
+    return vision
+
+
+def main(argv: list[str] | None = None, stdout: TextIO | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="mjtable")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return args.handler(args, stdout or sys.stdout)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
