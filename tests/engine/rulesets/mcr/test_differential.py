@@ -12,6 +12,7 @@ import pytest
 from controller.cli import win_context
 from engine.notation import Hand, format_hand
 from engine.rulesets import get_ruleset
+from engine.rulesets.mcr.fans import FANS
 from tests.engine.rulesets.mcr.generator import near_miss, random_winning_hand
 from tests.engine.rulesets.mcr.oracle import oracle_fans
 
@@ -24,22 +25,27 @@ def ours(hand: Hand) -> Counter[str] | None:
     return Counter({fan.name_zh: fan.count for fan in score.fans}) if score.shape_ok else None
 
 
-def mismatches(hands: list[Hand]) -> list[str]:
+def mismatches(hands: list[Hand], seen: Counter[str]) -> list[str]:
+    """Hands scored differently, in notation; ``seen`` counts the fans met."""
     found = []
     for hand in hands:
         expected, got = oracle_fans(MahjongGB.MahjongFanCalculator, hand), ours(hand)
+        seen.update(got or ())
         if expected != got:
             found.append(f"{format_hand(hand)}: PyMahjongGB {expected and dict(expected)}, mcr {got and dict(got)}")
     return found
 
 
-def run(seed: int, wins: int, misses: int) -> None:
+def run(seed: int, wins: int, misses: int) -> Counter[str]:
+    """Compare ``wins`` winning hands and ``misses`` near misses; the fans met, for coverage checks."""
     rng = random.Random(seed)
+    seen: Counter[str] = Counter()
     winning = [random_winning_hand(rng) for _ in range(wins)]
-    found = mismatches(winning) + mismatches([near_miss(rng) for _ in range(misses)])
+    found = mismatches(winning, seen) + mismatches([near_miss(rng) for _ in range(misses)], seen)
     for line in found:
         print(line)
     assert not found, f"{len(found)} of {wins + misses} hands differ from PyMahjongGB"
+    return seen
 
 
 def test_random_hands_agree_with_pymahjonggb() -> None:
@@ -48,7 +54,8 @@ def test_random_hands_agree_with_pymahjonggb() -> None:
 
 @pytest.mark.slow
 def test_100k_random_hands_agree_with_pymahjonggb() -> None:
-    run(seed=11, wins=100_000, misses=20_000)
+    seen = run(seed=11, wins=100_000, misses=20_000)
+    assert {fan.name_zh for fan in FANS[:82]} <= set(seen), "the generator must reach every fan"
 
 
 def test_random_non_winning_hands_never_hu() -> None:
