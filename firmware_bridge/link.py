@@ -18,7 +18,7 @@ from typing import Protocol
 
 from firmware_bridge.config import LinkConfig, McuConfig
 from firmware_bridge.errors import CommandRejected, LinkDown, McuReset, ProtocolError
-from firmware_bridge.framing import FrameDecoder
+from firmware_bridge.framing import DecoderStats, FrameDecoder
 from firmware_bridge.messages import (
     PROTOCOL_MAJOR,
     Ack,
@@ -172,7 +172,8 @@ class Link:
         return self._snapshot
 
     @property
-    def decoder_stats(self) -> object:
+    def decoder_stats(self) -> DecoderStats:
+        """Frames the reader threw away (CRC errors, bad lengths, garbage bytes): line quality at a glance."""
         return self._decoder.stats
 
     def add_listener(self, callback: Callable[[Snapshot], None]) -> None:
@@ -277,23 +278,23 @@ class Link:
                     rto = min(rto * BACKOFF, self._config.max_rto_s)
                 if self._clock() - self._last_rx > self._config.silence_s:
                     break
-            self._link_down(f"{message.TYPE.name} (seq {seq}) not acknowledged after {attempt + 1} tries")
+            raise self._link_down(f"{message.TYPE.name} (seq {seq}) not acknowledged after {attempt + 1} tries")
         finally:
             with self._cv:
                 self._pending = None
-        raise AssertionError("unreachable")
 
     def _mcu_heard_lately(self) -> bool:
         return self._clock() - self._last_rx < self._config.silence_s / 3
 
-    def _link_down(self, why: str) -> None:
+    def _link_down(self, why: str) -> LinkDown:
+        """Mark the link down (the next command handshakes first) and return the error for the caller to raise."""
         self.stats.link_downs += 1
         self._needs_handshake = True
         if self._up:
             log.warning("MCU link down: %s", why)
         self._up = False
         self._wake_keeper.set()
-        raise LinkDown(f"MCU link down: {why}")
+        return LinkDown(f"MCU link down: {why}")
 
     def _handshake(self) -> Identity:
         """IDENTIFY until answered, check the protocol version, configure an unconfigured or changed MCU."""
@@ -311,9 +312,9 @@ class Link:
             if not self._mcu_heard_lately():
                 rto = min(rto * BACKOFF, self._config.max_rto_s)
             if self._clock() - self._last_rx > self._config.silence_s:
-                self._link_down(f"no answer to IDENTIFY for {self._config.silence_s:.1f} s")
+                raise self._link_down(f"no answer to IDENTIFY for {self._config.silence_s:.1f} s")
         else:
-            self._link_down("no IDENTITY in answer to IDENTIFY")
+            raise self._link_down("no IDENTITY in answer to IDENTIFY")
         identity = self._identity
         assert identity is not None
         if identity.protocol_major != PROTOCOL_MAJOR:
@@ -351,7 +352,7 @@ class Link:
                 return
             self._write(request)
             self.wait_snapshot(lambda s: s.config_checksum == checksum, rto)
-        self._link_down("no snapshot with the new configuration")
+        raise self._link_down("no snapshot with the new configuration")
 
     # -- receiving (reader thread) ---------------------------------------------------------------------------
 
@@ -431,7 +432,10 @@ class Link:
             self._needs_handshake = True
             self._wake_keeper.set()
         for callback in self._listeners:
-            callback(snapshot)
+            try:
+                callback(snapshot)
+            except Exception:  # a listener's bug must not stop the reader, and with it the link
+                log.exception("snapshot listener %r failed", callback)
 
     def _on_reset(self, why: str) -> None:
         with self._cv:
@@ -466,6 +470,6 @@ class Link:
                 elif self._clock() - self._last_tx >= period * 0.8:
                     self._write(ping)
                 if self._up and self._clock() - self._last_rx > self._config.silence_s:
-                    self._link_down(f"nothing heard from the MCU for {self._config.silence_s:.1f} s")
+                    raise self._link_down(f"nothing heard from the MCU for {self._config.silence_s:.1f} s")
             except (LinkDown, ProtocolError, CommandRejected, McuReset) as exc:
                 log.debug("keeper: %s", exc)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from firmware_bridge.messages import Mechanism, Phase
+from hw_tests.errors import HarnessError
 
 
 @dataclass(frozen=True)
@@ -17,9 +18,9 @@ class Jam:
 
     def __post_init__(self) -> None:
         if self.mechanism not in (Mechanism.STACKER, Mechanism.LIFT):
-            raise ValueError(f"Jam.mechanism: the simulator jams STACKER or LIFT, not {self.mechanism.name}")
+            raise HarnessError(f"Jam.mechanism: the simulator jams STACKER or LIFT, not {self.mechanism.name}")
         if not 0 <= self.side < 4:
-            raise ValueError(f"Jam.side: expected 0-3, got {self.side}")
+            raise HarnessError(f"Jam.side: expected 0-3, got {self.side}")
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ class Noise:
         for name in ("corrupt", "drop", "duplicate", "delay"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
-                raise ValueError(f"Noise.{name}: expected a rate from 0 to 1, got {value}")
+                raise HarnessError(f"Noise.{name}: expected a rate from 0 to 1, got {value}")
 
     @property
     def quiet(self) -> bool:

@@ -102,7 +102,6 @@ class TableModel:
         self.learned = [timings.stack_interval_s] * SEATS
         self.version = 0  # bumped on every change the snapshot shows
         self.reset_due = NEVER
-        self._phase_started = 0.0
         self._due = NEVER  # end of the hatch, shuffle or lower motion
         self._dice_due = NEVER
         self._push_due = [NEVER] * SEATS
@@ -382,7 +381,6 @@ class TableModel:
 
     def _enter(self, phase: Phase, now: float) -> None:
         self.phase = phase
-        self._phase_started = now
         plan = self.faults.reset
         if plan is not None and plan.phase is phase:
             self.reset_due = now + plan.after_s

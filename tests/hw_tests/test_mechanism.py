@@ -19,6 +19,7 @@ from firmware_bridge.messages import (
     Shuffle,
     StateFlag,
 )
+from hw_tests.errors import HarnessError
 from hw_tests.faults import FaultPlan, Jam, Noise
 from hw_tests.mechanism import TableModel, Timings
 
@@ -148,5 +149,12 @@ def test_same_seed_same_dice_and_timings():
 
 
 def test_noise_rates_are_checked():
-    with pytest.raises(ValueError, match=r"Noise\.drop: expected a rate from 0 to 1, got 1\.5"):
+    with pytest.raises(HarnessError, match=r"Noise\.drop: expected a rate from 0 to 1, got 1\.5"):
         Noise(drop=1.5)
+
+
+def test_jam_settings_are_checked():
+    with pytest.raises(HarnessError, match=r"Jam\.side: expected 0-3, got 4"):
+        Jam(Mechanism.STACKER, 4)
+    with pytest.raises(HarnessError, match=r"Jam\.mechanism: the simulator jams STACKER or LIFT, not DICE"):
+        Jam(Mechanism.DICE, 0)
