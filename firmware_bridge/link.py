@@ -8,6 +8,7 @@ order; the emergency stop takes only the write lock and so never waits behind a 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from firmware_bridge.config import LinkConfig, McuConfig
-from firmware_bridge.errors import CommandRejected, LinkDown, McuReset, ProtocolError
+from firmware_bridge.errors import BridgeError, CommandRejected, LinkDown, McuReset, ProtocolError
 from firmware_bridge.framing import DecoderStats, FrameDecoder
 from firmware_bridge.messages import (
     PROTOCOL_MAJOR,
@@ -96,8 +97,17 @@ class _Pending:
 class Link:
     """A reliable, ordered command channel to the table MCU over ``port``; ``start()`` handshakes and configures."""
 
-    def __init__(self, port: Port, link: LinkConfig, mcu: McuConfig, clock: Clock = time.monotonic) -> None:
+    def __init__(
+        self,
+        port: Port,
+        link: LinkConfig,
+        mcu: McuConfig,
+        clock: Clock = time.monotonic,
+        reopen: Callable[[], Port] | None = None,
+    ) -> None:
+        """``reopen`` opens the port again after it failed (a USB table unplugged and plugged back)."""
         self._port = port
+        self._reopen = reopen
         self._config = link
         self._configure = mcu.message()
         self._clock = clock
@@ -363,8 +373,7 @@ class Link:
                 data = self._port.read(self._port.in_waiting or 1)
             except (OSError, ValueError, TypeError) as exc:  # pyserial raises SerialException(OSError)
                 if not self._stop.is_set():
-                    log.warning("serial read failed: %s", exc)
-                    self._stop.wait(0.1)
+                    self._recover_port(exc)
                 continue
             errors_before = decoder.stats.crc_errors
             frames = decoder.feed(data) if data else decoder.idle()
@@ -378,6 +387,31 @@ class Link:
                     log.debug("dropped a frame: %s", exc)
             if decoder.stats.crc_errors != errors_before:
                 self._nudge()  # the corrupted frame may have been our ACK: retransmit now, the MCU re-acks a duplicate
+
+    def _recover_port(self, error: Exception) -> None:
+        """The port failed: the link is down until ``reopen`` gives a working port again (backing off to 5 s)."""
+        if self._up or not self._needs_handshake:
+            self.stats.link_downs += 1
+            log.warning("serial port failed (%s); %s", error, "reopening it" if self._reopen else "retrying")
+        self._up = False
+        self._needs_handshake = True
+        delay = 0.1
+        while not self._stop.wait(delay):
+            if self._reopen is None:
+                return  # read the same port again
+            try:
+                port = self._reopen()
+            except (BridgeError, OSError, ValueError):
+                delay = min(delay * 2, 5.0)
+                continue
+            with self._tx_lock:
+                old, self._port = self._port, port
+            with contextlib.suppress(OSError, ValueError):
+                old.close()
+            log.info("serial port reopened; handshaking")
+            self._last_rx = self._clock()
+            self._wake_keeper.set()
+            return
 
     def _nudge(self) -> None:
         with self._cv:

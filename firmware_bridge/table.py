@@ -56,8 +56,14 @@ class Table:
         cls, config: BridgeConfig, port: Port | None = None, clock: Clock = time.monotonic, time_scale: float = 1.0
     ) -> Table:
         """Open ``config.link.port`` (or use ``port``), handshake and configure; the table is ready on return."""
-        port = port if port is not None else open_port(config.link.port, config.link.baud)
-        link = Link(port, config.link, config.mcu, clock)
+
+        def reopen() -> Port:
+            return open_port(config.link.port, config.link.baud)
+
+        if port is not None:
+            link = Link(port, config.link, config.mcu, clock)
+        else:
+            link = Link(reopen(), config.link, config.mcu, clock, reopen)
         link.start()
         return cls(link, time_scale)
 

@@ -168,3 +168,27 @@ def test_heartbeats_keep_the_watchdog_fed_while_the_host_is_idle():
         assert sim.watchdog_trips == 0
         assert table.state.phase is Phase.SHUFFLING and table.state.flags & StateFlag.MOTORS_ON
         assert table.link.command(Nop(1)) is Result.OK
+
+
+def test_a_failed_port_is_reopened_and_the_new_mcu_configured():
+    """The USB table unplugged and plugged back: the reader reopens the port and the keeper handshakes."""
+    first = McuSimulator(seed=14).start()
+    second = McuSimulator(seed=15).start()
+    try:
+        link = Link(
+            open_port(first.path), LinkConfig(min_rto_s=0.005), McuConfig(), reopen=lambda: open_port(second.path)
+        )
+        link.start()
+        try:
+            first.close()
+            deadline = time.monotonic() + 5
+            while not (second.configured and link.is_up) and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert second.configured and link.is_up
+            assert link.command(Nop(7)) is Result.OK
+            assert second.tokens() == [7] and link.stats.link_downs >= 1
+        finally:
+            link.close()
+    finally:
+        first.close()
+        second.close()
