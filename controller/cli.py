@@ -7,7 +7,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from engine.analysis import shanten, waits
@@ -23,17 +23,41 @@ def _dump(data: dict[str, Any]) -> str:
     return json.dumps(data, ensure_ascii=False)
 
 
-def _batch(lines: Iterable[str], answer: Callable[[str], dict[str, Any]], out: TextIO) -> None:
+def _chunks(source: TextIO) -> Iterator[list[str]]:
+    """Input lines grouped as they arrive, a pipe buffer at a time: answers are flushed once per chunk, so a
+    large batch is not slowed by a write per line and an interactive caller still gets each answer as soon as
+    its line is complete. Bytes that are not UTF-8 become a line the batch answers with an error."""
+    raw = getattr(getattr(source, "buffer", None), "raw", None)
+    if raw is None:  # an in-memory stream (tests, embedding): it is all there already
+        yield source.read().splitlines()
+        return
+    pending = b""
+    while data := raw.read(1 << 16):
+        *complete, pending = (pending + data).split(b"\n")
+        if complete:
+            yield [line.decode("utf-8", errors="replace") for line in complete]
+    if pending:
+        yield [pending.decode("utf-8", errors="replace")]
+
+
+def _batch(source: TextIO, answer: Callable[[str], dict[str, Any]], out: TextIO) -> None:
     """One JSON line out per line in; errors are answers too, never tracebacks."""
-    for number, line in enumerate(lines, start=1):
-        text = line.rstrip("\r\n")
-        try:
-            if not text.strip():
-                raise MjtableError("empty line: expected a hand in MCR notation")
-            result = answer(text)
-        except MjtableError as error:
-            result = {"error": f"line {number}: {error}"}
-        out.write(_dump(result) + "\n")
+    number = 0
+    for lines in _chunks(source):
+        answers = []
+        for line in lines:
+            number += 1
+            text = line.rstrip("\r")
+            try:
+                if "\ufffd" in text:
+                    raise MjtableError("the line is not valid UTF-8 text")
+                if not text.strip():
+                    raise MjtableError("empty line: expected a hand in MCR notation")
+                result = answer(text)
+            except MjtableError as error:
+                result = {"error": f"line {number}: {error}"}
+            answers.append(_dump(result))
+        out.write("\n".join(answers) + "\n")
         out.flush()
 
 

@@ -1,5 +1,6 @@
 import io
 import json
+import select
 import subprocess
 import sys
 from collections import Counter
@@ -100,3 +101,24 @@ def test_console_entry_point_runs_as_a_process():
         check=True,
     )
     assert json.loads(process.stdout)["hu"] is True
+
+
+def test_score_answers_each_line_as_it_arrives():
+    """A caller that writes a line and waits for its answer (a coprocess) is never left waiting."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "score"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    )
+    try:
+        for hand, expected in (("11223344556677m", True), ("123m456p789s1122z5z", False)):
+            process.stdin.write(hand + "\n")
+            process.stdin.flush()
+            ready, _, _ = select.select([process.stdout], [], [], 20)
+            assert ready, "no answer within 20 s"
+            assert json.loads(process.stdout.readline())["hu"] is expected
+    finally:
+        process.stdin.close()
+        process.wait(timeout=20)
