@@ -26,9 +26,3 @@ def pack_of_meld(meld: Meld) -> Pack:
     if meld.kind is MeldKind.PUNG:
         return Pack(PUNG, code, True)
     return Pack(KONG, code, meld.offer is not None)
-
-
-def pack_tiles(pack: Pack) -> tuple[Code, ...]:
-    if pack.kind == CHOW:
-        return (pack.tile - 1, pack.tile, pack.tile + 1)
-    return (pack.tile,) * (2 if pack.kind == PAIR else 3 if pack.kind == PUNG else 4)

@@ -6,7 +6,6 @@ whether the wait is unique); ``reading_fans`` scores one 4 sets + pair reading o
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -44,7 +43,7 @@ from engine.rulesets.mcr.fans import (
     TWO_DRAGONS_PUNGS,
 )
 from engine.rulesets.mcr.knitted import knitted_straight_fans
-from engine.rulesets.mcr.packs import CHOW, KONG, PAIR, PUNG, Pack, pack_of_meld, pack_tiles
+from engine.rulesets.mcr.packs import CHOW, KONG, PAIR, PUNG, Pack, pack_of_meld
 from engine.rulesets.mcr.pungs import kong_fans, pung_fans, single_pung_fan
 from engine.rulesets.mcr.situation import WinFlags, corrected_flags, flag_fans
 from engine.rulesets.mcr.special import honors_and_knitted, nine_gates, seven_pairs_family, thirteen_orphans
@@ -272,11 +271,13 @@ def hand_fans(
     counts = [0] * 34
     for tile in tiles:
         counts[tile] += 1
-    concealed = Counter(map(CODE_OF.__getitem__, tiles))
+    concealed = {CODE_OF[tile]: counts[tile] for tile in set(tiles)}
     win = CODE_OF[win_id]
-    held = concealed.copy()
-    for pack in fixed:
-        held.update(pack_tiles(pack))
+    held = dict(concealed)
+    for meld in hand.melds:
+        for tile in meld.tiles:
+            code = CODE_OF[tile]
+            held[code] = held.get(code, 0) + 1
     flags = corrected_flags(
         flags,
         win_in_standing=concealed[win],

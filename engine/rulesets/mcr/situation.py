@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import NamedTuple
 
 from engine.rulesets.mcr.fans import (
@@ -43,8 +44,9 @@ def corrected_flags(
     return WinFlags(flags.self_drawn, last_tile, flags.wall_last, kong)
 
 
-def flag_fans(flags: WinFlags) -> Fans:
-    """妙手回春 and 杠上开花 replace 自摸; 抢杠和 replaces 和绝张."""
+@cache
+def flag_fans(flags: WinFlags) -> tuple[tuple[int, int], ...]:
+    """(fan, count) of the situation: 妙手回春 and 杠上开花 replace 自摸; 抢杠和 replaces 和绝张."""
     fans: Fans = {}
     if flags.self_drawn:
         if flags.wall_last:
@@ -60,4 +62,4 @@ def flag_fans(flags: WinFlags) -> Fans:
             fans[ROBBING_THE_KONG] = 1
     if flags.last_tile and not (flags.kong and not flags.self_drawn):
         fans[LAST_TILE] = 1
-    return fans
+    return tuple(fans.items())
