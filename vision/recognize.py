@@ -28,7 +28,7 @@ COVERED = 0.03
 @dataclass(frozen=True)
 class Seen:
     """A tile read in a seat's zone: its reading, its centre in the seat's frame (mm), and how it lies (degrees
-    turned from upright for that seat: 0, 90, 180 or 270)."""
+    turned clockwise from upright as its seat sees it: 0, 90, 180 or 270)."""
 
     seat: int
     zone: str
@@ -120,7 +120,7 @@ class Recognizer:
             seen = []
             for tile in located:
                 prediction, upside_down = self.model.classify(tile.found.crop(frame))
-                turn = (90 if tile.found.sideways else 0) + (180 if upside_down else 0)
+                turn = ((270 if tile.found.sideways else 0) + (180 if upside_down else 0)) % 360
                 seen.append(Seen(seat, zone, prediction, tile.u, tile.v, turn))
             views.append(ZoneView(seat, zone, tuple(seen), covered))
         return views

@@ -1,0 +1,70 @@
+import cv2
+import numpy as np
+import pytest
+
+from vision.capture import OpenCVCamera, PiCamera, Replay, Settings, SimulatedCamera, open_source
+from vision.errors import CaptureError
+
+
+def test_image_folder_replays_in_name_order_with_frame_times(tmp_path):
+    for index in (2, 0, 1):
+        cv2.imwrite(str(tmp_path / f"frame{index}.png"), np.full((8, 8, 3), index * 50, np.uint8))
+    (tmp_path / "notes.txt").write_text("ignored")
+    frames = list(open_source(str(tmp_path)).frames())
+    assert [int(f.image[0, 0, 0]) for f in frames] == [0, 50, 100]
+    assert [f.time for f in frames] == [0.0, 0.1, 0.2]
+
+
+def test_video_file_replays(tmp_path):
+    path = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    if not writer.isOpened():
+        pytest.skip("this OpenCV build cannot write MJPG")
+    for value in (20, 120, 220):
+        writer.write(np.full((48, 64, 3), value, np.uint8))
+    writer.release()
+    frames = list(Replay(path).frames())
+    assert len(frames) == 3 and abs(int(frames[2].image.mean()) - 220) < 10
+
+
+def test_simulated_camera_records_what_happened():
+    camera = open_source("sim:4:2")
+    assert isinstance(camera, SimulatedCamera)
+    frames = list(camera.frames())
+    assert frames[0].image.shape == (720, 1280, 3)
+    assert [t.kind for t in camera.truth if t.kind == "discard"] == ["discard", "discard"]
+
+
+def test_live_sources_are_chosen_by_their_spelling():
+    assert isinstance(open_source("0"), OpenCVCamera)
+    assert isinstance(open_source("rtsp://table.local/stream"), OpenCVCamera)
+    assert isinstance(open_source("picamera"), PiCamera)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("sim:x", "expected sim, sim:SEED"),
+        ("sim:1:999", "discards: expected 1 to 72"),
+        ("/no/such/dir", "no such file"),
+    ],
+)
+def test_bad_sources_say_what_is_wrong(spec, message):
+    with pytest.raises(CaptureError, match=message):
+        open_source(spec)
+
+
+def test_empty_folder_and_unreadable_files_are_errors(tmp_path):
+    with pytest.raises(CaptureError, match="no images"):
+        list(Replay(tmp_path).frames())
+    (tmp_path / "broken.png").write_text("nope")
+    with pytest.raises(CaptureError, match="broken.png: not an image"):
+        list(Replay(tmp_path).frames())
+    (tmp_path / "clip.avi").write_text("nope")
+    with pytest.raises(CaptureError, match="clip.avi"):
+        list(Replay(tmp_path / "clip.avi").frames())
+
+
+def test_device_that_does_not_exist_is_an_error():
+    with pytest.raises(CaptureError, match="cannot open"):
+        next(iter(OpenCVCamera(97, Settings()).frames()))

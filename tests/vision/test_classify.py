@@ -1,0 +1,86 @@
+import json
+
+import numpy as np
+import pytest
+
+from engine.tiles import NUM_TILE_IDS
+from vision.classify import Prediction, load_model
+from vision.errors import ModelError
+from vision.features import HALF_TURN, features
+from vision.render import PATCH_SPOT, Hand, Placed, Scene, patch_camera, random_look, render
+from vision.train import crops
+
+
+def test_held_out_renders_of_every_kind_are_read(model):
+    rng = np.random.default_rng(2024)  # seeds the build never used
+    samples = list(crops("uni", list(range(NUM_TILE_IDS)), 3, rng))
+    answers = [model.classify(crop)[0] for _, crop in samples]
+    right = sum(answer.tile == tile for answer, (tile, _) in zip(answers, samples, strict=True))
+    assert right / len(samples) >= 0.98
+    assert all(answer.tile in (tile, None) for answer, (tile, _) in zip(answers, samples, strict=True))
+
+
+def test_upside_down_faces_are_read_and_said_to_be_upside_down(model):
+    rng = np.random.default_rng(5)
+    for tile, crop in crops("uni", [0, 20, 27, 30, 35], 1, rng):  # faces that differ when turned
+        upright, turned = model.classify(crop), model.classify(np.ascontiguousarray(crop[::-1, ::-1]))
+        assert (upright[0].tile, upright[1]) == (tile, False)
+        assert (turned[0].tile, turned[1]) == (tile, True)
+
+
+def test_half_turn_order_is_the_features_of_the_turned_crop():
+    rng = np.random.default_rng(9)
+    _, crop = next(crops("uni", [4], 1, rng))
+    assert np.allclose(features(crop)[HALF_TURN], features(np.ascontiguousarray(crop[::-1, ::-1])), atol=1e-5)
+
+
+@pytest.mark.parametrize("hands", [(), (Hand(PATCH_SPOT[0], PATCH_SPOT[1] + 10, 0.0),)], ids=["mat", "hand"])
+def test_no_tile_is_unknown(model, hands):
+    rng = np.random.default_rng(3)
+    for _ in range(10):
+        picture = render(
+            Scene((), hands, markers=False), patch_camera(rng, (32, 40), (0.9, 1.1)), random_look(rng), rng
+        )
+        prediction, _ = model.classify(picture)
+        assert prediction.tile is None and prediction.code == "unknown"
+        assert prediction.confidence < model.threshold
+
+
+def test_a_crop_across_two_tiles_is_unknown(model):
+    rng = np.random.default_rng(4)
+    x, y = PATCH_SPOT
+    unknown = 0
+    for _ in range(10):
+        tiles = (Placed(int(rng.integers(42)), x - 15, y), Placed(int(rng.integers(42)), x + 15, y))
+        picture = render(Scene(tiles, markers=False), patch_camera(rng, (32, 40), (0.9, 1.1)), random_look(rng), rng)
+        unknown += model.classify(picture)[0].tile is None
+    assert unknown >= 9
+
+
+def test_prediction_round_trips_through_json():
+    for prediction in (Prediction(33, 0.9712, 0.88), Prediction(None, 0.12, 0.4)):
+        again = Prediction.from_dict(json.loads(json.dumps(prediction.to_dict())))
+        assert again == prediction
+
+
+def test_model_save_and_load_round_trip(model, tmp_path):
+    model.save(tmp_path / "copy")
+    again = load_model(tmp_path / "copy")
+    assert np.array_equal(again.labels, model.labels) and np.allclose(again.templates, model.templates, atol=1e-3)
+    assert np.allclose(again.reject, model.reject, atol=1e-4) and again.temperature == model.temperature
+
+
+def test_shipped_model_is_small_and_covers_every_kind(model):
+    from vision.classify import DEFAULT_MODEL
+
+    assert sum(f.stat().st_size for f in DEFAULT_MODEL.iterdir()) < 2_000_000
+    assert model.kinds == list(range(NUM_TILE_IDS))
+
+
+def test_missing_or_broken_model_says_where(tmp_path):
+    with pytest.raises(ModelError, match="not a model directory"):
+        load_model(tmp_path)
+    (tmp_path / "model.json").write_text("{}")
+    (tmp_path / "templates.npz").write_bytes(b"garbage")
+    with pytest.raises(ModelError, match=str(tmp_path)):
+        load_model(tmp_path)

@@ -1,0 +1,112 @@
+import io
+import json
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.paths import REPO
+from vision.cli import main
+from vision.render import tile_photo
+
+
+def run(argv: list[str]) -> tuple[int, list[dict]]:
+    out = io.StringIO()
+    code = main(["vision", *argv], out)
+    return code, [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+@pytest.fixture(scope="module")
+def photos(tmp_path_factory):
+    """Photos of the 'other' set: two per character kind to enroll, one more of each to classify."""
+    folder = tmp_path_factory.mktemp("photos")
+    rng = np.random.default_rng(8)
+    rows = ["file,code"]
+    for tile in range(9):
+        for shot in range(3):
+            name = f"{tile + 1}m-{shot}.png"
+            cv2.imwrite(str(folder / name), tile_photo(tile, "other", rng))
+            if shot < 2:
+                rows.append(f"{name},{tile + 1}m")
+    (folder / "labels.csv").write_text("\n".join(rows) + "\n")
+    return folder
+
+
+def test_classify_prints_one_json_line_per_image(tmp_path):
+    rng = np.random.default_rng(1)
+    paths = []
+    for tile in (0, 13, 33):
+        paths.append(tmp_path / f"{tile}.png")
+        cv2.imwrite(str(paths[-1]), tile_photo(tile, "uni", rng))
+    code, lines = run(["classify", "--json", *map(str, paths)])
+    assert code == 0
+    assert [(line["file"], line["tile"]) for line in lines] == [(str(p), t) for p, t in zip(paths, ("1m", "5p", "7z"))]
+    assert all(0.5 <= line["confidence"] <= 1 for line in lines)
+
+
+def test_classify_answers_bad_files_and_goes_on(tmp_path):
+    text = tmp_path / "notes.png"
+    text.write_text("not an image")
+    good = tmp_path / "good.png"
+    cv2.imwrite(str(good), tile_photo(27, "uni", np.random.default_rng(2)))
+    code, lines = run(["classify", "--json", str(tmp_path / "absent.png"), str(text), str(good)])
+    assert code == 1
+    assert "no such file" in lines[0]["error"] and lines[0]["file"].endswith("absent.png")
+    assert "not an image" in lines[1]["error"]
+    assert lines[2]["tile"] == "1z"
+
+
+def test_enroll_then_classify_with_the_enrolled_model(photos, tmp_path):
+    code, lines = run(
+        ["enroll", "--images", str(photos), "--labels", str(photos / "labels.csv"), "--out", str(tmp_path / "set")]
+    )
+    assert code == 0 and lines[0]["photos"] == 18 and lines[0]["kinds"] == 9
+    held_out = sorted(photos.glob("*-2.png"))
+    code, lines = run(["classify", "--model", str(tmp_path / "set"), "--json", *map(str, held_out)])
+    right = sum(line["tile"] == line["file"].rsplit("/", 1)[1].split("-")[0] for line in lines)
+    assert right >= 8
+
+
+def test_enroll_errors_name_the_file_and_line(photos, tmp_path):
+    bad = tmp_path / "labels.csv"
+    bad.write_text("file,code\n1m-0.png,1m\n1m-1.png,10m\n")
+    code, lines = run(["enroll", "--images", str(photos), "--labels", str(bad), "--out", str(tmp_path / "m")])
+    assert code == 2 and "line 3" in lines[0]["error"] and "10m" in lines[0]["error"]
+    code, lines = run(["classify", "--model", str(tmp_path / "nothing"), "--json", str(bad)])
+    assert code == 2 and "not a model directory" in lines[0]["error"]
+
+
+def test_watch_prints_the_discards_of_the_simulated_table():
+    code, lines = run(["watch", "--source", "sim:5:4"])
+    assert code == 0
+    assert [(line["event"], line["seat"]) for line in lines] == [("discard", seat) for seat in range(4)]
+    assert all(line["tile"] != "unknown" for line in lines)
+
+
+def test_calibrate_writes_the_table_and_an_annotated_image(tmp_path):
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    from vision.render import Scene, default_camera, random_look, render
+
+    rng = np.random.default_rng(0)
+    cv2.imwrite(str(frames / "0.png"), render(Scene(), default_camera(), random_look(rng), rng))
+    toml, image = tmp_path / "vision.toml", tmp_path / "zones.png"
+    code, lines = run(["calibrate", "--source", str(frames), "--out", str(toml), "--image", str(image)])
+    assert code == 0 and lines == [{"calibration": str(toml), "image": str(image)}]
+    assert "[vision.calibration]" in toml.read_text() and cv2.imread(str(image)) is not None
+    code, lines = run(["watch", "--source", str(frames), "--calibration", str(toml)])
+    assert code == 0 and lines == []
+
+
+def test_errors_never_show_a_traceback(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "vision.cli", "vision", "watch", "--source", str(tmp_path / "absent")],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "no such file or folder" in json.loads(result.stdout)["error"]

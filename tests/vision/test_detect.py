@@ -1,0 +1,72 @@
+import numpy as np
+import pytest
+
+from engine.tiles import tile_code
+from vision.calibrate import Calibration
+from vision.geometry import apply, seat_angle, seat_to_table
+from vision.recognize import Recognizer
+from vision.render import Placed, Scene, random_look, render
+from vision.simtable import discard_scene
+
+
+def place(seat: int, tile: int, u: float, v: float, turn: float = 0.0) -> Placed:
+    x, y = apply(seat_to_table(seat), np.array([[u, v]]))[0]
+    return Placed(tile, float(x), float(y), seat_angle(seat) + turn)
+
+
+def read(camera, tiles, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    frame = render(Scene(tuple(tiles)), camera, random_look(rng), rng)
+    recognizer = Recognizer(Calibration(camera.homography, camera.width, camera.height), _model())
+    return [seen for view in recognizer.read(frame) for seen in view.tiles]
+
+
+_cache = {}
+
+
+def _model():
+    from vision.classify import load_model
+
+    return _cache.setdefault("model", load_model())
+
+
+def near(seen, seat, u, v):
+    return [s for s in seen if s.seat == seat and abs(s.u - u) < 8 and abs(s.v - v) < 8]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_discards_of_all_seats_are_found_and_read(camera, seed):
+    rng = np.random.default_rng(100 + seed)
+    scene, truth = discard_scene(rng, 6)
+    frame = render(scene, camera, random_look(rng), rng)
+    recognizer = Recognizer(Calibration(camera.homography, camera.width, camera.height), _model())
+    seen = [s for view in recognizer.read(frame) for s in view.tiles]
+    assert len(seen) == len(truth)  # nothing missed, nothing extra
+    wrong = [(tile_code(t), [s.prediction.code for s in near(seen, seat, u, v)]) for seat, u, v, _, t in truth]
+    wrong = [w for w in wrong if w[1] != [w[0]]]
+    assert len(wrong) <= 1, wrong
+
+
+def test_touching_tiles_in_a_row_are_separated(camera):
+    tiles = [place(0, tile, -60 + 30.2 * i, 160) for i, tile in enumerate((2, 11, 20))]
+    seen = read(camera, tiles)
+    assert sorted(round(s.u / 10) for s in seen) == [-6, -3, 0]
+    assert [s.tile for s in sorted(seen, key=lambda s: s.u)] == [2, 11, 20]
+
+
+def test_tiles_touching_at_a_corner_are_separated(camera):
+    tiles = [place(1, 5, -40, 150), place(1, 24, -10.5, 190.5)]
+    seen = read(camera, tiles, seed=3)
+    assert len(seen) == 2 and sorted(s.tile for s in seen) == [5, 24]
+
+
+def test_upside_down_and_sideways_tiles_report_their_turn(camera):
+    tiles = [place(2, 7, -60, 160, 180.0), place(2, 28, 10, 165, 90.0)]
+    seen = sorted(read(camera, tiles, seed=1), key=lambda s: s.u)
+    assert [(s.tile, s.turn) for s in seen] == [(7, 180), (28, 90)]
+
+
+def test_revealed_hand_is_found_in_the_hand_zone(camera):
+    hand = [place(3, tile, -200 + 31 * i, 284) for i, tile in enumerate((0, 1, 2, 9, 9))]
+    seen = [s for s in read(camera, hand, seed=2) if s.zone == "hand"]
+    assert [s.tile for s in sorted(seen, key=lambda s: s.u)] == [0, 1, 2, 9, 9]
