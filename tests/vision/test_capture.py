@@ -58,10 +58,10 @@ def test_empty_folder_and_unreadable_files_are_errors(tmp_path):
     with pytest.raises(CaptureError, match="no images"):
         list(Replay(tmp_path).frames())
     (tmp_path / "broken.png").write_text("nope")
-    with pytest.raises(CaptureError, match="broken.png: not an image"):
+    with pytest.raises(CaptureError, match=r"broken\.png: not an image"):
         list(Replay(tmp_path).frames())
     (tmp_path / "clip.avi").write_text("nope")
-    with pytest.raises(CaptureError, match="clip.avi"):
+    with pytest.raises(CaptureError, match=r"clip\.avi"):
         list(Replay(tmp_path / "clip.avi").frames())
 
 

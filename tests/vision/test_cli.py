@@ -42,7 +42,9 @@ def test_classify_prints_one_json_line_per_image(tmp_path):
         cv2.imwrite(str(paths[-1]), tile_photo(tile, "uni", rng))
     code, lines = run(["classify", "--json", *map(str, paths)])
     assert code == 0
-    assert [(line["file"], line["tile"]) for line in lines] == [(str(p), t) for p, t in zip(paths, ("1m", "5p", "7z"))]
+    assert [(line["file"], line["tile"]) for line in lines] == [
+        (str(p), t) for p, t in zip(paths, ("1m", "5p", "7z"), strict=True)
+    ]
     assert all(0.5 <= line["confidence"] <= 1 for line in lines)
 
 

@@ -55,10 +55,10 @@ def test_bad_labels_name_the_line_and_the_problem(tmp_path, text, message):
 
 
 def test_missing_labels_file_and_bad_images_say_which(tmp_path):
-    with pytest.raises(LabelsError, match="nope.csv: cannot read"):
+    with pytest.raises(LabelsError, match=r"nope\.csv: cannot read"):
         read_labels(tmp_path / "nope.csv", tmp_path)
     (tmp_path / "text.png").write_text("hello")
-    with pytest.raises(ImageError, match="text.png: not an image"):
+    with pytest.raises(ImageError, match=r"text\.png: not an image"):
         load_image(tmp_path / "text.png")
-    with pytest.raises(ImageError, match="gone.png: no such file"):
+    with pytest.raises(ImageError, match=r"gone\.png: no such file"):
         load_image(tmp_path / "gone.png")
