@@ -24,6 +24,19 @@ from firmware_bridge.messages import SEATS, WIND_LAMP, LampPattern
 log = logging.getLogger(__name__)
 
 
+def host_pin_factory() -> Any:
+    """Real pins through lgpio on a Raspberry Pi (the only factory that works on a Pi 5), mock pins elsewhere."""
+    try:
+        from gpiozero.pins.lgpio import LGPIOFactory
+
+        return LGPIOFactory()
+    except Exception as exc:  # no lgpio module, no /dev/gpiochip, not a Pi: gpiozero raises several kinds
+        from gpiozero.pins.mock import MockFactory
+
+        log.info("no GPIO here (%s): using mock pins", exc)
+        return MockFactory()
+
+
 def _device(kind: type, pin: Any, where: str, **kwargs: Any) -> Any:
     try:
         return kind(pin, **kwargs)

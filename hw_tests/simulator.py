@@ -39,6 +39,7 @@ from firmware_bridge.messages import (
     NakReason,
     ResetReason,
     Result,
+    Sensor,
     Snapshot,
     StateFlag,
     StatusRequest,
@@ -146,8 +147,6 @@ class McuSimulator:
 
     def press_key(self, seat: int, held: bool = True) -> None:
         """A player's dice key on the table edge (wired to the MCU): it shows in the sensor word."""
-        from firmware_bridge.messages import Sensor
-
         with self._lock:
             key = Sensor(1 << (12 + seat))
             self.model.sensors = self.model.sensors | key if held else self.model.sensors & ~key

@@ -8,7 +8,7 @@ from gpiozero.pins.mock import MockFactory
 
 from firmware_bridge.config import GpioConfig
 from firmware_bridge.errors import ConfigError
-from firmware_bridge.gpio import DealerLamps, Debouncer, Panel
+from firmware_bridge.gpio import DealerLamps, Debouncer, Panel, host_pin_factory
 from firmware_bridge.messages import LampPattern
 
 CONFIG = GpioConfig()
@@ -99,6 +99,14 @@ def test_lift_switch_and_interlock(panel, factory):
     interlock.drive_high()
     assert events == ["lift", "stop"]
     assert not panel.lid_closed
+
+
+def test_off_the_pi_the_host_factory_is_mock():
+    made = host_pin_factory()
+    try:
+        assert isinstance(made, MockFactory)
+    finally:
+        made.reset()
 
 
 def test_debouncer_alone():

@@ -17,6 +17,8 @@ from firmware_bridge.messages import (
     Nop,
     ResetReason,
     Result,
+    Sensor,
+    Shuffle,
     Snapshot,
     decode,
 )
@@ -105,8 +107,6 @@ def test_garbage_is_answered_with_one_nak_and_resynced(sim, wire):
 
 def test_unconfigured_mcu_refuses_motion(sim, wire):
     handshake(wire)
-    from firmware_bridge.messages import Shuffle
-
     wire.send(Shuffle(), seq=1)
     assert wire.expect(Ack)[1] == Ack(MsgType.SHUFFLE, Result.UNCONFIGURED)
 
@@ -147,3 +147,10 @@ def test_noise_is_reproducible_from_the_seed():
     assert corrupted(3) == corrupted(3)
     assert corrupted(3) != corrupted(4)
     assert corrupted(3) != bytes(range(64))
+
+
+def test_seat_keys_show_in_the_sensor_word(sim, wire):
+    sim.press_key(2)
+    wire.expect(Snapshot, where=lambda seq, m: bool(m.sensors & Sensor.KEY_2))
+    sim.press_key(2, held=False)
+    wire.expect(Snapshot, where=lambda seq, m: not m.sensors & Sensor.KEY_2)
