@@ -365,6 +365,7 @@ class TableModel:
         if self.faults.short_side == side and not self._pushes_left[side]:
             tiles -= 1
         self.counts[side] += tiles
+        self.sensors ^= Sensor.COUNTER  # the count photo sensor's vane: one edge per stack
         self.learned[side] = 0.8 * self.learned[side] + 0.2 * (now - self._last_pulse[side])
         self._last_pulse[side] = now
         self._push_due[side] = now + self._interval() if self._pushes_left[side] else NEVER
