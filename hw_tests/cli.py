@@ -9,7 +9,6 @@ import sys
 
 from firmware_bridge.config import BridgeConfig, LinkConfig
 from firmware_bridge.errors import BridgeError
-from firmware_bridge.link import open_port
 from firmware_bridge.table import Table
 from hw_tests.harness import simulated_table
 from hw_tests.soak import soak
@@ -57,8 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(name)s: %(message)s")
     try:
         if args.port:
-            config = BridgeConfig(link=LinkConfig(port=args.port))
-            with Table.connect(config, open_port(args.port, config.link.baud)) as table:
+            with Table.connect(BridgeConfig(link=LinkConfig(port=args.port))) as table:
                 outcomes = run_suite(table, None, args.allow_motion)
         else:
             with simulated_table(seed=args.seed, speed=args.speed) as (sim, table):

@@ -22,6 +22,7 @@ from firmware_bridge.messages import (
     LampPattern,
     Mechanism,
     Phase,
+    Shuffle,
     Snapshot,
     StateFlag,
 )
@@ -140,7 +141,9 @@ def _cycle(bench: Bench) -> str:
 
 def _emergency_stop(bench: Bench) -> str:
     table = bench.table
-    table.shuffle()
+    table.link.command(Shuffle())  # not waiting for the mix: the stop must catch the disc turning
+    moving = table.link.wait_snapshot(lambda s: bool(s.flags & StateFlag.MOTORS_ON), 2.0)
+    assert moving is not None, "the disc did not start"
     latency = table.emergency_stop()
     state = table.link.wait_snapshot(lambda s: s.fault is FaultKind.EMERGENCY_STOP, 1.0)
     assert state is not None, "no EMERGENCY_STOP fault latched"

@@ -38,6 +38,17 @@ def test_a_missing_port_is_one_error_line(capsys):
     assert err.startswith("error: serial port '/dev/does-not-exist':") and "Traceback" not in err
 
 
+def test_a_silent_port_is_one_error_line(capsys):
+    master, slave = os.openpty()  # a device that never answers
+    try:
+        assert main(["--port", os.ttyname(slave)]) == 2
+    finally:
+        os.close(master)
+        os.close(slave)
+    err = capsys.readouterr().err
+    assert err.startswith("error: MCU link down: no answer to IDENTIFY for 1.5 s") and "Traceback" not in err
+
+
 def test_soak_prints_one_json_object():
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     command = [sys.executable, "-m", "hw_tests", "soak", "--commands", "150", "--corrupt", "0.05", "--drop", "0.1"]
