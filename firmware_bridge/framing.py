@@ -55,6 +55,11 @@ class DecoderStats:
     garbage_bytes: int = 0
     stale_partials: int = 0
 
+    @property
+    def broken_frames(self) -> int:
+        """Frames that started but failed: each may have been one the peer is waiting for."""
+        return self.crc_errors + self.bad_lengths + self.stale_partials
+
 
 class FrameDecoder:
     """Turns a byte stream into frames; never raises on input, counts what it drops in ``stats``."""

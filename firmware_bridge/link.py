@@ -375,7 +375,7 @@ class Link:
                 if not self._stop.is_set():
                     self._recover_port(exc)
                 continue
-            errors_before = decoder.stats.crc_errors
+            broken = decoder.stats.broken_frames
             frames = decoder.feed(data) if data else decoder.idle()
             if data:
                 self._last_rx = self._clock()
@@ -385,7 +385,7 @@ class Link:
                 except ProtocolError as exc:
                     self.stats.bad_messages += 1
                     log.debug("dropped a frame: %s", exc)
-            if decoder.stats.crc_errors != errors_before:
+            if decoder.stats.broken_frames != broken:
                 self._nudge()  # the corrupted frame may have been our ACK: retransmit now, the MCU re-acks a duplicate
 
     def _recover_port(self, error: Exception) -> None:

@@ -254,14 +254,14 @@ class McuSimulator:
         if data:
             self._last_rx_byte = now
             data = self._corrupt(data)
-        errors = self._decoder.stats.crc_errors + self._decoder.stats.bad_lengths
+        broken = self._decoder.stats.broken_frames
         if data:
             frames = self._decoder.feed(data)
         elif self._decoder.pending and now - self._last_rx_byte >= IDLE_RESYNC_S:
             frames = self._decoder.idle()
         else:
             frames = []
-        if self._decoder.stats.crc_errors + self._decoder.stats.bad_lengths != errors:
+        if self._decoder.stats.broken_frames != broken:
             self._nak(NakReason.CORRUPT)
         for frame in frames:
             if self.noise.drop and self._noise_rng.random() < self.noise.drop:
