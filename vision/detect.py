@@ -58,12 +58,16 @@ def _piece(rect: tuple) -> Piece | None:
     return np.array([cx, cy]), max(w, h), min(w, h), bool(abs(long_axis[0]) > abs(long_axis[1]))
 
 
-def _cut_run(rect: tuple, count: int) -> list[Piece]:
-    """A straight run of ``count`` touching tiles cut in equal parts along its long axis."""
+def _cut_run(rect: tuple, tile_area: float) -> list[Piece]:
+    """A straight run of tiles side by side cut in equal parts along its long axis: as many parts as make each
+    closest to a tile plus a typical 2 mm gap (gaps make the run's area overstate the count)."""
     (cx, cy), (w, h), angle = rect
     theta = np.deg2rad(angle)
     axis = np.array([np.cos(theta), np.sin(theta)]) if w >= h else np.array([-np.sin(theta), np.cos(theta)])
     length, across = max(w, h), min(w, h)
+    short, long = np.sqrt(tile_area * TILE_W_MM / TILE_H_MM), np.sqrt(tile_area * TILE_H_MM / TILE_W_MM)
+    target = (short if abs(across - long) < abs(across - short) else long) * (1 + 2 / TILE_W_MM)
+    count = min((max(1, int(length // target)), int(length // target) + 1), key=lambda k: abs(length / k - target))
     step = length / count
     parts = []
     for i in range(count):
@@ -75,19 +79,36 @@ def _cut_run(rect: tuple, count: int) -> list[Piece]:
     return parts
 
 
-def _separate(zone: np.ndarray, blob: np.ndarray, count: int, tile_short: float) -> list[Piece]:
-    """Tiles touching at a corner or offset: the blob's thick cores (far from its edge) seed a watershed on the
-    image, whose regions are the tiles. Gives nothing unless there are exactly ``count`` cores."""
-    distance = cv2.distanceTransform(blob, cv2.DIST_L2, 3)
-    cores = (distance > 0.3 * tile_short).astype(np.uint8)
-    n, markers = cv2.connectedComponents(cores)
-    if n - 1 != count:
+def _cores(zone: np.ndarray, blob: np.ndarray, tile_area: float) -> tuple[int, np.ndarray]:
+    """The bright middles of the tiles in a blob, labelled: pixels nearly as bright as the brightest tile body
+    around them (the blurred gap between two tiles, half mat, is not), ink holes filled, eroded to cut thin
+    contacts, keeping parts of at least 0.3 tile. Returns their number and the label image (0 elsewhere)."""
+    value = cv2.cvtColor(zone, cv2.COLOR_BGR2HSV)[..., 2]
+    side = max(3, round(np.sqrt(tile_area) / 4) * 2 + 1)
+    brightest = cv2.dilate(value, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
+    bright = ((value.astype(np.float32) > 0.8 * brightest) & (blob > 0)).astype(np.uint8)
+    bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(bright)
+    cv2.drawContours(filled, contours, -1, 1, -1)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.erode(filled, np.ones((3, 3), np.uint8)))
+    keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 0.3 * tile_area]
+    cores = np.zeros(labels.shape, np.int32)
+    for number, label in enumerate(keep, start=1):
+        cores[labels == label] = number
+    return len(keep), cores
+
+
+def _separate(zone: np.ndarray, blob: np.ndarray, tile_area: float) -> list[Piece]:
+    """Touching tiles: their cores seed a watershed on the image, whose regions are the tiles. Gives nothing
+    unless the blob's area fits the number of cores."""
+    count, markers = _cores(zone, blob, tile_area)
+    if not 0.7 * count * tile_area < cv2.countNonZero(blob) < 1.35 * count * tile_area:
         return []
-    markers[blob == 0] = n
-    markers[(blob > 0) & (cores == 0)] = 0
+    markers[blob == 0] = count + 1
     cv2.watershed(zone, markers)
     parts = []
-    for label in range(1, n):
+    for label in range(1, count + 1):
         points = cv2.findNonZero((markers == label).astype(np.uint8))
         part = None if points is None else _piece(cv2.minAreaRect(points))
         if part is None:
@@ -96,27 +117,25 @@ def _separate(zone: np.ndarray, blob: np.ndarray, count: int, tile_short: float)
     return parts
 
 
-def _pieces(zone: np.ndarray, contour: np.ndarray, tile_area: float, tile_short: float) -> list[Piece]:
-    """The tiles of one blob: one tile, a run of touching tiles, or tiles touching otherwise. A blob that is not a
-    whole number of tiles (a hand, half a tile under a hand) gives nothing."""
+def _pieces(zone: np.ndarray, contour: np.ndarray, tile_area: float) -> list[Piece]:
+    """The tiles of one blob: one tile, or touching tiles (separated by their cores, or else cut as a straight
+    run). A blob that is not a whole number of tiles (a hand, half a tile under a hand) gives nothing."""
     area = cv2.contourArea(contour)
     count = max(1, round(area / tile_area))
-    if not 0.7 * count * tile_area < area < 1.3 * count * tile_area:
-        return []
     rect = cv2.minAreaRect(contour)
     if count == 1:
-        piece = _piece(rect)
+        piece = _piece(rect) if 0.7 * tile_area < area < 1.3 * tile_area else None
         return [] if piece is None else [piece]
     x, y, w, h = cv2.boundingRect(contour)
     blob = np.zeros((h, w), np.uint8)
     cv2.drawContours(blob, [contour - (x, y)], -1, 255, -1)
-    separated = _separate(np.ascontiguousarray(zone[y : y + h, x : x + w]), blob, count, tile_short)
+    separated = _separate(np.ascontiguousarray(zone[y : y + h, x : x + w]), blob, tile_area)
     if separated:
         return [
             (centre + np.array([x, y]), long_side, short_side, sideways)
             for centre, long_side, short_side, sideways in separated
         ]
-    return _cut_run(rect, count)
+    return _cut_run(rect, tile_area)
 
 
 def _quad(centre: np.ndarray, up: np.ndarray, long_side: float, short_side: float) -> np.ndarray:
@@ -138,7 +157,7 @@ def find_tiles(
     for contour in contours:
         if cv2.contourArea(contour) < 0.6 * tile_area:
             continue
-        for centre, long_side, short_side, sideways in _pieces(zone, contour, tile_area, TILE_W_MM * ppm):
+        for centre, long_side, short_side, sideways in _pieces(zone, contour, tile_area):
             up = np.array([-1.0, 0.0]) if sideways else np.array([0.0, -1.0])
             quad = _quad(centre, up, long_side, short_side)
             if to_image is not None:
