@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from engine.errors import RulesetError, TileCountError
 from engine.tiles import DRAGONS, FLOWERS, NUM_KINDS, RED, WINDS, Tile, tile_code
@@ -19,6 +20,11 @@ class TileSet:
     @property
     def size(self) -> int:
         return sum(self.copies)
+
+    @cached_property
+    def flower_count(self) -> int:
+        """Flowers in the set (asked once per scored hand, so computed once)."""
+        return sum(self.copies[tile] for tile in FLOWERS)
 
     def tiles(self) -> list[Tile]:
         """Every physical tile, sorted by id: the order a fresh set is unpacked in before shuffling."""

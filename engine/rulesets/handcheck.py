@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from operator import sub
+
 from engine.errors import TileCountError
 from engine.notation import Hand
 from engine.tiles import FLOWERS, NUM_TILE_IDS, is_flower, tile_code, to_counts
@@ -35,9 +37,10 @@ def concealed_counts(hand: Hand, tile_set: TileSet) -> list[int]:
     used = [0] * NUM_TILE_IDS
     for tile in everything:
         used[tile] += 1
-    if any(n > allowed for n, allowed in zip(used, tile_set.copies, strict=True)):
+    if max(map(sub, used, tile_set.copies)) > 0:
         tile_set.check(everything, where="hand")
-    available = sum(tile_set.copies[tile] for tile in FLOWERS)
-    if hand.flower_count > available:
-        raise TileCountError(f"hand: {hand.flower_count} flowers, the {tile_set.name}-tile set has {available}")
+    if hand.flower_count > tile_set.flower_count:
+        raise TileCountError(
+            f"hand: {hand.flower_count} flowers, the {tile_set.name}-tile set has {tile_set.flower_count}"
+        )
     return to_counts(concealed)
