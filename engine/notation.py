@@ -18,12 +18,16 @@ See ``../shared/anchor-data/README.md``. ``parse_hand(format_hand(h)) == h`` for
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
+from typing import TypeVar
 
 from engine.errors import NotationError
 from engine.tiles import FLOWERS, SUIT_OFFSET, SUIT_SIZE, WIND_LETTERS, Tile, format_tiles, is_honor
+
+T = TypeVar("T")
 
 HONOR_LETTERS = "ESWNPFC"
 """MCR letters of tiles 1z-7z: the winds, then 白 (P), 发 (F), 中 (C)."""
@@ -226,6 +230,22 @@ def _parse_flowers(text: str, start: int, source: str) -> int | tuple[Tile, ...]
     return tuple(flowers)
 
 
+_MELDS: dict[str, Meld] = {}
+_SITUATIONS: dict[str, Situation] = {}
+_CACHE_LIMIT = 4096
+
+
+def _cached(cache: dict[str, T], parse: Callable[[str, int, str], T], part: str, start: int, source: str) -> T:
+    """Melds and situation blocks repeat from hand to hand: each distinct one is read once. Only successes are
+    kept (they do not depend on where the part stands); a bad part is read again to name its position."""
+    found = cache.get(part)
+    if found is None:
+        found = parse(part, start, source)
+        if len(cache) < _CACHE_LIMIT:
+            cache[part] = found
+    return found
+
+
 def parse_hand(text: str) -> Hand:
     """Read a hand in MCR notation; a ``NotationError`` names the position and what was expected."""
     waiting = text.endswith(" ")
@@ -241,7 +261,7 @@ def parse_hand(text: str) -> Hand:
         close = tiles_part.find("]", position)
         if close < 0:
             raise NotationError(text, len(tiles_part), "expected ']' closing the meld")
-        melds.append(_parse_meld(tiles_part[position + 1 : close], position + 1, text))
+        melds.append(_cached(_MELDS, _parse_meld, tiles_part[position + 1 : close], position + 1, text))
         position = close + 1
     standing = _parse_mcr_tiles(tiles_part[position:], position, text)
     if "[" in tiles_part[position:] or "]" in tiles_part[position:]:
@@ -255,7 +275,7 @@ def parse_hand(text: str) -> Hand:
     flowers: int | tuple[Tile, ...] | None = None
     offset = len(tiles_part) + 1
     if len(sections) > 1:
-        situation = _parse_situation(sections[1], offset, text)
+        situation = _cached(_SITUATIONS, _parse_situation, sections[1], offset, text)
         offset += len(sections[1]) + 1
     if len(sections) > 2:
         flowers = _parse_flowers(sections[2], offset, text)
