@@ -110,7 +110,9 @@ def _separate(zone: np.ndarray, blob: np.ndarray, tile_area: float) -> list[Piec
     parts = []
     for label in range(1, count + 1):
         points = cv2.findNonZero((markers == label).astype(np.uint8))
-        part = None if points is None else _piece(cv2.minAreaRect(points))
+        if points is None or not 0.6 * tile_area < len(points) < 1.4 * tile_area:
+            return []  # two tiles side by side under one core would pass for one sideways tile
+        part = _piece(cv2.minAreaRect(points))
         if part is None:
             return []
         parts.append(part)
