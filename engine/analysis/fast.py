@@ -14,7 +14,7 @@ from engine.analysis.special import (
     special_win,
     thirteen_orphans,
 )
-from engine.analysis.standard import is_standard, standard_splits, standard_waits
+from engine.analysis.standard import CAPPED_FILL, is_standard, ready_tiles, standard_splits
 from engine.errors import TileCountError
 
 
@@ -60,8 +60,8 @@ def waits(counts: Sequence[int], rules: ShapeRules = DEFAULT_SHAPES) -> list[int
     size = sum(counts)
     if size % 3 != 1 or size > 13:
         raise TileCountError(f"waits need a hand of 13-3k concealed tiles, not {size}")
-    found = standard_waits(counts, rules) if rules.standard else []
+    found = ready_tiles(counts, rules, CAPPED_FILL) if rules.standard else ()
     extra = special_waits(counts, size, rules)
     if extra:
-        found = sorted(extra.union(found))
-    return [tile for tile in found if counts[tile] <= 3]
+        return sorted(tile for tile in extra.union(found) if counts[tile] <= 3)
+    return list(found)

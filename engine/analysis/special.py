@@ -8,6 +8,7 @@ exposed meld. Each check starts with a cheap test that rejects almost every othe
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from operator import itemgetter
 
 from engine.analysis.shapes import KNITTED_PATTERNS, THIRTEEN_ORPHANS, ShapeRules
@@ -61,6 +62,13 @@ def _full_series(counts: Sequence[int], base: int) -> bool:
     )
 
 
+def _two_full_series(counts: Sequence[int]) -> bool:
+    """Whether at least two suits hold a whole knitted series (a hand one tile short of a knitted straight does)."""
+    if _full_series(counts, 0):
+        return _full_series(counts, 9) or _full_series(counts, 18)
+    return _full_series(counts, 9) and _full_series(counts, 18)
+
+
 def knitted_remainders(counts: Sequence[int]) -> Iterator[tuple[tuple[int, ...], list[int]]]:
     """(pattern, counts without it) for each knitted pattern the hand holds."""
     if not (_full_series(counts, 0) and _full_series(counts, 9) and _full_series(counts, 18)):
@@ -95,37 +103,46 @@ def special_win(counts: Sequence[int], size: int, rules: ShapeRules) -> bool:
     return False
 
 
-def special_waits(counts: Sequence[int], size: int, rules: ShapeRules) -> set[int]:
+def special_waits(counts: Sequence[int], size: int, rules: ShapeRules) -> AbstractSet[int]:
     """Tiles completing a hand of ``size`` (13 or 10) concealed tiles to a special shape (no copy limit).
 
-    As in ``special_win``, the kinds held pick the candidates, one tile short of complete.
+    The singles held pick the candidates, one tile short of complete: seven pairs hold at most one; thirteen
+    orphans at least 11 (and 6 honor kinds), honors-and-knitted 13 (and 4 honor kinds); a knitted straight (8 or
+    9 distinct knitted tiles) at least two, and two suits holding a whole knitted series.
     """
+    if size != 13 and not (size == 10 and rules.knitted_straight):
+        return _NONE
+    singles = counts.count(1)
+    if singles <= 1:
+        if size == 13 and rules.seven_pairs:
+            return _seven_pairs_waits(counts, rules.seven_pairs_quad_as_two_pairs)
+        return _NONE
     waits: set[int] = set()
-    if size + 1 not in KNITTED_SIZES:
-        return waits
-    kinds = len(counts) - counts.count(0)
-    if size == 13 and kinds <= 7:
-        if rules.seven_pairs:
-            waits.update(_seven_pairs_waits(counts, rules.seven_pairs_quad_as_two_pairs))
-        return waits
-    honor_kinds = 7 - counts[27:34].count(0)
-    if size == 13 and kinds >= 12 and honor_kinds >= 4:
+    if singles >= 11 and (rules.thirteen_orphans or rules.honors_knitted):
+        honor_kinds = 7 - counts[27:34].count(0)
         if rules.thirteen_orphans and honor_kinds >= 6:
             waits.update(_orphan_waits(counts))
-        if rules.honors_knitted and kinds == 13:
+        if rules.honors_knitted and singles == 13 and honor_kinds >= 4:
             waits.update(_honors_knitted_waits(counts))
-    if rules.knitted_straight and kinds - honor_kinds >= 8:
+    if rules.knitted_straight and _two_full_series(counts):
         waits.update(_knitted_straight_waits(counts, rules))
     return waits
 
 
-def _seven_pairs_waits(counts: Sequence[int], quads: bool) -> list[int]:
-    odd = [tile for tile, n in enumerate(counts) if n & 1]
-    if len(odd) != 1:
-        return []
-    with_tile = list(counts)
-    with_tile[odd[0]] += 1
-    return odd if seven_pairs(with_tile, quads) is not None else []
+_NONE: AbstractSet[int] = frozenset()
+
+
+def _seven_pairs_waits(counts: Sequence[int], quads: bool) -> AbstractSet[int]:
+    """The wait of 13 tiles holding at most one single: the one kind held an odd number of times, every other
+    kind held twice (or, with ``quads``, any even number of times)."""
+    if not quads:
+        return {counts.index(1)} if counts.count(1) == 1 and counts.count(2) == 6 else _NONE
+    if counts.count(1) + counts.count(3) > 1:
+        return _NONE
+    kinds = len(counts) - counts.count(0)
+    if kinds > 7 or sum(map(counts.count, range(2, 13, 2))) != kinds - 1:
+        return _NONE
+    return {next(tile for tile, n in enumerate(counts) if n & 1)}
 
 
 def _orphan_waits(counts: Sequence[int]) -> list[int]:
@@ -148,8 +165,6 @@ def _honors_knitted_waits(counts: Sequence[int]) -> set[int]:
 
 def _knitted_straight_waits(counts: Sequence[int], rules: ShapeRules) -> set[int]:
     waits: set[int] = set()
-    if _full_series(counts, 0) + _full_series(counts, 9) + _full_series(counts, 18) < 2:
-        return waits
     for pattern, pattern_of in zip(KNITTED_PATTERNS, _PATTERNS_OF, strict=True):
         held = pattern_of(counts)
         if held.count(0) > 1:

@@ -7,7 +7,7 @@ from functools import cache
 from itertools import product
 
 from engine.analysis.shapes import GROUPS, Set, ShapeRules
-from engine.analysis.suit_tables import NO_PAIR, group_table, pair_bit
+from engine.analysis.suit_tables import NO_PAIR, Key, group_table, pair_bit
 
 
 @cache
@@ -64,56 +64,90 @@ def standard_splits(counts: Sequence[int], rules: ShapeRules) -> list[tuple[tupl
     return results
 
 
-def standard_waits(counts: Sequence[int], rules: ShapeRules) -> list[int]:
-    """Tiles (ascending) completing a hand of 13-3k tiles to sets + one allowed pair (copy limits not applied).
+WaitEntry = tuple[int, bool, tuple[int, ...], tuple[int, ...]]
+"""What a waits call needs of one group: (weight, holds an allowed pair, fill, fill without fifth copies).
 
-    Only a group whose size is 1 mod 3 (it gains the pair), or one of two groups of size 2 mod 3 (it turns its
-    pair into sets), can take the tile; every other group must already be complete.
+The weight is 0, 1 or 4 for a group of size 0, 1 or 2 mod 3. A group of size 0 mod 3 must be complete without a
+pair (no fill). The fill of a group of size 1 mod 3 lists the tiles that complete it with an allowed pair; that
+of a group of size 2 mod 3 the tiles that turn it into sets alone. The second fill leaves out the tiles the
+group holds four times (a fifth copy). A group whose entry is None can be in no ready hand.
+"""
+
+FILL, CAPPED_FILL = 2, 3
+_ALONE: WaitEntry = (0, False, (), ())
+
+
+class _Entries(dict[Key, "WaitEntry | None"]):
+    """The entries of one group under one pair rule, each computed when its key is first met (and then looked up
+    at C speed; a group key repeats far more often than a hand)."""
+
+    def __init__(self, group: int, mask: int) -> None:
+        super().__init__()
+        self.base, _, chows = GROUPS[group]
+        self.bits = group_table(chows)[0]
+        self.mask = mask
+
+    def __missing__(self, key: Key) -> WaitEntry | None:
+        entry = self[key] = self._entry(key)
+        return entry
+
+    def _entry(self, key: Key) -> WaitEntry | None:
+        weight = (0, 1, 4)[sum(key) % 3]
+        value = self.bits.get(key, 0)
+        if weight == 0:
+            return _ALONE if value else None
+        paired = weight == 4 and bool(value & self.mask)
+        need = self.mask if weight == 1 else NO_PAIR
+        fill = []
+        probe = list(key)
+        for r, n in enumerate(key):
+            probe[r] = n + 1
+            if self.bits.get(tuple(probe), 0) & need:
+                fill.append(r)
+            probe[r] = n
+        if not (paired or fill):
+            return None
+        tiles = tuple(self.base + r for r in fill)
+        return weight, paired, tiles, tuple(self.base + r for r in fill if key[r] <= 3)
+
+
+@cache
+def wait_entries(pair_ranks: frozenset[int] | None) -> tuple[_Entries, _Entries, _Entries, _Entries]:
+    """Per group (three suits, honors), the memo of wait entries under ``pair_ranks``."""
+    masks = pair_masks(pair_ranks)
+    return _Entries(0, masks[0]), _Entries(1, masks[1]), _Entries(2, masks[2]), _Entries(3, masks[3])
+
+
+def ready_tiles(counts: Sequence[int], rules: ShapeRules, fill: int = FILL) -> tuple[int, ...]:
+    """Tiles (ascending) completing a hand of 13-3k tiles to sets + one allowed pair, by four lookups; ``fill``:
+    FILL, or CAPPED_FILL to leave out tiles the hand holds four times. The hand size is not checked.
+
+    Only a group of size 1 mod 3 (it gains the pair), or one of two groups of size 2 mod 3 (it turns its pair
+    into sets while the other keeps its pair), can take the tile; every other group must already be complete.
+    The weights (0, 1, 4 for sizes 0, 1, 2 mod 3) add up to 1 in the first case and to 8 only in the second.
     """
-    parts = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
-    residues = [sum(parts[0]) % 3, sum(parts[1]) % 3, sum(parts[2]) % 3, sum(parts[3]) % 3]
-    if 2 not in residues and residues.count(1) == 1:
-        targets: tuple[int, ...] = (residues.index(1),)
-    elif 1 not in residues and residues.count(2) == 2:
-        first = residues.index(2)
-        targets = (first, residues.index(2, first + 1))
-    else:
-        return []
-    keys = (tuple(parts[0]), tuple(parts[1]), tuple(parts[2]), tuple(parts[3]))
-    suits, honors = bit_tables()
-    values = (suits.get(keys[0], 0), suits.get(keys[1], 0), suits.get(keys[2], 0), honors.get(keys[3], 0))
-    masks = pair_masks(rules.pair_ranks)
-    waits: list[int] = []
-    for target in targets:
-        need = masks[target]
-        for g in range(4):
-            if g != target:
-                if not values[g]:
-                    break
-                if values[g] > 1:
-                    if not values[g] & masks[g]:
-                        break
-                    need = NO_PAIR
-        else:
-            waits.extend(completing_tiles(target, keys[target], need))
-    return waits
+    m_entries, p_entries, s_entries, z_entries = wait_entries(rules.pair_ranks)
+    z = z_entries[tuple(counts[27:34])]
+    if z is None:
+        return ()
+    m = m_entries[tuple(counts[0:9])]
+    if m is None:
+        return ()
+    p = p_entries[tuple(counts[9:18])]
+    if p is None:
+        return ()
+    s = s_entries[tuple(counts[18:27])]
+    if s is None:
+        return ()
+    weight = m[0] + p[0] + s[0] + z[0]
+    if weight == 1:
+        return m[fill] + p[fill] + s[fill] + z[fill]
+    if weight != 8:
+        return ()
+    first, second = [entry for entry in (m, p, s, z) if entry[0]]
+    return (first[fill] if second[1] else ()) + (second[fill] if first[1] else ())
 
 
-_COMPLETING: dict[tuple[int, tuple[int, ...], int], tuple[int, ...]] = {}
-
-
-def completing_tiles(group: int, key: tuple[int, ...], need: int) -> tuple[int, ...]:
-    """Tiles of ``group`` whose addition gives the group one of the completion bits ``need`` (memoised)."""
-    found = _COMPLETING.get((group, key, need))
-    if found is None:
-        base, _, chows = GROUPS[group]
-        table = group_table(chows)[0]
-        with_tile = list(key)
-        tiles = []
-        for r in range(len(key)):
-            with_tile[r] += 1
-            if table.get(tuple(with_tile), 0) & need:
-                tiles.append(base + r)
-            with_tile[r] -= 1
-        found = _COMPLETING[(group, key, need)] = tuple(tiles)
-    return found
+def standard_waits(counts: Sequence[int], rules: ShapeRules) -> list[int]:
+    """Tiles (ascending) completing a hand of 13-3k tiles to sets + one allowed pair (copy limits not applied)."""
+    return list(ready_tiles(counts, rules))
