@@ -99,19 +99,17 @@ def _cores(zone: np.ndarray, blob: np.ndarray, tile_area: float) -> tuple[int, n
     return len(keep), cores
 
 
-def _separate(zone: np.ndarray, blob: np.ndarray, tile_area: float) -> list[Piece]:
-    """Touching tiles: their cores seed a watershed on the image, whose regions are the tiles. Gives nothing
-    unless the blob's area fits the number of cores."""
-    count, markers = _cores(zone, blob, tile_area)
-    if not 0.7 * count * tile_area < cv2.countNonZero(blob) < 1.35 * count * tile_area:
-        return []
+def _watershed(zone: np.ndarray, blob: np.ndarray, markers: np.ndarray, count: int, tile_area: float) -> list[Piece]:
+    """Grow ``count`` labelled seeds over the blob along the image's edges (the gaps between tiles); each region must
+    be one tile, else nothing."""
+    markers = markers.copy()
     markers[blob == 0] = count + 1
     cv2.watershed(zone, markers)
     parts = []
     for label in range(1, count + 1):
         points = cv2.findNonZero((markers == label).astype(np.uint8))
         if points is None or not 0.6 * tile_area < len(points) < 1.4 * tile_area:
-            return []  # two tiles side by side under one core would pass for one sideways tile
+            return []  # two tiles side by side under one seed would pass for one sideways tile
         part = _piece(cv2.minAreaRect(points))
         if part is None:
             return []
@@ -119,25 +117,40 @@ def _separate(zone: np.ndarray, blob: np.ndarray, tile_area: float) -> list[Piec
     return parts
 
 
+def _seeds(pieces: list[Piece], shape: tuple[int, ...]) -> np.ndarray:
+    """Labelled seeds: the middle third of each piece."""
+    markers = np.zeros(shape[:2], np.int32)
+    for label, (centre, long_side, short_side, sideways) in enumerate(pieces, start=1):
+        size = (long_side / 3, short_side / 3) if sideways else (short_side / 3, long_side / 3)
+        corners = cv2.boxPoints((tuple(centre), size, 0.0))
+        cv2.fillConvexPoly(markers, np.round(corners).astype(np.int32), label)
+    return markers
+
+
 def _pieces(zone: np.ndarray, contour: np.ndarray, tile_area: float) -> list[Piece]:
-    """The tiles of one blob: one tile, or touching tiles (separated by their cores, or else cut as a straight
-    run). A blob that is not a whole number of tiles (a hand, half a tile under a hand) gives nothing."""
+    """The tiles of one blob: one tile, or touching tiles separated by a watershed seeded by their bright cores,
+    or if those do not fit, by the parts of a straight run. A blob that is not a whole number of tiles (a hand,
+    half a tile under a hand) gives nothing."""
     area = cv2.contourArea(contour)
-    count = max(1, round(area / tile_area))
-    rect = cv2.minAreaRect(contour)
-    if count == 1:
-        piece = _piece(rect) if 0.7 * tile_area < area < 1.3 * tile_area else None
+    if round(area / tile_area) <= 1:
+        piece = _piece(cv2.minAreaRect(contour)) if 0.7 * tile_area < area < 1.3 * tile_area else None
         return [] if piece is None else [piece]
     x, y, w, h = cv2.boundingRect(contour)
+    local = contour - (x, y)
     blob = np.zeros((h, w), np.uint8)
-    cv2.drawContours(blob, [contour - (x, y)], -1, 255, -1)
-    separated = _separate(np.ascontiguousarray(zone[y : y + h, x : x + w]), blob, tile_area)
-    if separated:
-        return [
-            (centre + np.array([x, y]), long_side, short_side, sideways)
-            for centre, long_side, short_side, sideways in separated
-        ]
-    return _cut_run(rect, tile_area)
+    cv2.drawContours(blob, [local], -1, 255, -1)
+    roi = np.ascontiguousarray(zone[y : y + h, x : x + w])
+    count, cores = _cores(roi, blob, tile_area)
+    separated = []
+    if 0.7 * count * tile_area < cv2.countNonZero(blob) < 1.35 * count * tile_area:
+        separated = _watershed(roi, blob, cores, count, tile_area)
+    if not separated:
+        run = _cut_run(cv2.minAreaRect(local), tile_area)
+        separated = _watershed(roi, blob, _seeds(run, blob.shape), len(run), tile_area) or run
+    return [
+        (centre + np.array([x, y]), long_side, short_side, sideways)
+        for centre, long_side, short_side, sideways in separated
+    ]
 
 
 def _quad(centre: np.ndarray, up: np.ndarray, long_side: float, short_side: float) -> np.ndarray:
