@@ -40,6 +40,7 @@ from vision.calibrate import from_markers
 from vision.classify import Model, load_model
 from vision.detect import face_crop
 from vision.enroll import enroll
+from vision.features import features
 from vision.recognize import Recognizer
 from vision.render import default_camera, random_look, render, tile_photo
 from vision.simtable import SimTable, discard_scene
@@ -99,23 +100,17 @@ def unseen_set(model: Model, seed: int) -> dict:
     """The artwork model on the 'other' set, and after enrolling five of its photos per kind."""
     rng = np.random.default_rng(seed)
     kinds = sorted(load_faces("other"))
-    enrolment = [(tile_photo(tile, "other", rng), tile) for tile in kinds for _ in range(5)]
-    test = [(tile_photo(tile, "other", rng), tile) for tile in kinds for _ in range(5)]
+    enrolment = [(face_crop(tile_photo(tile, "other", rng)), tile) for tile in kinds for _ in range(5)]
+    test = [(face_crop(tile_photo(tile, "other", rng)), tile) for tile in kinds for _ in range(5)]
     enrolled = enroll(model, enrolment)
 
     def score(m: Model) -> dict:
-        answers = [m.classify(face_crop(image))[0] for image, _ in test]
-        top1 = [int(m.kind_scores(m_rows(face_crop(image)))[0].argmax()) == tile for image, tile in test]
+        answers = [m.classify(crop)[0] for crop, _ in test]
+        top1 = [int(m.kind_scores(features(crop)[None])[0].argmax()) == tile for crop, tile in test]
         right = [a.tile == tile for a, (_, tile) in zip(answers, test, strict=True)]
         return {"top1": float(np.mean(top1)), "answered_right": float(np.mean(right))}
 
     return {"artwork_model": score(model), "enrolled_5_per_kind": score(enrolled)}
-
-
-def m_rows(crop: np.ndarray) -> np.ndarray:
-    from vision.features import features
-
-    return features(crop)[None]
 
 
 def median_ms(work: Callable[[], object], repeat: int) -> float:

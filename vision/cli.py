@@ -18,13 +18,15 @@ import cv2
 import numpy as np
 
 from engine.errors import MjtableError
+from engine.tiles import NUM_TILE_IDS, Tile, parse_tiles, tile_code
 from vision import calibrate as calibration_file
+from vision.calibrate import Calibration
 from vision.capture import Settings, open_source
 from vision.classify import Model, load_model
 from vision.detect import face_crop
-from vision.enroll import enroll, load_image, read_labels
+from vision.enroll import Guide, enroll, load_image, read_labels
 from vision.errors import CalibrationError, CaptureError, VisionError
-from vision.recognize import Recognizer
+from vision.recognize import Recognizer, Zones
 from vision.track import Tracker
 
 
@@ -38,13 +40,41 @@ def _model(args: argparse.Namespace) -> Model:
 
 
 def _enroll(args: argparse.Namespace, out: TextIO) -> int:
-    rows = read_labels(args.labels, args.images)
-    samples = [(load_image(path), tile) for path, tile in rows]
-    model = enroll(_model(args), samples)
+    if args.source is not None:
+        faces = _guided(args, out)
+    elif args.images is not None and args.labels is not None:
+        faces = [(face_crop(load_image(path)), tile) for path, tile in read_labels(args.labels, args.images)]
+    else:
+        raise VisionError("enroll: give --images DIR and --labels CSV, or --source SOURCE for live enrollment")
+    model = enroll(_model(args), faces)
     model.save(args.out)
-    kinds = len({tile for _, tile in rows})
-    _dump({"model": str(args.out), "photos": len(samples), "kinds": kinds, "description": model.description}, out)
+    kinds = len({tile for _, tile in faces})
+    _dump({"model": str(args.out), "pictures": len(faces), "kinds": kinds, "description": model.description}, out)
     return 0
+
+
+def _guided(args: argparse.Namespace, out: TextIO) -> list[tuple[np.ndarray, Tile]]:
+    """Live enrollment: prompts as JSON lines, faces from the table camera."""
+    kinds = parse_tiles(args.kinds) if args.kinds else list(range(NUM_TILE_IDS))
+    guide: Guide | None = None
+    for frame in open_source(args.source, _settings(args)).frames():
+        if guide is None:
+            calibration = _calibration(args, frame.image)
+            guide = Guide(Zones(calibration, ("discard",)), list(kinds), args.shots)
+            _dump(guide.first_prompt(), out)
+        for message in guide.see(frame.image):
+            _dump(message, out)
+        if guide.done:
+            return guide.faces
+    missing = " ".join(tile_code(tile) for tile in (kinds if guide is None else guide.kinds))
+    raise CaptureError(f"source {args.source!r} ended before every kind was enrolled (missing {missing})")
+
+
+def _calibration(args: argparse.Namespace, image: np.ndarray) -> Calibration:
+    """The table geometry from --calibration, else from the markers in this frame."""
+    if args.calibration is not None:
+        return calibration_file.load(args.calibration)
+    return calibration_file.from_markers(image)
 
 
 def _classify(args: argparse.Namespace, out: TextIO) -> int:
@@ -69,12 +99,11 @@ def _watch(args: argparse.Namespace, out: TextIO) -> int:
     source = open_source(args.source, _settings(args))
     model = _model(args)
     tracker = Tracker()
-    recognizer = None if args.calibration is None else Recognizer(calibration_file.load(args.calibration), model)
+    recognizer = None
     for frame in source.frames():
         if args.frames is not None and frame.index >= args.frames:
             break
-        if recognizer is None:
-            recognizer = Recognizer(calibration_file.from_markers(frame.image), model)
+        recognizer = recognizer or Recognizer(_calibration(args, frame.image), model)
         for event in tracker.update(recognizer.read(frame.image), frame.index, frame.time):
             if args.all or event.kind == "discard":
                 _dump(event.to_dict(), out)
@@ -139,21 +168,22 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     def with_model(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--model", type=Path, help="model directory (default: the shipped artwork model)")
 
-    def with_source(parser: argparse.ArgumentParser) -> None:
-        parser.add_argument(
-            "--source",
-            required=True,
-            help="sim[:SEED[:DISCARDS]], picamera, a device number, URL, video or image folder",
-        )
+    def with_source(parser: argparse.ArgumentParser, required: bool = True) -> None:
+        spellings = "sim[:SEED[:DISCARDS]], picamera, a device number, URL, video or image folder"
+        parser.add_argument("--source", required=required, help=spellings)
         parser.add_argument("--width", type=int, default=1280)
         parser.add_argument("--height", type=int, default=720)
         parser.add_argument("--fps", type=float, default=10.0)
 
-    parser = sub("enroll", "templates of the table's own set from labelled photos", _enroll)
-    parser.add_argument("--images", type=Path, required=True, help="folder of photos, one tile face each, upright")
-    parser.add_argument("--labels", type=Path, required=True, help="CSV with columns file,code")
+    parser = sub("enroll", "templates of the table's own set, from labelled photos or live from the camera", _enroll)
+    parser.add_argument("--images", type=Path, help="folder of photos, one tile face each, upright")
+    parser.add_argument("--labels", type=Path, help="CSV with columns file,code")
     parser.add_argument("--out", type=Path, required=True, help="model directory to write")
     with_model(parser)
+    with_source(parser, required=False)
+    parser.add_argument("--calibration", type=Path, help="TOML from 'mjtable vision calibrate' (default: markers)")
+    parser.add_argument("--kinds", help="live: the kinds to enroll in compact notation (default: all 42)")
+    parser.add_argument("--shots", type=int, default=3, help="live: frames kept per kind")
 
     parser = sub("classify", "the kind of each roughly cropped tile photo, one JSON line each", _classify)
     parser.add_argument("--json", action="store_true", help="JSON lines (the only output format)")

@@ -1,5 +1,5 @@
-"""Enrollment of the table's own tile set: labelled photos of its faces, taken with the table's camera, become the
-templates of their kinds (kinds not photographed keep the default model's templates).
+"""Enrollment of the table's own tile set: labelled photos of its faces (or crops taken live by the table camera,
+``Guide``) become the templates of their kinds (kinds not pictured keep the default model's templates).
 
 Each photo also gives a few jittered copies (position, turn, scale, light, blur, noise) so that a handful of
 photos per kind covers how the same face will look in play.
@@ -8,20 +8,23 @@ photos per kind covers how the same face will look in play.
 from __future__ import annotations
 
 import csv
+import logging
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from engine.errors import NotationError
-from engine.tiles import Tile
+from engine.tiles import Tile, tile_code, tile_name_zh
 from vision.artwork import parse_class_code
 from vision.classify import Model, condense
-from vision.detect import face_crop
 from vision.errors import ImageError, LabelsError
 from vision.features import CROP_H, CROP_W, features
+from vision.recognize import Zones
+
+log = logging.getLogger(__name__)
 
 
 def load_image(path: Path) -> np.ndarray:
@@ -89,13 +92,13 @@ def _own_similarity(rows: np.ndarray, labels: np.ndarray, photos: np.ndarray) ->
     return np.array(out)
 
 
-def enroll(model: Model, samples: Sequence[tuple[np.ndarray, Tile]], copies: int = 8, seed: int = 0) -> Model:
-    """The model with the photographed kinds' templates replaced by templates from these photos (upright faces).
-    The reject level is lowered, if needed, below how alike this set's photos of one kind are."""
+def enroll(model: Model, faces: Sequence[tuple[np.ndarray, Tile]], copies: int = 8, seed: int = 0) -> Model:
+    """The model with the pictured kinds' templates replaced by templates from these upright face crops (from
+    ``face_crop`` of a photo, or from the table camera). The reject level is lowered, if needed, below how alike
+    this set's faces of one kind are."""
     rng = np.random.default_rng(seed)
     rows, labels, photos = [], [], []
-    for number, (image, tile) in enumerate(samples):
-        crop = face_crop(image)
+    for number, (crop, tile) in enumerate(faces):
         for variant in [crop, *(jitter(crop, rng) for _ in range(copies))]:
             rows.append(features(variant))
             labels.append(tile)
@@ -104,5 +107,69 @@ def enroll(model: Model, samples: Sequence[tuple[np.ndarray, Tile]], copies: int
     own = _own_similarity(matrix, kinds, np.array(photos))
     reject = np.minimum(model.reject, float(np.percentile(own, 2)) - 0.05) if len(own) else model.reject
     templates, template_kinds = condense(matrix, kinds, seed=seed)
-    description = f"enrolled: {len(samples)} photos of {len(set(labels))} kinds"
+    description = f"enrolled: {len(faces)} pictures of {len(set(labels))} kinds"
     return replace(model.with_templates(templates, template_kinds, description), reject=reject)
+
+
+@dataclass
+class Guide:
+    """Live enrollment with the table camera: for each kind in turn, ask for it, wait until one tile lies still in
+    seat 0's discard zone, keep ``shots`` crops of it from successive frames, then wait for the zone to be cleared.
+
+    Feed it frames with ``see``; it returns what to tell the player, and ``faces`` holds what was kept.
+    """
+
+    zones: Zones
+    """Discard zones only: the first is seat 0's."""
+    kinds: list[Tile]
+    shots: int = 3
+    stable: int = 3
+    faces: list[tuple[np.ndarray, Tile]] = field(default_factory=list)
+    _still: int = 0
+    _place: tuple[float, float] | None = None
+    _kept: int = 0
+    _clearing: bool = False
+
+    @property
+    def done(self) -> bool:
+        return not self.kinds
+
+    def first_prompt(self) -> dict[str, str]:
+        return _ask(self.kinds[0])
+
+    def see(self, frame: np.ndarray) -> list[dict[str, str | int]]:
+        if self.done:
+            return []
+        _, _, located, covered = next(self.zones.locate(frame))  # seat 0, the first zone
+        if covered:
+            return []
+        if self._clearing:
+            self._still = self._still + 1 if not located else 0
+            if self._still < self.stable:
+                return []
+            self._clearing, self._still = False, 0
+            return [_ask(self.kinds[0])]
+        if len(located) != 1:
+            self._still, self._place = 0, None
+            return []
+        tile = located[0]
+        moved = self._place is None or abs(self._place[0] - tile.u) + abs(self._place[1] - tile.v) > 6
+        self._still = 1 if moved else self._still + 1
+        self._place = (tile.u, tile.v)
+        if self._still < self.stable:
+            return []
+        self.faces.append((tile.found.crop(frame), self.kinds[0]))
+        self._kept += 1
+        if self._kept < self.shots:
+            return []
+        kind = self.kinds.pop(0)
+        self._kept, self._still, self._place, self._clearing = 0, 0, None, True
+        log.info("enrolled %s from %d frames", tile_code(kind), self.shots)
+        return [
+            {"enrolled": tile_code(kind), "shots": self.shots},
+            *([{"prompt": "take the tile away"}] if self.kinds else []),
+        ]
+
+
+def _ask(tile: Tile) -> dict[str, str]:
+    return {"prompt": f"place {tile_code(tile)} ({tile_name_zh(tile)}) face up, upright, in seat 0's discard zone"}

@@ -7,6 +7,7 @@ import pytest
 
 from vision.artwork import load_faces
 from vision.classify import Model, load_model
+from vision.detect import face_crop
 from vision.render import Camera, default_camera, tile_photo
 
 
@@ -22,10 +23,11 @@ def camera() -> Camera:
 
 @pytest.fixture(scope="session")
 def other_set() -> dict[str, list]:
-    """Photos of the 'other' set (riichi faces, restyled flowers, ivory body): 3 per kind to enroll, 3 to test."""
+    """Face crops of photos of the 'other' set (riichi faces, restyled flowers, ivory body): 3 per kind to enroll,
+    3 to test."""
     rng = np.random.default_rng(77)
     kinds = sorted(load_faces("other"))
     photos = {"enroll": [], "test": []}
     for part in photos:
-        photos[part] = [(tile_photo(tile, "other", rng), tile) for tile in kinds for _ in range(3)]
+        photos[part] = [(face_crop(tile_photo(tile, "other", rng)), tile) for tile in kinds for _ in range(3)]
     return photos

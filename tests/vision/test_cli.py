@@ -64,7 +64,7 @@ def test_enroll_then_classify_with_the_enrolled_model(photos, tmp_path):
     code, lines = run(
         ["enroll", "--images", str(photos), "--labels", str(photos / "labels.csv"), "--out", str(tmp_path / "set")]
     )
-    assert code == 0 and lines[0]["photos"] == 18 and lines[0]["kinds"] == 9
+    assert code == 0 and lines[0]["pictures"] == 18 and lines[0]["kinds"] == 9
     held_out = sorted(photos.glob("*-2.png"))
     code, lines = run(["classify", "--model", str(tmp_path / "set"), "--json", *map(str, held_out)])
     right = sum(line["tile"] == line["file"].rsplit("/", 1)[1].split("-")[0] for line in lines)
@@ -112,3 +112,24 @@ def test_errors_never_show_a_traceback(tmp_path):
     )
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert "no such file or folder" in json.loads(result.stdout)["error"]
+
+
+def test_live_enrollment_prompts_and_keeps_the_tile_shown(tmp_path):
+    """A recorded session: 2m shown for five frames, the zone cleared, then 7z shown."""
+    from vision.geometry import apply, seat_to_table
+    from vision.render import Placed, Scene, default_camera, random_look, render
+
+    camera, rng = default_camera(), np.random.default_rng(6)
+    frames = tmp_path / "session"
+    frames.mkdir()
+    spot = apply(seat_to_table(0), np.array([[0.0, 170.0]]))[0]
+    shown = [(1,)] * 5 + [()] * 4 + [(33,)] * 5
+    for index, tiles in enumerate(shown):
+        scene = Scene(tuple(Placed(tile, *spot) for tile in tiles))
+        cv2.imwrite(str(frames / f"{index:03d}.png"), render(scene, camera, random_look(rng), rng))
+    code, lines = run(["enroll", "--source", str(frames), "--kinds", "2m7z", "--out", str(tmp_path / "live")])
+    assert code == 0
+    assert [line.get("enrolled") for line in lines if "enrolled" in line] == ["2m", "7z"]
+    assert "place 2m" in lines[0]["prompt"] and lines[-1]["pictures"] == 6 and lines[-1]["kinds"] == 2
+    code, lines = run(["enroll", "--source", str(frames), "--kinds", "2m7z1p", "--out", str(tmp_path / "x")])
+    assert code == 2 and "missing 1p" in lines[-1]["error"]

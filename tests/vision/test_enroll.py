@@ -1,13 +1,12 @@
 import numpy as np
 import pytest
 
-from vision.detect import face_crop
 from vision.enroll import enroll, load_image, read_labels
 from vision.errors import ImageError, LabelsError
 
 
-def accuracy(model, photos) -> float:
-    return float(np.mean([model.classify(face_crop(image))[0].tile == tile for image, tile in photos]))
+def accuracy(model, faces) -> float:
+    return float(np.mean([model.classify(crop)[0].tile == tile for crop, tile in faces]))
 
 
 def test_enrolling_a_differently_styled_set_makes_it_readable(model, other_set):
