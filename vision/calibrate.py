@@ -6,6 +6,7 @@ The stored form is a ``[vision.calibration]`` table, so it can live in the servi
 
 from __future__ import annotations
 
+import logging
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +19,7 @@ from vision.errors import CalibrationError
 from vision.geometry import DEFAULT_LAYOUT, Layout, apply, seat_to_table
 
 MARKER_DICTIONARY = cv2.aruco.DICT_4X4_50
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,9 @@ def from_markers(image: np.ndarray, layout: Layout = DEFAULT_LAYOUT) -> Calibrat
     missing = [i for i in range(4) if i not in found]
     if missing:
         raise CalibrationError(f"markers {missing} not found in the image (found {sorted(found) or 'none'})")
-    return from_corners(np.array([found[i] for i in range(4)]), image.shape[1], image.shape[0], layout)
+    calibration = from_corners(np.array([found[i] for i in range(4)]), image.shape[1], image.shape[0], layout)
+    log.info("table calibrated from markers 0-3 in a %dx%d frame", image.shape[1], image.shape[0])
+    return calibration
 
 
 def annotate(image: np.ndarray, calibration: Calibration) -> np.ndarray:

@@ -5,6 +5,7 @@ was given (replays and the simulation use their own frame time, so runs repeat e
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -16,6 +17,8 @@ import numpy as np
 
 from vision.errors import CaptureError
 from vision.simtable import SimTable, Truth
+
+log = logging.getLogger(__name__)
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
 
@@ -53,6 +56,8 @@ class OpenCVCamera:
         capture.set(cv2.CAP_PROP_FRAME_WIDTH, self.settings.width)
         capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self.settings.height)
         capture.set(cv2.CAP_PROP_FPS, self.settings.fps)
+        size = (int(capture.get(cv2.CAP_PROP_FRAME_WIDTH)), int(capture.get(cv2.CAP_PROP_FRAME_HEIGHT)))
+        log.info("camera %r opened at %dx%d", self.device, *size)
         try:
             index = 0
             while True:
@@ -82,6 +87,7 @@ class PiCamera:
         size = (self.settings.width, self.settings.height)
         camera.configure(camera.create_video_configuration(main={"size": size, "format": "BGR888"}))
         camera.start()
+        log.info("Pi camera started at %dx%d", *size)
         try:
             index = 0
             while True:
@@ -102,6 +108,7 @@ class Replay:
             files = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
             if not files:
                 raise CaptureError(f"{self.path}: no images ({', '.join(sorted(IMAGE_SUFFIXES))})")
+            log.info("replaying %d images from %s", len(files), self.path)
             for index, file in enumerate(files):
                 image = cv2.imread(str(file), cv2.IMREAD_COLOR)
                 if image is None:
@@ -111,6 +118,7 @@ class Replay:
         capture = cv2.VideoCapture(str(self.path))
         if not capture.isOpened():
             raise CaptureError(f"{self.path}: not a video OpenCV can read")
+        log.info("replaying video %s", self.path)
         try:
             index = 0
             while True:

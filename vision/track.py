@@ -100,7 +100,8 @@ class Tracker:
             elif view.zone == "hand":
                 events += self._hand(view, frame, time)
         for event in events:
-            log.info("%s seat %d %s (frame %d)", event.kind, event.seat, event.to_dict().get("tile", ""), frame)
+            codes = " ".join(UNKNOWN if tile is None else tile_code(tile) for tile in event.tiles)
+            log.info("%s seat %d %s (frame %d)", event.kind, event.seat, codes, frame)
         return events
 
     def _match(self, tracks: list[_Track], seen: tuple[Seen, ...]) -> list[tuple[_Track | None, Seen | None]]:
