@@ -1,8 +1,10 @@
-"""Build the default model from the artwork: render each kind many times as the camera would see it (scale,
-rotation, perspective, light, blur, noise, neighbours touching, detector misalignment) and keep the feature
-vectors as templates.
+"""Build the default model from the artwork, with no download: render each kind many times as the camera would see
+it (close-ups with scale, turn, tilt, light, blur, noise, touching neighbours and the detector's corner error, and
+whole rendered tables cropped by the real detector), learn a linear discriminant map from those features, keep
+k-means centres per kind as templates, then set the per-kind reject levels and the softmax temperature on other
+rendered tables. About a minute on one core; the result is a few hundred kB.
 
-    python -m vision.train --out vision/models/default [--per-class 40] [--seed 0] [--style uni]
+    python -m vision.train [--out vision/models/default] [--per-class 60] [--scenes 80] [--seed 0] [--style uni]
 """
 
 from __future__ import annotations
