@@ -41,9 +41,9 @@ from firmware_bridge.messages import (
 
 log = logging.getLogger(__name__)
 
-# The retransmit timeout grows by half after a missed ACK only while the MCU has been quiet (nothing at all for a
-# third of silence_s): gentler than TCP's doubling, because on a serial line a missing ACK is noise far more often
-# than a busy MCU, and an MCU still sending snapshots, NAKs or even garbage is alive and needs no backing off.
+# The retransmit timeout grows by half after each try that timed out (not after a NAK or a broken frame, which
+# call for an immediate retransmit): gentler than TCP's doubling, because on a serial line a missing ACK is noise
+# more often than a busy MCU, yet enough that a starved MCU or host thread is not declared dead within 30 tries.
 BACKOFF = 1.5
 HANDSHAKE_TRIES_FACTOR = 4  # an IDENTITY is five times longer than an ACK, so it is lost more often on a noisy line
 
@@ -276,7 +276,7 @@ class Link:
                 self._write(frame)
                 with self._cv:
                     self._cv.wait_for(lambda: pending.result is not None or pending.nudged or pending.reset, rto)
-                    pending.nudged = False
+                    nudged, pending.nudged = pending.nudged, False
                 if pending.reset:
                     raise McuReset(f"the MCU rebooted while {message.TYPE.name} (seq {seq}) was in flight")
                 if pending.result is not None:
@@ -284,7 +284,7 @@ class Link:
                         self._sample_rtt(self._clock() - sent_at)
                     self.stats.acked += 1
                     return pending.result
-                if not self._mcu_heard_lately():
+                if not nudged:
                     rto = min(rto * BACKOFF, self._config.max_rto_s)
                 if self._clock() - self._last_rx > self._config.silence_s:
                     break
@@ -294,6 +294,7 @@ class Link:
                 self._pending = None
 
     def _mcu_heard_lately(self) -> bool:
+        """Bytes arrived recently: the MCU is alive, and an unanswered IDENTIFY was lost to noise."""
         return self._clock() - self._last_rx < self._config.silence_s / 3
 
     def _link_down(self, why: str) -> LinkDown:
