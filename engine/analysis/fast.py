@@ -14,7 +14,18 @@ from engine.analysis.special import (
     special_win,
     thirteen_orphans,
 )
-from engine.analysis.standard import CAPPED_FILL, is_standard, ready_tiles, standard_splits
+from engine.analysis.standard import (
+    CAPPED_FILL,
+    KINDS,
+    NOT_NEAR,
+    SINGLES,
+    SIZE,
+    WEIGHT,
+    group_facts,
+    is_standard,
+    ready_tiles,
+    standard_splits,
+)
 from engine.errors import TileCountError
 
 
@@ -56,12 +67,27 @@ def decompositions(counts: Sequence[int], rules: ShapeRules = DEFAULT_SHAPES) ->
 
 
 def waits(counts: Sequence[int], rules: ShapeRules = DEFAULT_SHAPES) -> list[int]:
-    """Tiles (ascending) that complete a hand of 13-3k concealed tiles; a tile held four times is no wait."""
-    size = sum(counts)
-    if size % 3 != 1 or size > 13:
-        raise TileCountError(f"waits need a hand of 13-3k concealed tiles, not {size}")
-    found = ready_tiles(counts, rules, CAPPED_FILL) if rules.standard else ()
-    extra = special_waits(counts, size, rules)
+    """Tiles (ascending) that complete a hand of 13-3k concealed tiles; a tile held four times is no wait.
+
+    The honors are looked up first: sets + pair and the knitted straight need them complete or one tile short,
+    seven pairs hold at most one single, thirteen orphans and honors-and-knitted at least four honor kinds; most
+    hands fail all of these and are done.
+    """
+    m_facts, p_facts, s_facts, z_facts = group_facts(rules.pair_ranks)
+    z = z_facts[tuple(counts[27:34])]
+    if z[WEIGHT] == NOT_NEAR and z[SINGLES] >= 2 and z[KINDS] <= 3:
+        _check_waiting_size(sum(counts))
+        return []
+    m, p, s = m_facts[tuple(counts[0:9])], p_facts[tuple(counts[9:18])], s_facts[tuple(counts[18:27])]
+    size = m[SIZE] + p[SIZE] + s[SIZE] + z[SIZE]
+    _check_waiting_size(size)
+    found = ready_tiles(m, p, s, z, CAPPED_FILL) if rules.standard else ()
+    extra = special_waits(counts, size, rules, (m, p, s, z))
     if extra:
         return sorted(tile for tile in extra.union(found) if counts[tile] <= 3)
     return list(found)
+
+
+def _check_waiting_size(size: int) -> None:
+    if size % 3 != 1 or size > 13:
+        raise TileCountError(f"waits need a hand of 13-3k concealed tiles, not {size}")

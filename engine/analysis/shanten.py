@@ -13,7 +13,8 @@ are added when the groups are combined.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, partial
+from itertools import permutations
 from operator import itemgetter
 
 from engine.analysis.shapes import (
@@ -26,6 +27,7 @@ from engine.analysis.shapes import (
     pair_flags,
 )
 from engine.analysis.special import KNITTED_SIZES
+from engine.analysis.suit_tables import Memo
 from engine.errors import TileCountError
 
 INF = 99
@@ -34,7 +36,6 @@ Costs = tuple[int, ...]
 
 _ORPHANS_OF = itemgetter(*THIRTEEN_ORPHANS)
 _PATTERNS_OF = tuple(itemgetter(*pattern) for pattern in KNITTED_PATTERNS)
-_GROUP_COSTS: dict[tuple[tuple[int, ...], bool, tuple[int, ...], tuple[bool, ...]], Costs] = {}
 
 
 @cache
@@ -57,10 +58,6 @@ def _choices(
 
 def group_costs(key: tuple[int, ...], chows: bool, caps: tuple[int, ...], pairs: tuple[bool, ...]) -> Costs:
     """Cheapest completion of one group into each (sets, pair) count; ``pairs[r]``: a pair of rank r allowed."""
-    memo = (key, chows, caps, pairs)
-    found = _GROUP_COSTS.get(memo)
-    if found is not None:
-        return found
     size = len(key)
     states = {(0, 0, 0, 0): 0}  # (chows started one rank back, two ranks back, sets, pair) -> cost
     for r in range(size):
@@ -80,52 +77,82 @@ def group_costs(key: tuple[int, ...], chows: bool, caps: tuple[int, ...], pairs:
     costs = [INF] * 10
     for (_, _, sets, pair), cost in states.items():
         costs[2 * sets + pair] = min(costs[2 * sets + pair], cost)
-    found = _GROUP_COSTS[memo] = tuple(costs)
+    return tuple(costs)
+
+
+_VECTORS: list[Costs] = []
+_IDS: dict[Costs, int] = {}
+
+
+def _intern(costs: Costs) -> int:
+    """A small integer naming a cost vector: memos of whole vectors are keyed by these."""
+    found = _IDS.get(costs)
+    if found is None:
+        found = _IDS[costs] = len(_VECTORS)
+        _VECTORS.append(costs)
     return found
 
 
-def _fold(left: Costs, right: Costs, sets: int) -> Costs:
-    """Cheapest costs of two groups together, up to ``sets`` sets and one pair."""
+@cache
+def _group_ids(chows: bool, caps: tuple[int, ...], pairs: tuple[bool, ...]) -> Memo[tuple[int, ...], int]:
+    """Cost vector id of each key of a group under ``caps`` and ``pairs``, computed when first met."""
+    return Memo(lambda key: _intern(group_costs(key, chows, caps, pairs)))
+
+
+def _fold(ids: tuple[int, int]) -> int:
+    """Cheapest costs of two groups (or sums of groups) together, up to 4 sets and one pair."""
+    left, right = _VECTORS[ids[0]], _VECTORS[ids[1]]
     out = [INF] * 10
-    for i, j, k in _FOLD_STEPS[sets]:
+    for i, j, k in _FOLD_STEPS:
         alone = left[i] + right[j]
         if alone < out[k]:
             out[k] = alone
-        paired = left[i] + right[j + 1]
-        other = left[i + 1] + right[j]
-        if other < paired:
-            paired = other
+        paired = min(left[i] + right[j + 1], left[i + 1] + right[j])
         if paired < out[k + 1]:
             out[k + 1] = paired
-    return tuple(out)
+    return _intern(tuple(out))
 
 
-def _with_free_blocks(total: Costs, sets: int, free_pair: int) -> int:
+_FOLD_STEPS = [(2 * i, 2 * j, 2 * (i + j)) for i in range(5) for j in range(5 - i)]
+_FOLDS = Memo(_fold)
+
+
+def _with_free_blocks(request: tuple[int, int, int]) -> int:
     """Cheapest cost of exactly ``sets`` sets and a pair, filling up with free sets (3) and a free pair."""
+    total_id, sets, free_pair = request
+    total = _VECTORS[total_id]
     return min(min(total[2 * m + 1], total[2 * m] + free_pair) + 3 * (sets - m) for m in range(sets + 1))
 
 
-_FOLD_STEPS = [[(2 * i, 2 * j, 2 * (i + j)) for i in range(sets + 1) for j in range(sets + 1 - i)] for sets in range(5)]
-
+_FINISHED = Memo(_with_free_blocks)
+"""(total id, sets, free pair cost) -> cheapest cost."""
 
 _FULL_CAPS = tuple((4,) * size for _, size, _ in GROUPS)
+
+
+@cache
+def _standard_ids(pair_ranks: frozenset[int] | None) -> tuple[tuple[Memo[tuple[int, ...], int], ...], int]:
+    """The uncapped group memos under ``pair_ranks``, and the cost of a free pair (INF when no pair is allowed)."""
+    flags = pair_flags(pair_ranks)
+    memos = tuple(_group_ids(chows, _FULL_CAPS[g], flags[g]) for g, (_, _, chows) in enumerate(GROUPS))
+    return memos, 2 if any(map(any, flags)) else INF
 
 
 def standard_cost(counts: Sequence[int], sets: int, rules: ShapeRules, caps: Sequence[int] | None = None) -> int:
     """Fewest missing tiles of a target of ``sets`` sets + one allowed pair, ``caps`` copies at most per tile
     (four when None)."""
-    flags = pair_flags(rules.pair_ranks)
-    costs = [
-        group_costs(
-            tuple(counts[base : base + size]),
-            chows,
-            _FULL_CAPS[index] if caps is None else tuple(caps[base : base + size]),
-            flags[index],
+    memos, free_pair = _standard_ids(rules.pair_ranks)
+    if caps is not None:
+        flags = pair_flags(rules.pair_ranks)
+        memos = tuple(
+            _group_ids(chows, tuple(caps[base : base + size]), flags[g]) for g, (base, size, chows) in enumerate(GROUPS)
         )
-        for index, (base, size, chows) in enumerate(GROUPS)
+    m, p, s, z = memos
+    folds = _FOLDS
+    total = folds[
+        folds[folds[m[tuple(counts[0:9])], p[tuple(counts[9:18])]], s[tuple(counts[18:27])]], z[tuple(counts[27:34])]
     ]
-    total = _fold(_fold(_fold(costs[0], costs[1], sets), costs[2], sets), costs[3], sets)
-    return _with_free_blocks(total, sets, 2 if any(map(any, flags)) else INF)
+    return _FINISHED[total, sets, free_pair]
 
 
 def seven_pairs_cost(counts: Sequence[int], quads: bool) -> int:
@@ -150,22 +177,46 @@ def honors_knitted_cost(counts: Sequence[int]) -> int:
     return 14 - min(14, honors + knitted)
 
 
-_KNITTED_CAPS = {pattern: [3 if tile in pattern else 4 for tile in range(34)] for pattern in KNITTED_PATTERNS}
-"""Copies left for the rest of a knitted-straight hand: one of each knitted tile is in the straight."""
+_SERIES_CAPS = tuple(tuple(3 if r % 3 == series else 4 for r in range(9)) for series in range(3))
+"""Copies left in a suit beside a knitted straight taking series 147, 258 or 369 of it (one of each)."""
+
+
+def _series_options(pair_ranks: frozenset[int] | None, key: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """For each knitted series of a suit: (its tiles the suit lacks, cost vector id of the suit without it)."""
+    pairs = pair_flags(pair_ranks)[0]
+    options = []
+    for series in range(3):
+        rest = list(key)
+        for r in range(series, 9, 3):
+            rest[r] -= rest[r] > 0
+        missing = (key[series], key[series + 3], key[series + 6]).count(0)
+        options.append((missing, _group_ids(True, _SERIES_CAPS[series], pairs)[tuple(rest)]))
+    return tuple(options)
+
+
+@cache
+def _series_memo(pair_ranks: frozenset[int] | None) -> Memo[tuple[int, ...], tuple[tuple[int, int], ...]]:
+    return Memo(partial(_series_options, pair_ranks))
+
+
+_SERIES_ORDERS = tuple(permutations(range(3)))
+"""The series each suit gives to a knitted pattern, in the order of KNITTED_PATTERNS."""
 
 
 def knitted_straight_cost(counts: Sequence[int], sets: int, rules: ShapeRules, bound: int) -> int:
     """Fewest missing tiles of a knitted straight + ``sets`` sets + pair; patterns that cannot beat ``bound``
-    are skipped."""
+    are skipped. The nine knitted tiles take one held copy each, and one copy of each is spoken for."""
+    series = _series_memo(rules.pair_ranks)
+    m, p, s = series[tuple(counts[0:9])], series[tuple(counts[9:18])], series[tuple(counts[18:27])]
+    memos, free_pair = _standard_ids(rules.pair_ranks)
+    z = memos[3][tuple(counts[27:34])]
+    folds = _FOLDS
     best = bound
-    for pattern, pattern_of in zip(KNITTED_PATTERNS, _PATTERNS_OF, strict=True):
-        missing = pattern_of(counts).count(0)
-        if missing >= best:
-            continue
-        rest = list(counts)
-        for tile in pattern:
-            rest[tile] -= rest[tile] > 0
-        best = min(best, missing + standard_cost(rest, sets, rules, _KNITTED_CAPS[pattern]))
+    for a, b, c in _SERIES_ORDERS:
+        missing = m[a][0] + p[b][0] + s[c][0]
+        if missing < best:
+            total = folds[folds[folds[m[a][1], p[b][1]], s[c][1]], z]
+            best = min(best, missing + _FINISHED[total, sets, free_pair])
     return best
 
 

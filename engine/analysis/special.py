@@ -12,7 +12,7 @@ from collections.abc import Set as AbstractSet
 from operator import itemgetter
 
 from engine.analysis.shapes import KNITTED_PATTERNS, THIRTEEN_ORPHANS, ShapeRules
-from engine.analysis.standard import is_standard, standard_waits
+from engine.analysis.standard import KINDS, SERIES, SINGLES, GroupFacts, is_standard, standard_waits
 
 KNITTED_SIZES = (14, 11)
 """Concealed tile counts of a complete knitted-straight hand: no exposed meld, or one. Every other special shape
@@ -62,13 +62,6 @@ def _full_series(counts: Sequence[int], base: int) -> bool:
     )
 
 
-def _two_full_series(counts: Sequence[int]) -> bool:
-    """Whether at least two suits hold a whole knitted series (a hand one tile short of a knitted straight does)."""
-    if _full_series(counts, 0):
-        return _full_series(counts, 9) or _full_series(counts, 18)
-    return _full_series(counts, 9) and _full_series(counts, 18)
-
-
 def knitted_remainders(counts: Sequence[int]) -> Iterator[tuple[tuple[int, ...], list[int]]]:
     """(pattern, counts without it) for each knitted pattern the hand holds."""
     if not (_full_series(counts, 0) and _full_series(counts, 9) and _full_series(counts, 18)):
@@ -103,8 +96,11 @@ def special_win(counts: Sequence[int], size: int, rules: ShapeRules) -> bool:
     return False
 
 
-def special_waits(counts: Sequence[int], size: int, rules: ShapeRules) -> AbstractSet[int]:
-    """Tiles completing a hand of ``size`` (13 or 10) concealed tiles to a special shape (no copy limit).
+def special_waits(
+    counts: Sequence[int], size: int, rules: ShapeRules, groups: tuple[GroupFacts, ...]
+) -> AbstractSet[int]:
+    """Tiles completing a hand of ``size`` (13 or 10) concealed tiles to a special shape (no copy limit);
+    ``groups``: the facts of its suits and honors (``hand_facts``).
 
     The singles held pick the candidates, one tile short of complete: seven pairs hold at most one; thirteen
     orphans at least 11 (and 6 honor kinds), honors-and-knitted 13 (and 4 honor kinds); a knitted straight (8 or
@@ -112,19 +108,20 @@ def special_waits(counts: Sequence[int], size: int, rules: ShapeRules) -> Abstra
     """
     if size != 13 and not (size == 10 and rules.knitted_straight):
         return _NONE
-    singles = counts.count(1)
+    m, p, s, z = groups
+    singles = m[SINGLES] + p[SINGLES] + s[SINGLES] + z[SINGLES]
     if singles <= 1:
         if size == 13 and rules.seven_pairs:
-            return _seven_pairs_waits(counts, rules.seven_pairs_quad_as_two_pairs)
+            kinds = m[KINDS] + p[KINDS] + s[KINDS] + z[KINDS]
+            return _seven_pairs_waits(counts, kinds, rules.seven_pairs_quad_as_two_pairs)
         return _NONE
     waits: set[int] = set()
-    if singles >= 11 and (rules.thirteen_orphans or rules.honors_knitted):
-        honor_kinds = 7 - counts[27:34].count(0)
-        if rules.thirteen_orphans and honor_kinds >= 6:
+    if singles >= 11 and z[KINDS] >= 4:
+        if rules.thirteen_orphans and z[KINDS] >= 6:
             waits.update(_orphan_waits(counts))
-        if rules.honors_knitted and singles == 13 and honor_kinds >= 4:
+        if rules.honors_knitted and singles == 13:
             waits.update(_honors_knitted_waits(counts))
-    if rules.knitted_straight and _two_full_series(counts):
+    if rules.knitted_straight and m[SERIES] + p[SERIES] + s[SERIES] >= 2:
         waits.update(_knitted_straight_waits(counts, rules))
     return waits
 
@@ -132,15 +129,14 @@ def special_waits(counts: Sequence[int], size: int, rules: ShapeRules) -> Abstra
 _NONE: AbstractSet[int] = frozenset()
 
 
-def _seven_pairs_waits(counts: Sequence[int], quads: bool) -> AbstractSet[int]:
+def _seven_pairs_waits(counts: Sequence[int], kinds: int, quads: bool) -> AbstractSet[int]:
     """The wait of 13 tiles holding at most one single: the one kind held an odd number of times, every other
     kind held twice (or, with ``quads``, any even number of times)."""
+    if kinds > 7:
+        return _NONE
     if not quads:
         return {counts.index(1)} if counts.count(1) == 1 and counts.count(2) == 6 else _NONE
-    if counts.count(1) + counts.count(3) > 1:
-        return _NONE
-    kinds = len(counts) - counts.count(0)
-    if kinds > 7 or sum(map(counts.count, range(2, 13, 2))) != kinds - 1:
+    if sum(map(counts.count, range(2, 13, 2))) != kinds - 1:
         return _NONE
     return {next(tile for tile, n in enumerate(counts) if n & 1)}
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, partial
 from itertools import product
 
 from engine.analysis.shapes import GROUPS, Set, ShapeRules
-from engine.analysis.suit_tables import NO_PAIR, Key, group_table, pair_bit
+from engine.analysis.suit_tables import NO_PAIR, Key, Memo, group_table, pair_bit
 
 
 @cache
@@ -64,90 +64,80 @@ def standard_splits(counts: Sequence[int], rules: ShapeRules) -> list[tuple[tupl
     return results
 
 
-WaitEntry = tuple[int, bool, tuple[int, ...], tuple[int, ...]]
-"""What a waits call needs of one group: (weight, holds an allowed pair, fill, fill without fifth copies).
+GroupFacts = tuple[int, bool, tuple[int, ...], tuple[int, ...], int, int, int, int]
+"""What a waits call needs of one group's counts, memoised per key: (weight, holds an allowed pair, fill, fill
+without fifth copies, tiles, singles, kinds, 1 if a suit holds a whole knitted series 147/258/369 else 0).
 
-The weight is 0, 1 or 4 for a group of size 0, 1 or 2 mod 3. A group of size 0 mod 3 must be complete without a
-pair (no fill). The fill of a group of size 1 mod 3 lists the tiles that complete it with an allowed pair; that
-of a group of size 2 mod 3 the tiles that turn it into sets alone. The second fill leaves out the tiles the
-group holds four times (a fifth copy). A group whose entry is None can be in no ready hand.
+The weight is 0, 1 or 4 for a group of size 0, 1 or 2 mod 3 that is complete or one tile short of it, and
+NOT_NEAR (16) for any other group. A group of size 0 mod 3 is then complete without a pair (no fill). The fill
+of a group of size 1 mod 3 lists the tiles that complete it with an allowed pair; that of a group of size 2 mod
+3 the tiles that turn it into sets alone. The second fill leaves out the tiles the group holds four times.
+The last four facts let waits size the hand and rule out the special shapes without reading it again.
 """
 
-FILL, CAPPED_FILL = 2, 3
-_ALONE: WaitEntry = (0, False, (), ())
+WEIGHT, PAIRED, FILL, CAPPED_FILL, SIZE, SINGLES, KINDS, SERIES = range(8)
+NOT_NEAR = 16
 
 
-class _Entries(dict[Key, "WaitEntry | None"]):
-    """The entries of one group under one pair rule, each computed when its key is first met (and then looked up
-    at C speed; a group key repeats far more often than a hand)."""
+def _group_facts(group: int, mask: int, key: Key) -> GroupFacts:
+    base, _, chows = GROUPS[group]
+    size = sum(key)
+    series = int(chows and any(0 not in key[start::3] for start in range(3)))
+    return (*_wait_facts(base, chows, mask, key, size), size, key.count(1), len(key) - key.count(0), series)
 
-    def __init__(self, group: int, mask: int) -> None:
-        super().__init__()
-        self.base, _, chows = GROUPS[group]
-        self.bits = group_table(chows)[0]
-        self.mask = mask
 
-    def __missing__(self, key: Key) -> WaitEntry | None:
-        entry = self[key] = self._entry(key)
-        return entry
-
-    def _entry(self, key: Key) -> WaitEntry | None:
-        weight = (0, 1, 4)[sum(key) % 3]
-        value = self.bits.get(key, 0)
-        if weight == 0:
-            return _ALONE if value else None
-        paired = weight == 4 and bool(value & self.mask)
-        need = self.mask if weight == 1 else NO_PAIR
-        fill = []
-        probe = list(key)
-        for r, n in enumerate(key):
-            probe[r] = n + 1
-            if self.bits.get(tuple(probe), 0) & need:
-                fill.append(r)
-            probe[r] = n
-        if not (paired or fill):
-            return None
-        tiles = tuple(self.base + r for r in fill)
-        return weight, paired, tiles, tuple(self.base + r for r in fill if key[r] <= 3)
+def _wait_facts(
+    base: int, chows: bool, mask: int, key: Key, size: int
+) -> tuple[int, bool, tuple[int, ...], tuple[int, ...]]:
+    """(weight, paired, fill, capped fill) of a group's key, from the complete patterns (each tile tried once)."""
+    bits = group_table(chows)[0]
+    weight = (0, 1, 4)[size % 3]
+    value = bits.get(key, 0)
+    if weight == 0:
+        return (0 if value else NOT_NEAR), False, (), ()
+    paired = weight == 4 and bool(value & mask)
+    need = mask if weight == 1 else NO_PAIR
+    fill = []
+    probe = list(key)
+    for r, n in enumerate(key):
+        probe[r] = n + 1
+        if bits.get(tuple(probe), 0) & need:
+            fill.append(r)
+        probe[r] = n
+    if not (paired or fill):
+        return NOT_NEAR, False, (), ()
+    return weight, paired, tuple(base + r for r in fill), tuple(base + r for r in fill if key[r] <= 3)
 
 
 @cache
-def wait_entries(pair_ranks: frozenset[int] | None) -> tuple[_Entries, _Entries, _Entries, _Entries]:
-    """Per group (three suits, honors), the memo of wait entries under ``pair_ranks``."""
-    masks = pair_masks(pair_ranks)
-    return _Entries(0, masks[0]), _Entries(1, masks[1]), _Entries(2, masks[2]), _Entries(3, masks[3])
+def group_facts(pair_ranks: frozenset[int] | None) -> tuple[Memo[Key, GroupFacts], ...]:
+    """Per group (three suits, honors), the facts of each key under ``pair_ranks``, computed when first met."""
+    return tuple(Memo(partial(_group_facts, group, mask)) for group, mask in enumerate(pair_masks(pair_ranks)))
 
 
-def ready_tiles(counts: Sequence[int], rules: ShapeRules, fill: int = FILL) -> tuple[int, ...]:
-    """Tiles (ascending) completing a hand of 13-3k tiles to sets + one allowed pair, by four lookups; ``fill``:
-    FILL, or CAPPED_FILL to leave out tiles the hand holds four times. The hand size is not checked.
+def hand_facts(counts: Sequence[int], rules: ShapeRules) -> tuple[GroupFacts, GroupFacts, GroupFacts, GroupFacts]:
+    """The facts of the three suits and the honors: four lookups."""
+    m, p, s, z = group_facts(rules.pair_ranks)
+    return m[tuple(counts[0:9])], p[tuple(counts[9:18])], s[tuple(counts[18:27])], z[tuple(counts[27:34])]
+
+
+def ready_tiles(m: GroupFacts, p: GroupFacts, s: GroupFacts, z: GroupFacts, fill: int = FILL) -> tuple[int, ...]:
+    """Tiles (ascending) completing a hand of 13-3k tiles to sets + one allowed pair, from its groups' facts;
+    ``fill``: FILL, or CAPPED_FILL to leave out tiles the hand holds four times.
 
     Only a group of size 1 mod 3 (it gains the pair), or one of two groups of size 2 mod 3 (it turns its pair
     into sets while the other keeps its pair), can take the tile; every other group must already be complete.
-    The weights (0, 1, 4 for sizes 0, 1, 2 mod 3) add up to 1 in the first case and to 8 only in the second.
+    The weights add up to 1 in the first case and to 8 only in the second.
     """
-    m_entries, p_entries, s_entries, z_entries = wait_entries(rules.pair_ranks)
-    z = z_entries[tuple(counts[27:34])]
-    if z is None:
-        return ()
-    m = m_entries[tuple(counts[0:9])]
-    if m is None:
-        return ()
-    p = p_entries[tuple(counts[9:18])]
-    if p is None:
-        return ()
-    s = s_entries[tuple(counts[18:27])]
-    if s is None:
-        return ()
     weight = m[0] + p[0] + s[0] + z[0]
     if weight == 1:
         return m[fill] + p[fill] + s[fill] + z[fill]
     if weight != 8:
         return ()
-    first, second = [entry for entry in (m, p, s, z) if entry[0]]
+    first, second = [group for group in (m, p, s, z) if group[0]]
     return (first[fill] if second[1] else ()) + (second[fill] if first[1] else ())
 
 
 def standard_waits(counts: Sequence[int], rules: ShapeRules) -> list[int]:
     """Tiles (ascending) completing a hand of 13-3k tiles to sets + one allowed pair (copy limits not applied)."""
-    return list(ready_tiles(counts, rules))
+    return list(ready_tiles(*hand_facts(counts, rules)))

@@ -8,8 +8,10 @@ fifth copy (wild.md W-1).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from functools import cache
 from itertools import combinations_with_replacement
+from typing import Generic, TypeVar
 
 Key = tuple[int, ...]
 GroupSplit = tuple[tuple[tuple[str, int], ...], int | None]
@@ -54,3 +56,21 @@ def _bits(found: list[GroupSplit]) -> int:
     for _, pair in found:
         value |= NO_PAIR if pair is None else pair_bit(pair)
     return value
+
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class Memo(dict[K, V], Generic[K, V]):
+    """A dict that computes, keeps and returns the value of a key it lacks: ``memo[key]`` runs ``compute`` once
+    per key, and every later lookup runs at C speed. Used for values per group key, which repeat far more often
+    than whole hands; it grows with the keys met (a suit has at most 5**9 of them)."""
+
+    def __init__(self, compute: Callable[[K], V]) -> None:
+        super().__init__()
+        self.compute = compute
+
+    def __missing__(self, key: K) -> V:
+        value = self[key] = self.compute(key)
+        return value
