@@ -1,4 +1,4 @@
-"""``python -m hw_tests``: the hardware suite (simulator by default, ``--port`` for a real table) or ``soak``."""
+"""``python -m hw_tests``: the hardware suite (the simulator, or ``--port`` for a real table), ``soak``, ``serve``."""
 
 import sys
 

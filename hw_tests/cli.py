@@ -11,6 +11,7 @@ from firmware_bridge.config import BridgeConfig, LinkConfig
 from firmware_bridge.errors import BridgeError
 from firmware_bridge.table import Table
 from hw_tests.harness import simulated_table
+from hw_tests.simulator import McuSimulator
 from hw_tests.soak import soak
 from hw_tests.suite import format_table, run_suite
 
@@ -45,8 +46,28 @@ def _soak_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _serve_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m hw_tests serve",
+        description="Run the simulated table MCU on a pty: prints the device path, serves until stdin closes.",
+    )
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--speed", type=float, default=1.0, help="speed factor of the mechanism")
+    return parser
+
+
+def serve(args: argparse.Namespace) -> int:
+    """A simulator other programs (``mjtable``, a bench, a technician's terminal) open by its pty path."""
+    with McuSimulator(seed=args.seed, speed=args.speed) as sim:
+        print(sim.path, flush=True)
+        sys.stdin.read()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["serve"]:
+        return serve(_serve_parser().parse_args(argv[1:]))
     if argv[:1] == ["soak"]:
         args = _soak_parser().parse_args(argv[1:])
         result = soak(args.commands, args.corrupt, args.drop, args.seed, args.duplicate, args.delay)
