@@ -10,7 +10,7 @@ Speed: the median time of one crop classified (features, both ways up, template 
 with 20 tiles in the zones (eight zones rectified, segmented, every tile read), as milliseconds and as a ratio to
 a reference of known cost measured alongside: a 5x5 Gaussian blur of the same 1280x720 frame.
 
-    python bench/bench_vision.py [--scenes 42] [--hands 2] [--seed 0]
+    python bench/bench_vision.py [--scenes 42] [--hands 2] [--seed 1000] [--confusion matrix.csv]
 """
 
 from __future__ import annotations
@@ -72,10 +72,16 @@ def scenes(model: Model, count: int, seed: int) -> dict:
             outcome = "right" if read == tile else "unknown" if read is None else "wrong"
             totals[outcome] += 1
             per_class[tile][outcome] += 1
-            if outcome == "wrong":
-                confusion[(tile_code(tile), tile_code(read))] += 1
+            confusion[(tile_code(tile), "unknown" if read is None else tile_code(read))] += 1
         totals["false"] += len(seen) - len(matched)
     return {"totals": dict(totals), "per_class": per_class, "confusion": confusion}
+
+
+def write_confusion(confusion: Counter, path: Path) -> None:
+    codes = [tile_code(tile) for tile in range(NUM_TILE_IDS)]
+    rows = [",".join(["truth", *codes, "unknown"])]
+    rows += [",".join([truth, *(str(confusion[(truth, read)]) for read in [*codes, "unknown"])]) for truth in codes]
+    path.write_text("\n".join(rows) + "\n")
 
 
 def hands(model: Model, count: int, seed: int) -> dict:
@@ -150,6 +156,7 @@ def main() -> int:
     parser.add_argument("--scenes", type=int, default=42, help="rendered tables of 24 discards")
     parser.add_argument("--hands", type=int, default=2, help="simulated hands of 24 discards through the tracker")
     parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--confusion", type=Path, help="write the full confusion matrix as CSV")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     model = load_model()
@@ -166,7 +173,11 @@ def main() -> int:
         "per class (right/n):",
         " ".join(f"{tile_code(t)}:{c.get('right', 0)}/{c['n']}" for t, c in found["per_class"].items() if c["n"]),
     )
-    print("confusions (truth->read: count):", dict(found["confusion"]) or "none")
+    wrong = {pair: n for pair, n in found["confusion"].items() if pair[0] != pair[1]}
+    print("confusions (truth->read: count):", wrong or "none")
+    if args.confusion:
+        write_confusion(found["confusion"], args.confusion)
+        print(f"confusion matrix (rows truth, columns read): {args.confusion}")
     tracked = hands(model, args.hands, args.seed) if args.hands else {}
     if tracked:
         print(f"tracked hands: {tracked}")
