@@ -17,7 +17,6 @@ SYNC = 0x7E
 MIN_LEN = 2  # SEQ + TYPE
 MAX_LEN = 60  # so that a whole frame fits in 64 bytes
 MAX_PAYLOAD = MAX_LEN - MIN_LEN
-OVERHEAD = 6  # SYNC, LEN, SEQ, TYPE, two CRC bytes
 CRC_CHECK = 0x29B1
 
 

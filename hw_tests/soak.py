@@ -39,6 +39,7 @@ def soak(commands: int, corrupt: float, drop: float, seed: int, duplicate: float
                 continue
             latencies.append(time.perf_counter() - start)
         stats = table.link.stats
+        broken = table.link.decoder_stats.broken_frames
         executed = sim.tokens()
     unique = list(dict.fromkeys(executed))
     latencies.sort()
@@ -52,6 +53,7 @@ def soak(commands: int, corrupt: float, drop: float, seed: int, duplicate: float
         "rtt_p99_ms": round(percentile(latencies, 0.99) * 1000, 3),
         "in_order": unique == sorted(unique) if commands <= 0x10000 else None,
         "naks": stats.naks,
+        "broken_frames_seen": broken,
         "failed_calls": failures,
         "link_downs": stats.link_downs,
         "corrupt": corrupt,

@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+from firmware_bridge.config import BridgeConfig, LinkConfig
+from firmware_bridge.table import Table
 from hw_tests.cli import main
 from hw_tests.simulator import McuSimulator
 from tests.paths import REPO
@@ -66,3 +68,16 @@ def test_bad_arguments_are_usage_errors(bad, capsys):
         main(bad)
     assert exited.value.code == 2
     assert "error:" in capsys.readouterr().err
+
+
+def test_serve_runs_a_simulator_other_programs_open():
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    command = [sys.executable, "-m", "hw_tests", "serve", "--speed", "50"]
+    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env) as server:
+        path = server.stdout.readline().strip()
+        assert path.startswith("/dev/pts/")
+        with Table.connect(BridgeConfig(link=LinkConfig(port=path))) as table:
+            assert table.identity.firmware == "mjtable-sim 1.0"
+            assert table.roll_dice()
+        server.stdin.close()
+        assert server.wait(10) == 0
