@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -41,6 +41,19 @@ class Settings:
     width: int = 1280
     height: int = 720
     fps: float = 10.0
+
+    def to_dict(self) -> dict[str, int | float]:
+        return {"width": self.width, "height": self.height, "fps": self.fps}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Settings:
+        try:
+            settings = cls(int(data.get("width", 1280)), int(data.get("height", 720)), float(data.get("fps", 10.0)))
+        except (TypeError, ValueError) as error:
+            raise CaptureError(f"capture settings: {error}") from None
+        if settings.width <= 0 or settings.height <= 0 or settings.fps <= 0:
+            raise CaptureError(f"capture settings: width, height and fps must be positive, found {settings.to_dict()}")
+        return settings
 
 
 class OpenCVCamera:

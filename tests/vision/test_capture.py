@@ -68,3 +68,13 @@ def test_empty_folder_and_unreadable_files_are_errors(tmp_path):
 def test_device_that_does_not_exist_is_an_error():
     with pytest.raises(CaptureError, match="cannot open"):
         next(iter(OpenCVCamera(97, Settings()).frames()))
+
+
+def test_settings_round_trip_and_refuse_nonsense():
+    settings = Settings(640, 480, 15.0)
+    assert Settings.from_dict(settings.to_dict()) == settings
+    assert Settings.from_dict({}) == Settings()
+    with pytest.raises(CaptureError, match="must be positive"):
+        Settings.from_dict({"fps": 0})
+    with pytest.raises(CaptureError, match="capture settings"):
+        Settings.from_dict({"width": "wide"})
