@@ -92,7 +92,7 @@ def _classify(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _settings(args: argparse.Namespace) -> Settings:
-    return Settings(args.width, args.height, args.fps)
+    return Settings.from_dict({"width": args.width, "height": args.height, "fps": args.fps})
 
 
 def _watch(args: argparse.Namespace, out: TextIO) -> int:
