@@ -12,7 +12,17 @@ from collections.abc import Set as AbstractSet
 from operator import itemgetter
 
 from engine.analysis.shapes import KNITTED_PATTERNS, THIRTEEN_ORPHANS, ShapeRules
-from engine.analysis.standard import KINDS, SERIES, SINGLES, GroupFacts, is_standard, standard_waits
+from engine.analysis.standard import (
+    KINDS,
+    ODD_TILE,
+    ODDS,
+    SERIES,
+    SINGLES,
+    SIZE,
+    GroupFacts,
+    is_standard,
+    standard_waits,
+)
 
 KNITTED_SIZES = (14, 11)
 """Concealed tile counts of a complete knitted-straight hand: no exposed meld, or one. Every other special shape
@@ -112,33 +122,30 @@ def special_waits(
     singles = m[SINGLES] + p[SINGLES] + s[SINGLES] + z[SINGLES]
     if singles <= 1:
         if size == 13 and rules.seven_pairs:
-            kinds = m[KINDS] + p[KINDS] + s[KINDS] + z[KINDS]
-            return _seven_pairs_waits(counts, kinds, rules.seven_pairs_quad_as_two_pairs)
+            return _seven_pairs_wait(groups, singles, rules.seven_pairs_quad_as_two_pairs)
         return _NONE
-    waits: set[int] = set()
-    if singles >= 11 and z[KINDS] >= 4:
+    waits: AbstractSet[int] = _NONE
+    if singles >= 11 and z[KINDS] >= 4:  # then size == 13
         if rules.thirteen_orphans and z[KINDS] >= 6:
-            waits.update(_orphan_waits(counts))
+            waits = waits.union(_orphan_waits(counts))
         if rules.honors_knitted and singles == 13:
-            waits.update(_honors_knitted_waits(counts))
+            waits = waits.union(_honors_knitted_waits(counts, z[SIZE]))
     if rules.knitted_straight and m[SERIES] + p[SERIES] + s[SERIES] >= 2:
-        waits.update(_knitted_straight_waits(counts, rules))
+        waits = waits.union(_knitted_straight_waits(counts, rules))
     return waits
 
 
 _NONE: AbstractSet[int] = frozenset()
 
 
-def _seven_pairs_waits(counts: Sequence[int], kinds: int, quads: bool) -> AbstractSet[int]:
-    """The wait of 13 tiles holding at most one single: the one kind held an odd number of times, every other
-    kind held twice (or, with ``quads``, any even number of times)."""
-    if kinds > 7:
+def _seven_pairs_wait(groups: tuple[GroupFacts, ...], singles: int, quads: bool) -> AbstractSet[int]:
+    """The wait of 13 tiles on seven pairs: the one kind held an odd number of times, in at most 7 kinds (with
+    ``quads``; without, a single beside six pairs)."""
+    m, p, s, z = groups
+    kinds = m[KINDS] + p[KINDS] + s[KINDS] + z[KINDS]
+    if m[ODDS] + p[ODDS] + s[ODDS] + z[ODDS] != 1 or kinds > 7 or not (quads or (kinds == 7 and singles == 1)):
         return _NONE
-    if not quads:
-        return {counts.index(1)} if counts.count(1) == 1 and counts.count(2) == 6 else _NONE
-    if sum(map(counts.count, range(2, 13, 2))) != kinds - 1:
-        return _NONE
-    return {next(tile for tile, n in enumerate(counts) if n & 1)}
+    return {max(m[ODD_TILE], p[ODD_TILE], s[ODD_TILE], z[ODD_TILE])}
 
 
 def _orphan_waits(counts: Sequence[int]) -> list[int]:
@@ -150,11 +157,11 @@ def _orphan_waits(counts: Sequence[int]) -> list[int]:
     return [tile for tile, n in zip(THIRTEEN_ORPHANS, held, strict=True) if not n]
 
 
-def _honors_knitted_waits(counts: Sequence[int]) -> set[int]:
-    honors = sum(counts[27:34])
+def _honors_knitted_waits(counts: Sequence[int], honors: int) -> set[int]:
+    """Of 13 distinct tiles, ``honors`` of them honors."""
     waits: set[int] = set()
     for pattern, pattern_of in zip(KNITTED_PATTERNS, _PATTERNS_OF, strict=True):
-        if sum(pattern_of(counts)) + honors == 13 == sum(counts):
+        if sum(pattern_of(counts)) + honors == 13:
             waits.update(tile for tile in (*pattern, *range(27, 34)) if not counts[tile])
     return waits
 

@@ -64,18 +64,19 @@ def standard_splits(counts: Sequence[int], rules: ShapeRules) -> list[tuple[tupl
     return results
 
 
-GroupFacts = tuple[int, bool, tuple[int, ...], tuple[int, ...], int, int, int, int]
+GroupFacts = tuple[int, bool, tuple[int, ...], tuple[int, ...], int, int, int, int, int, int]
 """What a waits call needs of one group's counts, memoised per key: (weight, holds an allowed pair, fill, fill
-without fifth copies, tiles, singles, kinds, 1 if a suit holds a whole knitted series 147/258/369 else 0).
+without fifth copies, tiles, singles, kinds, 1 if a suit holds a whole knitted series 147/258/369 else 0, kinds
+held an odd number of times, the first such tile or -1).
 
 The weight is 0, 1 or 4 for a group of size 0, 1 or 2 mod 3 that is complete or one tile short of it, and
 NOT_NEAR (16) for any other group. A group of size 0 mod 3 is then complete without a pair (no fill). The fill
 of a group of size 1 mod 3 lists the tiles that complete it with an allowed pair; that of a group of size 2 mod
 3 the tiles that turn it into sets alone. The second fill leaves out the tiles the group holds four times.
-The last four facts let waits size the hand and rule out the special shapes without reading it again.
+The other facts let waits size the hand and settle the special shapes without reading it again.
 """
 
-WEIGHT, PAIRED, FILL, CAPPED_FILL, SIZE, SINGLES, KINDS, SERIES = range(8)
+WEIGHT, PAIRED, FILL, CAPPED_FILL, SIZE, SINGLES, KINDS, SERIES, ODDS, ODD_TILE = range(10)
 NOT_NEAR = 16
 
 
@@ -83,7 +84,9 @@ def _group_facts(group: int, mask: int, key: Key) -> GroupFacts:
     base, _, chows = GROUPS[group]
     size = sum(key)
     series = int(chows and any(0 not in key[start::3] for start in range(3)))
-    return (*_wait_facts(base, chows, mask, key, size), size, key.count(1), len(key) - key.count(0), series)
+    odd = [base + r for r, n in enumerate(key) if n & 1]
+    counted = (size, key.count(1), len(key) - key.count(0), series, len(odd), odd[0] if odd else -1)
+    return *_wait_facts(base, chows, mask, key, size), *counted
 
 
 def _wait_facts(
