@@ -1,5 +1,6 @@
-"""Tiles in a zone: segment the light, unsaturated tile bodies from the coloured mat, take rotated rectangles,
-split runs of touching tiles, and give each tile's face corners in the camera image for both ways up.
+"""Tiles in a zone: segment the light, unsaturated tile bodies from the coloured mat, split touching tiles, take
+rotated rectangles, and give each tile's face corners in the camera image (upright or upside down: the classifier
+decides which, from one crop).
 
 Segmentation uses saturation and a floor on brightness rather than a brightness threshold alone, so a dim or
 shadowed table still separates (the mat is saturated green whatever the light; tile bodies are not). Ink strokes
@@ -40,7 +41,7 @@ def tile_mask(image: np.ndarray) -> np.ndarray:
     mask = cv2.inRange(hsv, (0, 0, MIN_BRIGHTNESS), (180, round(255 * MAX_SATURATION), 255))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     # Strokes that reach a face's edge cut the body apart; closing bridges them (and a tile's narrow gap to its
-    # neighbour, which the split by area undoes).
+    # neighbour, which the watershed split undoes).
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
 
 
