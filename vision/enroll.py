@@ -124,11 +124,11 @@ class Guide:
     kinds: list[Tile]
     shots: int = 3
     stable: int = 3
-    faces: list[tuple[np.ndarray, Tile]] = field(default_factory=list)
-    _still: int = 0
-    _place: tuple[float, float] | None = None
-    _kept: int = 0
-    _clearing: bool = False
+    faces: list[tuple[np.ndarray, Tile]] = field(default_factory=list, init=False)
+    _still: int = field(default=0, init=False)
+    _place: tuple[float, float] | None = field(default=None, init=False)
+    _kept: int = field(default=0, init=False)
+    _clearing: bool = field(default=False, init=False)
 
     @property
     def done(self) -> bool:
