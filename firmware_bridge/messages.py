@@ -172,6 +172,12 @@ class Message:
     TYPE: ClassVar[MsgType]
     SEQUENCED: ClassVar[bool] = True
 
+    def __post_init__(self) -> None:
+        """Check every field now, so a bad value fails where it was made, never on the wire or at the MCU."""
+        for name, _code, kind in _layout(type(self)).fields:
+            object.__setattr__(self, name, _convert(type(self), name, kind, getattr(self, name)))
+        self.pack()
+
     def pack(self) -> bytes:
         layout = _layout(type(self))
         values: list[Any] = []
@@ -287,6 +293,11 @@ def message(kind: MsgType, *, sequenced: bool = True) -> Any:
         return cls
 
     return register
+
+
+def message_class(type_byte: int) -> type[Message] | None:
+    """The catalogue entry of a type byte, or None."""
+    return _REGISTRY.get(type_byte)
 
 
 def decode(frame: Frame) -> Message:

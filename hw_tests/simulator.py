@@ -19,6 +19,7 @@ import threading
 import time
 import tty
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from firmware_bridge.errors import ProtocolError
@@ -44,6 +45,7 @@ from firmware_bridge.messages import (
     StateFlag,
     StatusRequest,
     decode,
+    message_class,
 )
 from hw_tests.faults import NO_FAULTS, QUIET, FaultPlan, Noise
 from hw_tests.mechanism import RebootRequested, TableModel, Timings
@@ -75,7 +77,7 @@ class McuSimulator:
         speed: float = 1.0,
         faults: FaultPlan = NO_FAULTS,
         noise: Noise = QUIET,
-        clock=time.monotonic,
+        clock: Callable[[], float] = time.monotonic,
         board_id: str = "SIM-0001",
     ) -> None:
         self._rng = random.Random(seed)
@@ -268,10 +270,11 @@ class McuSimulator:
                 continue
             self._last_host_rx = now
             try:
-                self._handle(frame.seq, decode(frame), now)
+                message = decode(frame)
             except ProtocolError as exc:
-                log.debug("simulator dropped a host frame: %s", exc)
-                self._nak(NakReason.CORRUPT)
+                self._refuse(frame.seq, frame.type, exc)
+            else:
+                self._handle(frame.seq, message, now)
         try:
             self.model.advance(now)
         except RebootRequested:
@@ -301,22 +304,38 @@ class McuSimulator:
             self._send(self._identity(message.nonce))
         elif isinstance(message, StatusRequest):
             self._send(self._snapshot())
-        elif not message.SEQUENCED or message.TYPE >= MsgType.ACK:
-            return  # PING only feeds the watchdog; MCU → host types are ignored
-        elif not self._synced:
+        elif message.SEQUENCED:
+            self._sequenced(seq, message.TYPE, lambda: self._run_command(seq, message, now))
+        # PING only feeds the watchdog; MCU → host types are ignored
+
+    def _refuse(self, seq: int, type_byte: int, error: ProtocolError) -> None:
+        """A frame with a good CRC but a bad payload: a sequenced command is answered BAD_ARGUMENT, in order."""
+        log.debug("simulator refused a host frame: %s", error)
+        kind = message_class(type_byte)
+        if seq and kind is not None and kind.SEQUENCED:
+            self._sequenced(seq, kind.TYPE, lambda: Result.BAD_ARGUMENT)
+        else:
+            self._nak(NakReason.CORRUPT)
+
+    def _sequenced(self, seq: int, kind: MsgType, run: Callable[[], Result]) -> None:
+        """PROTOCOL.md §3: run the expected number once, re-acknowledge the last one, NAK anything else."""
+        if not self._synced:
             self._nak(NakReason.UNSYNCED)
-        elif seq == self._last_seq and self._last_result and self._last_result[0] is message.TYPE:
+        elif seq == self._last_seq and self._last_result and self._last_result[0] is kind:
             self.duplicates_dropped += 1
             self._send(Ack(*self._last_result).frame(seq).encode())
         elif seq != self._expected:
             self._nak(NakReason.OUT_OF_ORDER)
         else:
-            result = self._execute(message, now)
-            self.executed.append(Executed(seq, message, now))
-            self.execution_counts[seq] += 1
+            result = run()
             self._last_seq, self._expected = seq, seq % 255 + 1
-            self._last_result = (message.TYPE, result)
-            self._send(Ack(message.TYPE, result).frame(seq).encode())
+            self._last_result = (kind, result)
+            self._send(Ack(kind, result).frame(seq).encode())
+
+    def _run_command(self, seq: int, message: Message, now: float) -> Result:
+        self.executed.append(Executed(seq, message, now))
+        self.execution_counts[seq] += 1
+        return self._execute(message, now)
 
     def _execute(self, message: Message, now: float) -> Result:
         if isinstance(message, Configure):

@@ -17,6 +17,7 @@ from firmware_bridge.messages import (
     LampPattern,
     Mechanism,
     MsgType,
+    Nop,
     Phase,
     ResetReason,
     Sensor,
@@ -112,3 +113,11 @@ def test_fault_code_reads_for_a_technician():
         "HOST_SILENT"
     )
     assert Snapshot(fault=FaultKind.NONE, fault_mechanism=Mechanism.NONE, fault_side=255, **base).fault_code == ""
+
+
+def test_bad_values_fail_where_the_message_is_made():
+    with pytest.raises(ProtocolError, match=r"LAMP\.pattern: 9 is not a LampPattern"):
+        Lamp(1, 9, 100)
+    with pytest.raises(ProtocolError, match="NOP: a field does not fit its wire format"):
+        Nop(70000)
+    assert Lamp(1, 2, 100).pattern is LampPattern.BLINK  # a plain int of a member becomes the member

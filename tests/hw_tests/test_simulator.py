@@ -5,7 +5,7 @@ import time
 import pytest
 import serial
 
-from firmware_bridge.framing import FrameDecoder
+from firmware_bridge.framing import Frame, FrameDecoder
 from firmware_bridge.messages import (
     Ack,
     EmergencyStop,
@@ -154,3 +154,12 @@ def test_seat_keys_show_in_the_sensor_word(sim, wire):
     wire.expect(Snapshot, where=lambda seq, m: bool(m.sensors & Sensor.KEY_2))
     sim.press_key(2, held=False)
     wire.expect(Snapshot, where=lambda seq, m: not m.sensors & Sensor.KEY_2)
+
+
+def test_a_bad_payload_with_a_good_crc_is_refused_in_turn(sim, wire):
+    handshake(wire)
+    wire.send_raw(Frame(1, MsgType.LAMP, b"\x01\x09\x00\x64").encode())  # pattern 9 does not exist
+    assert wire.expect(Ack)[1] == Ack(MsgType.LAMP, Result.BAD_ARGUMENT)
+    wire.send(Nop(4), seq=2)
+    assert wire.expect(Ack, where=lambda seq, m: seq == 2)[1] == Ack(MsgType.NOP, Result.OK)
+    assert sim.tokens() == [4]
