@@ -80,7 +80,6 @@ class McuSimulator:
         clock: Callable[[], float] = time.monotonic,
         board_id: str = "SIM-0001",
     ) -> None:
-        self._rng = random.Random(seed)
         self._noise_rng = random.Random(seed + 1)
         self._clock = clock
         self.noise = noise
