@@ -13,7 +13,7 @@ are added when the groups are combined.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache, partial
+from functools import cache
 from itertools import permutations
 from operator import itemgetter
 
@@ -181,22 +181,25 @@ _SERIES_CAPS = tuple(tuple(3 if r % 3 == series else 4 for r in range(9)) for se
 """Copies left in a suit beside a knitted straight taking series 147, 258 or 369 of it (one of each)."""
 
 
-def _series_options(pair_ranks: frozenset[int] | None, key: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """For each knitted series of a suit: (its tiles the suit lacks, cost vector id of the suit without it)."""
-    pairs = pair_flags(pair_ranks)[0]
+def _series_split(key: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """For each knitted series of a suit: (its tiles the suit lacks, the suit's key without it)."""
     options = []
     for series in range(3):
         rest = list(key)
         for r in range(series, 9, 3):
             rest[r] -= rest[r] > 0
-        missing = (key[series], key[series + 3], key[series + 6]).count(0)
-        options.append((missing, _group_ids(True, _SERIES_CAPS[series], pairs)[tuple(rest)]))
+        options.append(((key[series], key[series + 3], key[series + 6]).count(0), tuple(rest)))
     return tuple(options)
 
 
+_SERIES_SPLITS = Memo(_series_split)
+
+
 @cache
-def _series_memo(pair_ranks: frozenset[int] | None) -> Memo[tuple[int, ...], tuple[tuple[int, int], ...]]:
-    return Memo(partial(_series_options, pair_ranks))
+def _rest_ids(pair_ranks: frozenset[int] | None) -> tuple[Memo[tuple[int, ...], int], ...]:
+    """Cost vector ids of a suit's rest beside a knitted straight taking series 0, 1 or 2 of it."""
+    pairs = pair_flags(pair_ranks)[0]
+    return tuple(_group_ids(True, caps, pairs) for caps in _SERIES_CAPS)
 
 
 _SERIES_ORDERS = tuple(permutations(range(3)))
@@ -206,8 +209,9 @@ _SERIES_ORDERS = tuple(permutations(range(3)))
 def knitted_straight_cost(counts: Sequence[int], sets: int, rules: ShapeRules, bound: int) -> int:
     """Fewest missing tiles of a knitted straight + ``sets`` sets + pair; patterns that cannot beat ``bound``
     are skipped. The nine knitted tiles take one held copy each, and one copy of each is spoken for."""
-    series = _series_memo(rules.pair_ranks)
-    m, p, s = series[tuple(counts[0:9])], series[tuple(counts[9:18])], series[tuple(counts[18:27])]
+    splits = _SERIES_SPLITS
+    m, p, s = splits[tuple(counts[0:9])], splits[tuple(counts[9:18])], splits[tuple(counts[18:27])]
+    rest_ids = _rest_ids(rules.pair_ranks)
     memos, free_pair = _standard_ids(rules.pair_ranks)
     z = memos[3][tuple(counts[27:34])]
     folds = _FOLDS
@@ -215,8 +219,8 @@ def knitted_straight_cost(counts: Sequence[int], sets: int, rules: ShapeRules, b
     for a, b, c in _SERIES_ORDERS:
         missing = m[a][0] + p[b][0] + s[c][0]
         if missing < best:
-            total = folds[folds[folds[m[a][1], p[b][1]], s[c][1]], z]
-            best = min(best, missing + _FINISHED[total, sets, free_pair])
+            suits = folds[folds[rest_ids[a][m[a][1]], rest_ids[b][p[b][1]]], rest_ids[c][s[c][1]]]
+            best = min(best, missing + _FINISHED[folds[suits, z], sets, free_pair])
     return best
 
 
