@@ -237,6 +237,10 @@ class Link:
 
     # -- sending ---------------------------------------------------------------------------------------------
 
+    def _check_open(self) -> None:
+        if self._stop.is_set():
+            raise LinkDown("the link was closed")
+
     def _write(self, data: bytes) -> None:
         with self._tx_lock:
             try:
@@ -270,6 +274,7 @@ class Link:
         self.stats.sent += 1
         try:
             for attempt in range(self._config.max_tries):
+                self._check_open()
                 if attempt:
                     self.stats.retransmits += 1
                 sent_at = self._clock()
@@ -316,6 +321,7 @@ class Link:
         frame = Identify(PROTOCOL_MAJOR, nonce).frame().encode()
         rto = self._config.min_rto_s * 4
         for _ in range(self._config.max_tries * HANDSHAKE_TRIES_FACTOR):
+            self._check_open()
             self._write(frame)
             with self._cv:
                 if self._cv.wait_for(lambda: self._identity is not None, rto):
