@@ -1,5 +1,6 @@
 """The typed Table API against the simulator: calls complete on confirmation and fail with clear errors."""
 
+import logging
 import time
 
 import pytest
@@ -132,3 +133,13 @@ def test_tile_count_change_waits_for_the_cycle_boundary():
         assert table.build_walls().counts == (36, 36, 36, 36)
         sim.reset()  # and a reset now restores the new configuration, not the old one
         assert table.link.wait_snapshot(lambda s: s.targets == (36,) * 4 and s.flags & StateFlag.CONFIGURED, 3.0)
+
+
+def test_one_log_line_per_state_change(caplog):
+    with simulated_table(seed=10, speed=50) as (_sim, table):
+        caplog.set_level(logging.INFO, logger="firmware_bridge")
+        table.open_hatch()
+        table.close_hatch()
+        time.sleep(0.5)  # a few periodic snapshots more, which change nothing
+    phases = [record.getMessage() for record in caplog.records if record.getMessage().startswith("table phase")]
+    assert phases == ["table phase INTAKE_OPEN", "table phase IDLE"]
