@@ -7,7 +7,7 @@ import json
 import logging
 import sys
 
-from firmware_bridge.config import BridgeConfig, LinkConfig
+from firmware_bridge.config import BridgeConfig, LinkConfig, McuConfig
 from firmware_bridge.errors import BridgeError
 from firmware_bridge.table import Table
 from hw_tests.harness import simulated_table
@@ -27,6 +27,7 @@ def _suite_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m hw_tests", description="Hardware test suite (or: soak).")
     parser.add_argument("--port", help="serial device of a real table; default: the simulator on a pty")
     parser.add_argument("--allow-motion", action="store_true", help="on a real table, run the checks that move")
+    parser.add_argument("--tile-set", default="136", help="tile set the table is configured for (136, 144, 108, 112)")
     parser.add_argument("--seed", type=int, default=0, help="simulator seed")
     parser.add_argument("--speed", type=float, default=20.0, help="simulator speed factor")
     parser.add_argument("--json", action="store_true", help="one JSON object per check instead of the table")
@@ -76,11 +77,12 @@ def main(argv: list[str] | None = None) -> int:
     args = _suite_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(name)s: %(message)s")
     try:
+        mcu = McuConfig(tile_set=args.tile_set)
         if args.port:
-            with Table.connect(BridgeConfig(link=LinkConfig(port=args.port))) as table:
+            with Table.connect(BridgeConfig(link=LinkConfig(port=args.port), mcu=mcu)) as table:
                 outcomes = run_suite(table, None, args.allow_motion)
         else:
-            with simulated_table(seed=args.seed, speed=args.speed) as (sim, table):
+            with simulated_table(BridgeConfig(mcu=mcu), seed=args.seed, speed=args.speed) as (sim, table):
                 outcomes = run_suite(table, sim, allow_motion=True)
     except BridgeError as exc:
         print(json.dumps({"error": str(exc)}) if args.json else f"error: {exc}", file=sys.stderr)

@@ -243,21 +243,22 @@ def _noise(bench: Bench) -> str:
 def _mode_change(bench: Bench) -> str:
     table = bench.table
     original = table.link.configuration
+    other = McuConfig(tile_set="136" if sum(original.wall_tiles) == 144 else "144")
     table.shuffle()
-    table.reconfigure(McuConfig(tile_set="144"))
+    table.reconfigure(other)
     try:
         walls = table.build_walls()
-        assert walls.targets == (34, 34, 34, 34), f"the new tile count applied mid-cycle: {walls.targets}"
+        assert walls.targets == original.wall_tiles, f"the new tile count applied mid-cycle: {walls.targets}"
         table.lift_walls()
         table.lower_platforms()
         table.shuffle()
         walls = table.build_walls()
-        assert walls.counts == (36, 36, 36, 36), f"next cycle built {walls.counts}"
+        assert walls.counts == other.wall_tiles, f"next cycle built {walls.counts}, expected {other.wall_tiles}"
         table.lift_walls()
         table.lower_platforms()
     finally:
         table.link.reconfigure(original)
-    return "136 → 144 applied at the next cycle"
+    return f"{sum(original.wall_tiles)} → {other.tile_set} tiles applied at the next cycle"
 
 
 CHECKS = (
