@@ -8,20 +8,22 @@ are combined. Special shapes have closed forms. Copies held in exposed melds are
 A set or pair that covers no held tile costs 3 or 2 wherever it goes, and there is always a kind with room for
 it (a target holds at most 14 tiles), so the programme only places blocks on held tiles and such "free" blocks
 are added when the groups are combined.
+
+Speed: each group key's profile (cost vector, copies held, orphans, knitted series) is computed once and then
+looked up; cost vectors are named by small integers and the fold of two of them is memoised on the pair, so a
+call on groups met before is four lookups, three fold lookups and some sums. The memos grow with the group keys
+met, as the tables of ``wildcard`` do.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, partial
 from itertools import permutations
-from operator import itemgetter
 
 from engine.analysis.shapes import (
     DEFAULT_SHAPES,
     GROUPS,
-    KNITTED_PATTERNS,
-    THIRTEEN_ORPHANS,
     ShapeRules,
     melds_implied,
     pair_flags,
@@ -33,9 +35,6 @@ from engine.errors import TileCountError
 INF = 99
 Costs = tuple[int, ...]
 """Cheapest cost per (sets, pair) at index 2 * sets + pair, sets 0-4, pair 0-1 (INF when impossible)."""
-
-_ORPHANS_OF = itemgetter(*THIRTEEN_ORPHANS)
-_PATTERNS_OF = tuple(itemgetter(*pattern) for pattern in KNITTED_PATTERNS)
 
 
 @cache
@@ -155,44 +154,38 @@ def standard_cost(counts: Sequence[int], sets: int, rules: ShapeRules, caps: Seq
     return _FINISHED[total, sets, free_pair]
 
 
-def seven_pairs_cost(counts: Sequence[int], quads: bool) -> int:
-    """Fewest missing tiles of seven pairs: complete pairs first, then singles, then new kinds."""
-    ones, twos, threes, fours = counts.count(1), counts.count(2), counts.count(3), counts.count(4)
-    if quads:
-        held, singles = twos + threes + 2 * fours, ones + threes
-    else:
-        held, singles = twos + threes + fours, ones
-    short = max(0, 7 - held)
-    return short + max(0, short - singles)
-
-
-def thirteen_orphans_cost(counts: Sequence[int]) -> int:
-    held = _ORPHANS_OF(counts)
-    return 1 + held.count(0) - (max(held) >= 2)
-
-
-def honors_knitted_cost(counts: Sequence[int]) -> int:
-    honors = 7 - counts[27:34].count(0)
-    knitted = 9 - min(pattern_of(counts).count(0) for pattern_of in _PATTERNS_OF)
-    return 14 - min(14, honors + knitted)
-
-
 _SERIES_CAPS = tuple(tuple(3 if r % 3 == series else 4 for r in range(9)) for series in range(3))
 """Copies left in a suit beside a knitted straight taking series 147, 258 or 369 of it (one of each)."""
 
+Split = tuple[tuple[int, tuple[int, ...]], ...]
+"""For each knitted series of a suit: (its tiles the suit lacks, the suit's key without one copy of each)."""
 
-def _series_split(key: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """For each knitted series of a suit: (its tiles the suit lacks, the suit's key without it)."""
-    options = []
-    for series in range(3):
-        rest = list(key)
-        for r in range(series, 9, 3):
-            rest[r] -= rest[r] > 0
-        options.append(((key[series], key[series + 3], key[series + 6]).count(0), tuple(rest)))
-    return tuple(options)
+Profile = tuple[int, int, int, int, int, int, int, int, Split]
+"""What shanten needs of one group's counts, memoised per key: (cost vector id, tiles, kinds held once, twice,
+three times, four times, orphan kinds lacking, 1 if an orphan is held twice or more, knitted split (suits))."""
+
+COST, SIZE, ONES, TWOS, THREES, FOURS, ORPHANS_LACKING, ORPHAN_PAIR, SPLIT = range(9)
 
 
-_SERIES_SPLITS = Memo(_series_split)
+def _profile(costs: Memo[tuple[int, ...], int], chows: bool, key: tuple[int, ...]) -> Profile:
+    orphans = (key[0], key[8]) if chows else key
+    split = () if not chows else tuple(_series_split(key, series) for series in range(3))
+    counted = (key.count(1), key.count(2), key.count(3), key.count(4), orphans.count(0), int(max(orphans) >= 2))
+    return costs[key], sum(key), *counted, split
+
+
+def _series_split(key: tuple[int, ...], series: int) -> tuple[int, tuple[int, ...]]:
+    rest = list(key)
+    for r in range(series, 9, 3):
+        rest[r] -= rest[r] > 0
+    return (key[series], key[series + 3], key[series + 6]).count(0), tuple(rest)
+
+
+@cache
+def _profiles(pair_ranks: frozenset[int] | None) -> tuple[Memo[tuple[int, ...], Profile], ...]:
+    """Per group (three suits, honors), the profile of each key under ``pair_ranks``, computed when first met."""
+    memos = _standard_ids(pair_ranks)[0]
+    return tuple(Memo(partial(_profile, memos[g], chows)) for g, (_, _, chows) in enumerate(GROUPS))
 
 
 @cache
@@ -203,17 +196,45 @@ def _rest_ids(pair_ranks: frozenset[int] | None) -> tuple[Memo[tuple[int, ...], 
 
 
 _SERIES_ORDERS = tuple(permutations(range(3)))
-"""The series each suit gives to a knitted pattern, in the order of KNITTED_PATTERNS."""
+"""The series each suit gives to a knitted pattern (KNITTED_PATTERNS)."""
+
+Groups = tuple[Profile, Profile, Profile, Profile]
 
 
-def knitted_straight_cost(counts: Sequence[int], sets: int, rules: ShapeRules, bound: int) -> int:
+def seven_pairs_cost(groups: Groups, quads: bool) -> int:
+    """Fewest missing tiles of seven pairs: complete pairs first, then singles, then new kinds."""
+    m, p, s, z = groups
+    ones = m[ONES] + p[ONES] + s[ONES] + z[ONES]
+    twos = m[TWOS] + p[TWOS] + s[TWOS] + z[TWOS]
+    threes = m[THREES] + p[THREES] + s[THREES] + z[THREES]
+    fours = m[FOURS] + p[FOURS] + s[FOURS] + z[FOURS]
+    if quads:
+        held, singles = twos + threes + 2 * fours, ones + threes
+    else:
+        held, singles = twos + threes + fours, ones
+    short = max(0, 7 - held)
+    return short + max(0, short - singles)
+
+
+def thirteen_orphans_cost(groups: Groups) -> int:
+    m, p, s, z = groups
+    lacking = m[ORPHANS_LACKING] + p[ORPHANS_LACKING] + s[ORPHANS_LACKING] + z[ORPHANS_LACKING]
+    return 1 + lacking - (m[ORPHAN_PAIR] or p[ORPHAN_PAIR] or s[ORPHAN_PAIR] or z[ORPHAN_PAIR])
+
+
+def honors_knitted_cost(groups: Groups) -> int:
+    m, p, s, z = groups[0][SPLIT], groups[1][SPLIT], groups[2][SPLIT], groups[3]
+    missing = min(m[a][0] + p[b][0] + s[c][0] for a, b, c in _SERIES_ORDERS)
+    return 14 - min(14, 7 - z[ORPHANS_LACKING] + 9 - missing)
+
+
+def knitted_straight_cost(groups: Groups, sets: int, rules: ShapeRules, bound: int) -> int:
     """Fewest missing tiles of a knitted straight + ``sets`` sets + pair; patterns that cannot beat ``bound``
     are skipped. The nine knitted tiles take one held copy each, and one copy of each is spoken for."""
-    splits = _SERIES_SPLITS
-    m, p, s = splits[tuple(counts[0:9])], splits[tuple(counts[9:18])], splits[tuple(counts[18:27])]
+    m, p, s = groups[0][SPLIT], groups[1][SPLIT], groups[2][SPLIT]
+    z = groups[3][COST]
     rest_ids = _rest_ids(rules.pair_ranks)
-    memos, free_pair = _standard_ids(rules.pair_ranks)
-    z = memos[3][tuple(counts[27:34])]
+    free_pair = _standard_ids(rules.pair_ranks)[1]
     folds = _FOLDS
     best = bound
     for a, b, c in _SERIES_ORDERS:
@@ -225,19 +246,27 @@ def knitted_straight_cost(counts: Sequence[int], sets: int, rules: ShapeRules, b
 
 
 def shanten(counts: Sequence[int], rules: ShapeRules = DEFAULT_SHAPES) -> int:
-    """Shanten of 13-3k or 14-3k concealed tiles: the minimum over the shapes ``rules`` allow."""
-    size = sum(counts)
+    """Shanten of 13-3k or 14-3k concealed tiles: the minimum over the shapes ``rules`` allow, from the profiles
+    of the three suits and the honors (four lookups)."""
+    m_profiles, p_profiles, s_profiles, z_profiles = _profiles(rules.pair_ranks)
+    m, p = m_profiles[tuple(counts[0:9])], p_profiles[tuple(counts[9:18])]
+    s, z = s_profiles[tuple(counts[18:27])], z_profiles[tuple(counts[27:34])]
+    groups = (m, p, s, z)
+    size = m[SIZE] + p[SIZE] + s[SIZE] + z[SIZE]
     melds = melds_implied(size)
-    best = standard_cost(counts, 4 - melds, rules) if rules.standard else INF
+    best = INF
+    if rules.standard:
+        suits = _FOLDS[_FOLDS[m[COST], p[COST]], s[COST]]
+        best = _FINISHED[_FOLDS[suits, z[COST]], 4 - melds, _standard_ids(rules.pair_ranks)[1]]
     if melds == 0:
         if rules.seven_pairs:
-            best = min(best, seven_pairs_cost(counts, rules.seven_pairs_quad_as_two_pairs))
+            best = min(best, seven_pairs_cost(groups, rules.seven_pairs_quad_as_two_pairs))
         if rules.thirteen_orphans:
-            best = min(best, thirteen_orphans_cost(counts))
+            best = min(best, thirteen_orphans_cost(groups))
         if rules.honors_knitted:
-            best = min(best, honors_knitted_cost(counts))
+            best = min(best, honors_knitted_cost(groups))
     if rules.knitted_straight and 14 - 3 * melds in KNITTED_SIZES:
-        best = knitted_straight_cost(counts, 1 - melds, rules, best)
+        best = knitted_straight_cost(groups, 1 - melds, rules, best)
     if best >= INF:
         raise TileCountError(f"no winning shape the rules allow fits {size} concealed tiles")
     return best - 1
