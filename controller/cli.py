@@ -200,6 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
         return sub
 
     commands.add_parser("rules", help="every ruleset with a one-line description and its options")
+    commands.add_parser("vision", help="camera tools: enroll, classify, watch, calibrate (mjtable vision -h)")
     with_rules("score", "score hands in MCR notation read from stdin, one JSON line each")
     with_rules("waits", "waits and shanten of 13-3k-tile hands read from stdin")
     deal = with_rules("deal", "the wall, dice, break and dealt hands of one seeded hand")
@@ -214,6 +215,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["vision"]:
+        from vision.cli import main as vision_main  # OpenCV is loaded only for the camera commands
+
+        return vision_main(argv, stdout)
     args = build_parser().parse_args(argv)
     source, out = stdin or sys.stdin, stdout or sys.stdout
     try:

@@ -122,3 +122,11 @@ def test_score_answers_each_line_as_it_arrives():
     finally:
         process.stdin.close()
         process.wait(timeout=20)
+
+
+def test_vision_commands_are_reached_through_mjtable(tmp_path):
+    missing = tmp_path / "none.png"
+    out = io.StringIO()
+    code = main(["vision", "classify", "--json", str(missing)], stdout=out)
+    answer = json.loads(out.getvalue())
+    assert code == 1 and answer["file"] == str(missing) and "no such file" in answer["error"]
