@@ -11,10 +11,12 @@ from firmware_bridge.table import Table
 from hw_tests.faults import NO_FAULTS, QUIET, FaultPlan, Noise
 from hw_tests.simulator import McuSimulator
 
+DEFAULT = BridgeConfig()
+
 
 @contextmanager
 def simulated_table(
-    config: BridgeConfig = BridgeConfig(),  # noqa: B008 - frozen, shared safely
+    config: BridgeConfig = DEFAULT,
     *,
     seed: int = 0,
     speed: float = 20.0,

@@ -20,13 +20,13 @@ from firmware_bridge.messages import (
     StateFlag,
 )
 from hw_tests.errors import HarnessError
-from hw_tests.faults import FaultPlan, Jam, Noise
+from hw_tests.faults import NO_FAULTS, FaultPlan, Jam, Noise
 from hw_tests.mechanism import TableModel, Timings
 
 CONFIG_136 = Configure.build((34, 34, 34, 34), 30, 1000, 200)
 
 
-def model(faults=FaultPlan(), seed=0):  # noqa: B008
+def model(faults=NO_FAULTS, seed=0):
     table = TableModel(random.Random(seed), Timings(), faults)
     assert table.configure(CONFIG_136, first=True) is Result.OK
     return table
