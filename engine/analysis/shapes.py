@@ -13,9 +13,11 @@ from engine.tiles import DRAGONS, ORPHANS, WINDS, Tile
 HONORS: tuple[Tile, ...] = WINDS + DRAGONS
 THIRTEEN_ORPHANS: tuple[Tile, ...] = tuple(sorted(ORPHANS))
 
+KNITTED_STARTS: tuple[tuple[int, ...], ...] = tuple(permutations(range(3)))
+"""The series (rank index mod 3) each suit gives to each knitted straight, in the order of KNITTED_PATTERNS."""
 KNITTED_PATTERNS: tuple[tuple[Tile, ...], ...] = tuple(
     tuple(sorted(9 * suit + rank for suit in range(3) for rank in range(starts[suit], 9, 3)))
-    for starts in permutations(range(3))
+    for starts in KNITTED_STARTS
 )
 """The six knitted straights (组合龙): 147 / 258 / 369 spread over the three suits, one series per suit."""
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from operator import itemgetter
 
-from engine.analysis.shapes import KNITTED_PATTERNS, THIRTEEN_ORPHANS, ShapeRules
+from engine.analysis.shapes import KNITTED_PATTERNS, KNITTED_STARTS, THIRTEEN_ORPHANS, ShapeRules
 from engine.analysis.standard import (
     KINDS,
     ODD_TILE,
@@ -130,8 +130,8 @@ def special_waits(
             waits = waits.union(_orphan_waits(counts))
         if rules.honors_knitted and singles == 13:
             waits = waits.union(_honors_knitted_waits(counts, z[SIZE]))
-    if rules.knitted_straight and m[SERIES] + p[SERIES] + s[SERIES] >= 2:
-        waits = waits.union(_knitted_straight_waits(counts, rules))
+    if rules.knitted_straight and (m[SERIES] > 0) + (p[SERIES] > 0) + (s[SERIES] > 0) >= 2:
+        waits = waits.union(_knitted_straight_waits(counts, rules, (m[SERIES], p[SERIES], s[SERIES])))
     return waits
 
 
@@ -166,9 +166,13 @@ def _honors_knitted_waits(counts: Sequence[int], honors: int) -> set[int]:
     return waits
 
 
-def _knitted_straight_waits(counts: Sequence[int], rules: ShapeRules) -> set[int]:
+def _knitted_straight_waits(counts: Sequence[int], rules: ShapeRules, series: tuple[int, int, int]) -> set[int]:
+    """``series``: the knitted series each suit holds whole (bits); a pattern lacking more than one of its tiles
+    needs two suits holding theirs."""
     waits: set[int] = set()
-    for pattern, pattern_of in zip(KNITTED_PATTERNS, _PATTERNS_OF, strict=True):
+    for starts, pattern, pattern_of in zip(KNITTED_STARTS, KNITTED_PATTERNS, _PATTERNS_OF, strict=True):
+        if sum(held >> start & 1 for held, start in zip(series, starts, strict=True)) < 2:
+            continue
         held = pattern_of(counts)
         if held.count(0) > 1:
             continue

@@ -66,8 +66,8 @@ def standard_splits(counts: Sequence[int], rules: ShapeRules) -> list[tuple[tupl
 
 GroupFacts = tuple[int, bool, tuple[int, ...], tuple[int, ...], int, int, int, int, int, int]
 """What a waits call needs of one group's counts, memoised per key: (weight, holds an allowed pair, fill, fill
-without fifth copies, tiles, singles, kinds, 1 if a suit holds a whole knitted series 147/258/369 else 0, kinds
-held an odd number of times, the first such tile or -1).
+without fifth copies, tiles, singles, kinds, the knitted series 147/258/369 a suit holds whole (bit 0/1/2),
+kinds held an odd number of times, the first such tile or -1).
 
 The weight is 0, 1 or 4 for a group of size 0, 1 or 2 mod 3 that is complete or one tile short of it, and
 NOT_NEAR (16) for any other group. A group of size 0 mod 3 is then complete without a pair (no fill). The fill
@@ -83,7 +83,7 @@ NOT_NEAR = 16
 def _group_facts(group: int, mask: int, key: Key) -> GroupFacts:
     base, _, chows = GROUPS[group]
     size = sum(key)
-    series = int(chows and any(0 not in key[start::3] for start in range(3)))
+    series = sum(1 << start for start in range(3) if chows and 0 not in key[start::3])
     odd = [base + r for r, n in enumerate(key) if n & 1]
     counted = (size, key.count(1), len(key) - key.count(0), series, len(odd), odd[0] if odd else -1)
     return *_wait_facts(base, chows, mask, key, size), *counted
