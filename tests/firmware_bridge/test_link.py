@@ -119,8 +119,8 @@ def test_emergency_stop_jumps_a_command_in_flight():
         with table.link._cmd_lock:  # what a command being retransmitted holds
             called = time.monotonic()
             latency = table.emergency_stop()
-        assert sim.estop_at is not None and sim.estop_at - called < 0.05
-        assert latency < 0.05
+        assert sim.estop_at is not None and sim.estop_at - called < 0.1  # the watchdog would take 1 s
+        assert latency < 0.1
         state = table.link.wait_snapshot(lambda s: s.fault is FaultKind.EMERGENCY_STOP, 1.0)
         assert state is not None and not state.flags & StateFlag.MOTORS_ON
 
@@ -156,7 +156,7 @@ def test_host_silence_stops_the_motors():
         silenced = time.monotonic()
         state = table.link.wait_snapshot(lambda s: s.fault is FaultKind.HOST_SILENT, 2.0)
         assert state is not None and not state.flags & StateFlag.MOTORS_ON
-        assert 0.25 < time.monotonic() - silenced < 0.8
+        assert 0.25 < time.monotonic() - silenced < 1.0
         assert sim.watchdog_trips == 1
 
 

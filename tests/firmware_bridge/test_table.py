@@ -70,7 +70,7 @@ def test_jam_is_detected_within_k_learned_intervals():
         # five stacks at the nominal interval, then the sensor stays dark for jam_factor (3) x the learned interval
         assert table.state.counts[0] == 10
         assert sim.model.learned[0] == pytest.approx(interval, rel=0.25)
-        assert 7 * interval < faulted - started < 10 * interval + 0.1
+        assert 6 * interval < faulted - started < 10 * interval + 0.1
 
 
 def test_lift_travel_timeout():
