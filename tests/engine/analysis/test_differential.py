@@ -20,6 +20,7 @@ from engine.analysis import (
     shanten,
     waits,
 )
+from engine.analysis.standard import standard_waits
 from engine.errors import TileCountError
 from tests.engine.analysis.hands import near_winning_hands, random_hands, winning_hands
 
@@ -81,3 +82,22 @@ def test_shanten_agrees_with_is_win_and_waits(counts: list[int], rules: ShapeRul
         assert (shanten(counts, rules) == -1) == is_win(counts, rules)
     else:
         assert (shanten(counts, rules) == 0) == bool(waits(counts, rules))
+
+
+STANDARD_ONLY = [
+    ShapeRules(seven_pairs=False, thirteen_orphans=False, honors_knitted=False, pair_ranks=pair_ranks)
+    for pair_ranks in (None, frozenset({2, 5, 8}))
+]
+
+
+@settings(max_examples=60)
+@given(st.one_of(near_winning_hands(), random_hands((13, 10, 7))), st.sampled_from(STANDARD_ONLY))
+def test_standard_waits_count_fifth_copies(counts: list[int], rules: ShapeRules) -> None:
+    """``standard_waits`` (used by the MCR scorer for 独听) applies no copy limit: a fifth copy is a wait."""
+    expected = []
+    for tile in range(34):
+        with_tile = list(counts)
+        with_tile[tile] += 1
+        if reference_is_win(with_tile, rules):
+            expected.append(tile)
+    assert standard_waits(counts, rules) == expected

@@ -16,6 +16,7 @@ from engine.analysis import (
     shanten,
     waits,
 )
+from engine.analysis.standard import standard_waits
 from engine.errors import TileCountError
 from engine.notation import parse_hand
 from engine.tiles import parse_tiles, to_counts
@@ -139,3 +140,9 @@ def test_shanten_of_special_shapes() -> None:
     assert shanten(hand("147m258p369s1234z"), ShapeRules(honors_knitted=False)) > 0
     assert shanten(hand("147m258p369s56m11z"), MCR_SHAPES) == 0
     assert shanten(hand("147m258p369s56m11z")) > 0
+
+
+def test_standard_waits_keep_fifth_copies_that_waits_drop() -> None:
+    counts = hand("1111m234p567p789s")
+    assert standard_waits(counts, DEFAULT_SHAPES) == [0], "111m 11m with a fifth 1m"
+    assert waits(counts) == []
