@@ -1,10 +1,11 @@
-"""Frames to table events: a tile that stays put in a seat's discard zone is a discard, a discard that leaves
-while nothing covers the zone was taken (a claim), a revealed hand that stays the same is read.
+"""Frames to table events: a tile that stays put in a seat's discard zone is a discard, a discard that is gone
+once a hand has reached into the zone was taken (a claim), a revealed hand that stays the same is read.
 
 Debounced: a discard is reported after its reading agrees over ``stable`` consecutive uncovered frames, a take
-after ``gone`` uncovered frames without the tile. While a hand or arm covers a zone, nothing in it changes state,
-so a tile under a hand is neither taken nor, when the hand leaves, discarded again. A tile is reported once:
-it is remembered by its place until it is taken.
+after ``gone`` uncovered frames without the tile, following a frame where something covered the zone (a tile
+does not leave by itself: one the detector loses for a while under a light change is not taken, and not
+discarded again when it is found). While a hand or arm covers a zone, nothing in it changes state. A tile is
+reported once: it is remembered by its place until it is taken.
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ class _Track:
     confidence: list[float] = field(default_factory=list)
     misses: int = 0
     reported: Event | None = None
+    reached: bool = False
+    """Something covered the zone since the tile was last seen: only then can it have been taken."""
 
     def tile(self, stable: int) -> Tile | None:
         recent = self.readings[-stable:]
@@ -85,7 +88,9 @@ class Tracker:
 
     def __init__(self, stable: int = 3, gone: int = 4, tolerance: float = 12.0, patience: int = 12) -> None:
         """``tolerance``: mm a tile may seem to move and stay the same tile; ``patience``: uncovered frames after
-        which a tile that never reads steadily is reported as an unknown discard."""
+        which a tile that never reads steadily is reported as an unknown discard. A reported tile is kept until a
+        hand has reached into its zone and it is gone: one a light change hides is found again, never re-reported.
+        Make a new tracker for each hand."""
         self.stable, self.gone, self.tolerance, self.patience = stable, gone, tolerance, patience
         self._tracks: dict[int, list[_Track]] = {seat: [] for seat in range(4)}
         self._hands: dict[int, _HandZone] = {seat: _HandZone() for seat in range(4)}
@@ -94,6 +99,9 @@ class Tracker:
         events: list[Event] = []
         for view in views:
             if view.covered:
+                if view.zone == "discard":
+                    for track in self._tracks[view.seat]:
+                        track.reached = True
                 continue
             if view.zone == "discard":
                 events += self._discards(view, frame, time)
@@ -132,15 +140,17 @@ class Tracker:
                 continue
             if seen is None:
                 track.misses += 1
-                if track.misses >= self.gone:
+                if track.reported is None and track.misses >= self.gone:
+                    tracks.remove(track)  # a blip, never reported
+                elif track.reported is not None and track.misses >= self.gone and track.reached:
                     tracks.remove(track)
-                    if track.reported is not None:
-                        taken = track.reported
-                        events.append(
-                            Event("taken", view.seat, taken.tiles, frame, time, track.u, track.v, taken.confidence)
-                        )
+                    taken = track.reported
+                    events.append(
+                        Event("taken", view.seat, taken.tiles, frame, time, track.u, track.v, taken.confidence)
+                    )
                 continue
             track.misses = 0
+            track.reached = False
             track.u, track.v = seen.u, seen.v
             track.readings.append(seen.tile)
             track.confidence.append(seen.prediction.confidence)

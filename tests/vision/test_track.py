@@ -31,11 +31,18 @@ def test_a_tile_hidden_by_a_hand_is_neither_taken_nor_discarded_again():
     assert [e.kind for e in run(Tracker(), frames)] == ["discard"]
 
 
-def test_a_tile_that_goes_while_the_zone_is_clear_was_taken():
-    frames = [[view(2, (7, -100.0), (8, -66.0))]] * 4 + [[view(2, (7, -100.0))]] * 6
+def test_a_tile_gone_after_a_hand_reached_in_was_taken():
+    frames = [[view(2, (7, -100.0), (8, -66.0))]] * 4 + [[view(2, covered=True)]] + [[view(2, (7, -100.0))]] * 6
     events = run(Tracker(stable=3, gone=4), frames)
     assert [(e.kind, e.tiles) for e in events] == [("discard", (7,)), ("discard", (8,)), ("taken", (8,))]
-    assert events[-1].frame == 7
+    assert events[-1].frame == 8
+
+
+def test_a_tile_lost_without_a_hand_is_not_taken_nor_discarded_again():
+    tile, lost = [view(0, (9, -100.0))], [view(0)]
+    frames = [tile] * 4 + [lost] * 30 + [tile] * 4 + [lost] * 8
+    events = run(Tracker(stable=3, gone=4), frames)
+    assert [(e.kind, e.tiles) for e in events] == [("discard", (9,))]
 
 
 def test_flickering_readings_and_jitter_do_not_make_a_second_discard():
