@@ -170,8 +170,9 @@ def _knitted_straight_waits(counts: Sequence[int], rules: ShapeRules, series: tu
     """``series``: the knitted series each suit holds whole (bits); a pattern lacking more than one of its tiles
     needs two suits holding theirs."""
     waits: set[int] = set()
-    for starts, pattern, pattern_of in zip(KNITTED_STARTS, KNITTED_PATTERNS, _PATTERNS_OF, strict=True):
-        if sum(held >> start & 1 for held, start in zip(series, starts, strict=True)) < 2:
+    m, p, s = series
+    for (a, b, c), pattern, pattern_of in zip(KNITTED_STARTS, KNITTED_PATTERNS, _PATTERNS_OF, strict=True):
+        if (m >> a & 1) + (p >> b & 1) + (s >> c & 1) < 2:
             continue
         held = pattern_of(counts)
         if held.count(0) > 1:
