@@ -132,13 +132,13 @@ def ready_tiles(m: GroupFacts, p: GroupFacts, s: GroupFacts, z: GroupFacts, fill
     into sets while the other keeps its pair), can take the tile; every other group must already be complete.
     The weights add up to 1 in the first case and to 8 only in the second.
     """
-    weight = m[0] + p[0] + s[0] + z[0]
+    weight = m[WEIGHT] + p[WEIGHT] + s[WEIGHT] + z[WEIGHT]
     if weight == 1:
         return m[fill] + p[fill] + s[fill] + z[fill]
     if weight != 8:
         return ()
-    first, second = [group for group in (m, p, s, z) if group[0]]
-    return (first[fill] if second[1] else ()) + (second[fill] if first[1] else ())
+    first, second = [group for group in (m, p, s, z) if group[WEIGHT]]
+    return (first[fill] if second[PAIRED] else ()) + (second[fill] if first[PAIRED] else ())
 
 
 def standard_waits(counts: Sequence[int], rules: ShapeRules) -> list[int]:
