@@ -83,9 +83,7 @@ def waits(counts: Sequence[int], rules: ShapeRules = DEFAULT_SHAPES) -> list[int
     _check_waiting_size(size)
     found = ready_tiles(m, p, s, z, CAPPED_FILL) if rules.standard else ()
     extra = special_waits(counts, size, rules, (m, p, s, z))
-    if extra:
-        return sorted(tile for tile in extra.union(found) if counts[tile] <= 3)
-    return list(found)
+    return sorted(extra.union(found)) if extra else list(found)
 
 
 def _check_waiting_size(size: int) -> None:

@@ -29,7 +29,7 @@ from engine.analysis.shapes import (
     pair_flags,
 )
 from engine.analysis.special import KNITTED_SIZES
-from engine.analysis.suit_tables import Memo
+from engine.analysis.suit_tables import Memo, series_split
 from engine.errors import TileCountError
 
 INF = 99
@@ -169,16 +169,9 @@ COST, SIZE, ONES, TWOS, THREES, FOURS, ORPHANS_LACKING, ORPHAN_PAIR, SPLIT = ran
 
 def _profile(costs: Memo[tuple[int, ...], int], chows: bool, key: tuple[int, ...]) -> Profile:
     orphans = (key[0], key[8]) if chows else key
-    split = () if not chows else tuple(_series_split(key, series) for series in range(3))
+    split = () if not chows else tuple(series_split(key, series) for series in range(3))
     counted = (key.count(1), key.count(2), key.count(3), key.count(4), orphans.count(0), int(max(orphans) >= 2))
     return costs[key], sum(key), *counted, split
-
-
-def _series_split(key: tuple[int, ...], series: int) -> tuple[int, tuple[int, ...]]:
-    rest = list(key)
-    for r in range(series, 9, 3):
-        rest[r] -= rest[r] > 0
-    return (key[series], key[series + 3], key[series + 6]).count(0), tuple(rest)
 
 
 @cache

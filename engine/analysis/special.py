@@ -19,9 +19,12 @@ from engine.analysis.standard import (
     SERIES,
     SINGLES,
     SIZE,
+    SPLIT,
     GroupFacts,
+    group_facts,
+    is_complete,
     is_standard,
-    standard_waits,
+    ready_tiles,
 )
 
 KNITTED_SIZES = (14, 11)
@@ -109,8 +112,8 @@ def special_win(counts: Sequence[int], size: int, rules: ShapeRules) -> bool:
 def special_waits(
     counts: Sequence[int], size: int, rules: ShapeRules, groups: tuple[GroupFacts, ...]
 ) -> AbstractSet[int]:
-    """Tiles completing a hand of ``size`` (13 or 10) concealed tiles to a special shape (no copy limit);
-    ``groups``: the facts of its suits and honors (``hand_facts``).
+    """Tiles, held at most three times, completing a hand of ``size`` (13 or 10) concealed tiles to a special
+    shape; ``groups``: the facts of its suits and honors (``hand_facts``).
 
     The singles held pick the candidates, one tile short of complete: seven pairs hold at most one; thirteen
     orphans at least 11 (and 6 honor kinds), honors-and-knitted 13 (and 4 honor kinds); a knitted straight (8 or
@@ -122,7 +125,7 @@ def special_waits(
     singles = m[SINGLES] + p[SINGLES] + s[SINGLES] + z[SINGLES]
     if singles <= 1:
         if size == 13 and rules.seven_pairs:
-            return _seven_pairs_wait(groups, singles, rules.seven_pairs_quad_as_two_pairs)
+            return _seven_pairs_wait(counts, groups, singles, rules.seven_pairs_quad_as_two_pairs)
         return _NONE
     waits: AbstractSet[int] = _NONE
     if singles >= 11 and z[KINDS] >= 4:  # then size == 13
@@ -131,26 +134,30 @@ def special_waits(
         if rules.honors_knitted and singles == 13:
             waits = waits.union(_honors_knitted_waits(counts, z[SIZE]))
     if rules.knitted_straight and (m[SERIES] > 0) + (p[SERIES] > 0) + (s[SERIES] > 0) >= 2:
-        waits = waits.union(_knitted_straight_waits(counts, rules, (m[SERIES], p[SERIES], s[SERIES])))
+        waits = waits.union(_knitted_straight_waits(counts, groups, rules))
     return waits
 
 
 _NONE: AbstractSet[int] = frozenset()
 
 
-def _seven_pairs_wait(groups: tuple[GroupFacts, ...], singles: int, quads: bool) -> AbstractSet[int]:
+def _seven_pairs_wait(
+    counts: Sequence[int], groups: tuple[GroupFacts, ...], singles: int, quads: bool
+) -> AbstractSet[int]:
     """The wait of 13 tiles on seven pairs: the one kind held an odd number of times, in at most 7 kinds (with
     ``quads``; without, a single beside six pairs)."""
     m, p, s, z = groups
     kinds = m[KINDS] + p[KINDS] + s[KINDS] + z[KINDS]
     if m[ODDS] + p[ODDS] + s[ODDS] + z[ODDS] != 1 or kinds > 7 or not (quads or (kinds == 7 and singles == 1)):
         return _NONE
-    return {max(m[ODD_TILE], p[ODD_TILE], s[ODD_TILE], z[ODD_TILE])}
+    tile = max(m[ODD_TILE], p[ODD_TILE], s[ODD_TILE], z[ODD_TILE])
+    return {tile} if counts[tile] <= 3 else _NONE
 
 
 def _orphan_waits(counts: Sequence[int]) -> list[int]:
+    """Of a hand of 13 tiles."""
     held = _ORPHANS_OF(counts)
-    if sum(held) != 13 or sum(counts) != 13 or max(held) > 2 or held.count(2) > 1:
+    if sum(held) != 13 or max(held) > 2 or held.count(2) > 1:  # the hand holds 13 tiles
         return []
     if 2 not in held:
         return list(THIRTEEN_ORPHANS)
@@ -166,22 +173,20 @@ def _honors_knitted_waits(counts: Sequence[int], honors: int) -> set[int]:
     return waits
 
 
-def _knitted_straight_waits(counts: Sequence[int], rules: ShapeRules, series: tuple[int, int, int]) -> set[int]:
-    """``series``: the knitted series each suit holds whole (bits); a pattern lacking more than one of its tiles
-    needs two suits holding theirs."""
+def _knitted_straight_waits(counts: Sequence[int], groups: tuple[GroupFacts, ...], rules: ShapeRules) -> set[int]:
+    """Per pattern, the rest of the hand comes from the suits' series splits: with all nine knitted tiles held
+    the rest must be ready, with one lacking (the wait) complete."""
+    m, p, s, z = groups
+    m_facts, p_facts, s_facts, _ = group_facts(rules.pair_ranks)
     waits: set[int] = set()
-    m, p, s = series
-    for (a, b, c), pattern, pattern_of in zip(KNITTED_STARTS, KNITTED_PATTERNS, _PATTERNS_OF, strict=True):
-        if (m >> a & 1) + (p >> b & 1) + (s >> c & 1) < 2:
+    for (a, b, c), pattern in zip(KNITTED_STARTS, KNITTED_PATTERNS, strict=True):
+        (m_missing, m_rest), (p_missing, p_rest), (s_missing, s_rest) = m[SPLIT][a], p[SPLIT][b], s[SPLIT][c]
+        missing = m_missing + p_missing + s_missing
+        if missing > 1:
             continue
-        held = pattern_of(counts)
-        if held.count(0) > 1:
-            continue
-        rest = list(counts)
-        for tile in pattern:
-            rest[tile] -= rest[tile] > 0
-        if 0 not in held:
-            waits.update(standard_waits(rest, rules))
-        elif is_standard(rest, rules):
-            waits.add(pattern[held.index(0)])
+        rest = m_facts[m_rest], p_facts[p_rest], s_facts[s_rest], z
+        if not missing:
+            waits.update(tile for tile in ready_tiles(*rest) if counts[tile] <= 3)
+        elif is_complete(*rest):
+            waits.add(next(tile for tile in pattern if not counts[tile]))
     return waits

@@ -7,7 +7,7 @@ from functools import cache, partial
 from itertools import product
 
 from engine.analysis.shapes import GROUPS, Set, ShapeRules
-from engine.analysis.suit_tables import NO_PAIR, Key, Memo, group_table, pair_bit
+from engine.analysis.suit_tables import NO_PAIR, Key, Memo, group_table, pair_bit, series_split
 
 
 @cache
@@ -64,10 +64,12 @@ def standard_splits(counts: Sequence[int], rules: ShapeRules) -> list[tuple[tupl
     return results
 
 
-GroupFacts = tuple[int, bool, tuple[int, ...], tuple[int, ...], int, int, int, int, int, int]
+GroupFacts = tuple[
+    int, bool, tuple[int, ...], tuple[int, ...], int, int, int, int, int, int, tuple[tuple[int, Key], ...]
+]
 """What a waits call needs of one group's counts, memoised per key: (weight, holds an allowed pair, fill, fill
 without fifth copies, tiles, singles, kinds, the knitted series 147/258/369 a suit holds whole (bit 0/1/2),
-kinds held an odd number of times, the first such tile or -1).
+kinds held an odd number of times, the first such tile or -1, a suit's ``series_split`` for each series).
 
 The weight is 0, 1 or 4 for a group of size 0, 1 or 2 mod 3 that is complete or one tile short of it, and
 NOT_NEAR (16) for any other group. A group of size 0 mod 3 is then complete without a pair (no fill). The fill
@@ -76,7 +78,7 @@ of a group of size 1 mod 3 lists the tiles that complete it with an allowed pair
 The other facts let waits size the hand and settle the special shapes without reading it again.
 """
 
-WEIGHT, PAIRED, FILL, CAPPED_FILL, SIZE, SINGLES, KINDS, SERIES, ODDS, ODD_TILE = range(10)
+WEIGHT, PAIRED, FILL, CAPPED_FILL, SIZE, SINGLES, KINDS, SERIES, ODDS, ODD_TILE, SPLIT = range(11)
 NOT_NEAR = 16
 
 
@@ -85,7 +87,8 @@ def _group_facts(group: int, mask: int, key: Key) -> GroupFacts:
     size = sum(key)
     series = sum(1 << start for start in range(3) if chows and 0 not in key[start::3])
     odd = [base + r for r, n in enumerate(key) if n & 1]
-    counted = (size, key.count(1), len(key) - key.count(0), series, len(odd), odd[0] if odd else -1)
+    split = tuple(series_split(key, series) for series in range(3)) if chows else ()
+    counted = (size, key.count(1), len(key) - key.count(0), series, len(odd), odd[0] if odd else -1, split)
     return *_wait_facts(base, chows, mask, key, size), *counted
 
 
@@ -139,6 +142,13 @@ def ready_tiles(m: GroupFacts, p: GroupFacts, s: GroupFacts, z: GroupFacts, fill
         return ()
     first, second = [group for group in (m, p, s, z) if group[WEIGHT]]
     return (first[fill] if second[PAIRED] else ()) + (second[fill] if first[PAIRED] else ())
+
+
+def is_complete(m: GroupFacts, p: GroupFacts, s: GroupFacts, z: GroupFacts) -> bool:
+    """Whether groups with these facts make sets + one allowed pair: one group complete with the pair, the others
+    (of size 0 mod 3) complete."""
+    holding = [group for group in (m, p, s, z) if group[WEIGHT]]
+    return len(holding) == 1 and holding[0][PAIRED]
 
 
 def standard_waits(counts: Sequence[int], rules: ShapeRules) -> list[int]:

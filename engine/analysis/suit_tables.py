@@ -58,6 +58,15 @@ def _bits(found: list[GroupSplit]) -> int:
     return value
 
 
+def series_split(key: Key, series: int) -> tuple[int, Key]:
+    """(ranks of knitted series ``series`` (147/258/369 for 0/1/2) a suit lacks, the suit without one copy of
+    each rank of the series it holds)."""
+    rest = list(key)
+    for r in range(series, 9, 3):
+        rest[r] -= rest[r] > 0
+    return (key[series], key[series + 3], key[series + 6]).count(0), tuple(rest)
+
+
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
