@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from operator import itemgetter
 
-from engine.analysis.shapes import KNITTED_PATTERNS, KNITTED_STARTS, THIRTEEN_ORPHANS, ShapeRules
+from engine.analysis.shapes import HONORS, KNITTED_PATTERNS, KNITTED_STARTS, THIRTEEN_ORPHANS, ShapeRules
 from engine.analysis.standard import (
     KINDS,
     ODD_TILE,
@@ -132,7 +132,7 @@ def special_waits(
         if rules.thirteen_orphans and z[KINDS] >= 6:
             waits = waits.union(_orphan_waits(counts))
         if rules.honors_knitted and singles == 13:
-            waits = waits.union(_honors_knitted_waits(counts, z[SIZE]))
+            waits = waits.union(_honors_knitted_waits(counts, groups))
     if rules.knitted_straight and (m[SERIES] > 0) + (p[SERIES] > 0) + (s[SERIES] > 0) >= 2:
         waits = waits.union(_knitted_straight_waits(counts, groups, rules))
     return waits
@@ -164,13 +164,18 @@ def _orphan_waits(counts: Sequence[int]) -> list[int]:
     return [tile for tile, n in zip(THIRTEEN_ORPHANS, held, strict=True) if not n]
 
 
-def _honors_knitted_waits(counts: Sequence[int], honors: int) -> set[int]:
-    """Of 13 distinct tiles, ``honors`` of them honors."""
+def _honors_knitted_waits(counts: Sequence[int], groups: tuple[GroupFacts, ...]) -> set[int]:
+    """Of 13 distinct tiles: ready when every suited tile lies in one knitted pattern (it lacks 13 - honors of
+    that pattern's nine); the wait is every tile of the pattern and the honors not held."""
+    m, p, s, z = groups
     waits: set[int] = set()
-    for pattern, pattern_of in zip(KNITTED_PATTERNS, _PATTERNS_OF, strict=True):
-        if sum(pattern_of(counts)) + honors == 13:
-            waits.update(tile for tile in (*pattern, *range(27, 34)) if not counts[tile])
+    for (a, b, c), tiles in zip(KNITTED_STARTS, _KNITTED_WITH_HONORS, strict=True):
+        if 9 - m[SPLIT][a][0] - p[SPLIT][b][0] - s[SPLIT][c][0] + z[SIZE] == 13:
+            waits.update(tile for tile in tiles if not counts[tile])
     return waits
+
+
+_KNITTED_WITH_HONORS = tuple((*pattern, *HONORS) for pattern in KNITTED_PATTERNS)
 
 
 def _knitted_straight_waits(counts: Sequence[int], groups: tuple[GroupFacts, ...], rules: ShapeRules) -> set[int]:
