@@ -1,69 +1,77 @@
-"""Readings of the concealed tiles as sets + one pair, as packs, in the order the reference calculator meets them.
+"""Readings of the concealed tiles as sets + one pair, in the order the reference calculator meets them.
 
 Equal totals are broken by that order (``scorer``), so the readings come like summerinsects' depth-first search:
 lexicographically by their sets in code order (万 条 饼 字), a pung before the chow starting on the same tile.
-Each group's splits come from ``engine.analysis``'s per-group tables and are cached as packs by the group's
-counts, which repeat far more often than whole hands; a reading is one split per group.
+Each group's splits come from ``engine.analysis``'s per-group tables, converted once per group key (keys repeat far
+more often than whole hands) into the compact form the fan rules read: chow middles, pung tiles, pair tile. A
+reading is one split per group; as the groups come in code order, concatenating their chows and pungs keeps both
+sorted, which is what the fan rules expect.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import product
 
-from engine.analysis.suit_tables import group_table
-from engine.rulesets.mcr.codes import CODE_OF
-from engine.rulesets.mcr.packs import CHOW, PAIR, PUNG, Pack
+from engine.analysis.suit_tables import Memo, group_table
+from engine.rulesets.mcr.codes import CODE_OF, Code
 
-Reading = tuple[tuple[Pack, ...], Pack]
-"""(concealed sets in search order, the pair)."""
-GroupSplit = tuple[tuple[Pack, ...], Pack | None]
+Reading = tuple[tuple[Code, ...], tuple[Code, ...], Code]
+"""(sorted chow middles, sorted pung tiles, pair tile) of the concealed tiles; the pair is 0 in a group split
+that holds none."""
 
 GROUPS: tuple[tuple[int, int, bool], ...] = ((0, 9, True), (18, 9, True), (9, 9, True), (27, 7, False))
 """(first ``engine.tiles`` id, size, chows allowed) of 万 条 饼 字: the code order."""
 
-_SPLITS: dict[tuple[int, tuple[int, ...]], tuple[GroupSplit, ...]] = {}
+
+def _order(kind: str, rank: int) -> int:
+    """Search order of a set in its group: its first tile, a pung before the chow that starts there."""
+    return 2 * rank + (kind == "chow")
 
 
-def _order(pack: Pack) -> int:
-    """Search order of a set: its first tile, a pung before the chow that starts there."""
-    return 2 * (pack.tile - 1) + 1 if pack.kind == CHOW else 2 * pack.tile
-
-
-def _group_splits(base: int, chows: bool, key: tuple[int, ...]) -> tuple[GroupSplit, ...]:
-    """Every split of one group as packs, in search order (empty when the group cannot be split)."""
-    found = _SPLITS.get((base, key))
-    if found is None:
-        splits = []
+def _converter(base: int, chows: bool) -> Callable[[tuple[int, ...]], tuple[Reading, ...]]:
+    def convert(key: tuple[int, ...]) -> tuple[Reading, ...]:
+        """Every split of one group in search order (empty when the group cannot be split)."""
+        found = []
         for sets, pair in group_table(chows)[1].get(key, ()):
-            packs = sorted(
+            ordered = sorted(sets, key=lambda s: _order(*s))
+            found.append(
                 (
-                    Pack(CHOW, CODE_OF[base + r] + 1) if kind == "chow" else Pack(PUNG, CODE_OF[base + r])
-                    for kind, r in sets
-                ),
-                key=_order,
+                    [_order(*s) for s in ordered],
+                    (
+                        tuple(CODE_OF[base + r] + 1 for kind, r in ordered if kind == "chow"),
+                        tuple(CODE_OF[base + r] for kind, r in ordered if kind == "pung"),
+                        0 if pair is None else CODE_OF[base + pair],
+                    ),
+                )
             )
-            splits.append((tuple(packs), None if pair is None else Pack(PAIR, CODE_OF[base + pair])))
-        splits.sort(key=lambda split: [_order(pack) for pack in split[0]])
-        found = _SPLITS[(base, key)] = tuple(splits)
-    return found
+        found.sort(key=lambda split: split[0])
+        return tuple(split for _, split in found)
+
+    return convert
+
+
+_SPLITS: tuple[Memo[tuple[int, ...], tuple[Reading, ...]], ...] = tuple(
+    Memo(_converter(base, chows)) for base, _, chows in GROUPS
+)
+"""Per group: count key → its splits, filled on first sight of a key."""
 
 
 def readings(counts: Sequence[int]) -> list[Reading]:
     """Every reading of the concealed tiles (count vector by ``engine.tiles`` id) as sets + one pair."""
-    per_group = []
-    pairs = 0
-    for base, size, chows in GROUPS:
-        splits = _group_splits(base, chows, tuple(counts[base : base + size]))
-        if not splits:
-            return []
-        per_group.append(splits)
-        pairs += splits[0][1] is not None  # a group's size decides whether it holds the pair
-    if pairs != 1:
+    m = _SPLITS[0][tuple(counts[0:9])]
+    s = _SPLITS[1][tuple(counts[18:27])]
+    p = _SPLITS[2][tuple(counts[9:18])]
+    z = _SPLITS[3][tuple(counts[27:34])]
+    if not (m and s and p and z):
         return []
-    found = []
-    for m, s, p, z in product(*per_group):
-        pair = m[1] or s[1] or p[1] or z[1]
-        assert pair is not None
-        found.append((m[0] + s[0] + p[0] + z[0], pair))
-    return found
+    # A group's size decides whether it holds the pair, so the first split of each tells.
+    if (m[0][2] != 0) + (s[0][2] != 0) + (p[0][2] != 0) + (z[0][2] != 0) != 1:
+        return []
+    if len(m) == len(s) == len(p) == len(z) == 1:
+        return [_join(m[0], s[0], p[0], z[0])]
+    return [_join(*splits) for splits in product(m, s, p, z)]
+
+
+def _join(m: Reading, s: Reading, p: Reading, z: Reading) -> Reading:
+    return m[0] + s[0] + p[0], m[1] + s[1] + p[1] + z[1], m[2] or s[2] or p[2] or z[2]

@@ -20,7 +20,7 @@ from engine.rulesets.mcr.fans import (
     PUNG_OF_TERMINALS_OR_HONORS,
     TILE_HOG,
 )
-from engine.rulesets.mcr.packs import CHOW, KONG, Pack
+from engine.rulesets.mcr.packs import CHOW, KONG, PUNG, Pack
 from engine.rulesets.mcr.waiting import waiting_form_fan
 
 Fans = dict[int, int]
@@ -31,7 +31,7 @@ _PATTERN_TILES = tuple(tuple(sorted(TILE_OF[code] for code in pattern)) for patt
 def knitted_straight_fans(
     counts: Sequence[int],
     fixed: Sequence[Pack],
-    held: dict[Code, int],
+    held: Sequence[int],
     win_tile: Code,
     self_drawn: bool,
     unique_wait: Callable[[list[int]], bool],
@@ -40,10 +40,8 @@ def knitted_straight_fans(
     """The fans of the knitted-straight reading (situation and wind fans excluded) and its fourth set, or None.
 
     ``counts``: concealed tiles by ``engine.tiles`` id, winning tile included; ``held``: every tile of the hand
-    by code; ``unique_wait(rest)``: whether the tiles beside the knitted straight, winning tile removed, wait on
+    by id; ``unique_wait(rest)``: whether the tiles beside the knitted straight, winning tile removed, wait on
     one tile. ``body_waits``: a winning tile inside the knitted straight may still score 边张/嵌张/单钓."""
-    if len(held) < 9:
-        return None
     held_patterns = [index for index, tiles in enumerate(_PATTERN_TILES) if all(counts[tile] for tile in tiles)]
     if not held_patterns:
         return None
@@ -54,10 +52,10 @@ def knitted_straight_fans(
     found = readings(tuple(rest))
     if len(found) != 1:
         return None
-    sets, pair = found[0]
-    fourth = fixed[0] if fixed else sets[0]
+    chows, pungs, pair = found[0]
+    fourth = fixed[0] if fixed else Pack(CHOW, chows[0]) if chows else Pack(PUNG, pungs[0])
     fans: Fans = {KNITTED_STRAIGHT: 1}
-    _fourth_set_fans(fourth, pair.tile, held, fans)
+    _fourth_set_fans(fourth, pair, held, fans)
     if fourth.melded:
         if fourth.kind == KONG:
             fans[MELDED_KONG] = 1
@@ -69,18 +67,18 @@ def knitted_straight_fans(
     if (body_waits or win_tile not in pattern) and rest[win_id] > 0:
         rest[win_id] -= 1
         if unique_wait(rest):
-            fan = waiting_form_fan((*sets, pair), win_tile)
+            fan = waiting_form_fan(chows, pair, win_tile)
             if fan is not None:
                 fans[fan] = 1
     return fans, fourth
 
 
-def _fourth_set_fans(fourth: Pack, pair: Code, held: dict[Code, int], fans: Fans) -> None:
+def _fourth_set_fans(fourth: Pack, pair: Code, held: Sequence[int], fans: Fans) -> None:
     """平和 / 四归一 / 幺九刻 / 箭刻 / 无字 / 五门齐 from the set beside the knitted straight and the pair."""
     if fourth.kind == CHOW:
         if pair < 0x40:
             fans[ALL_CHOWS] = 1
-        if held.get(pair) == 4:
+        if held[TILE_OF[pair]] == 4:
             fans[TILE_HOG] = 1
         return
     tile = fourth.tile
@@ -97,5 +95,5 @@ def _fourth_set_fans(fourth: Pack, pair: Code, held: dict[Code, int], fans: Fans
             fans[PUNG_OF_TERMINALS_OR_HONORS] = 1
         if pair < 0x40:
             fans[NO_HONORS] = 1
-        if fourth.kind != KONG and held.get(tile) == 4:
+        if fourth.kind != KONG and held[TILE_OF[tile]] == 4:
             fans[TILE_HOG] = 1

@@ -1,19 +1,21 @@
 """The fans of a winning hand: every reading scored, the best one kept (summerinsects' order and tie-breaks).
 
-``HandSummary`` gathers once per hand what every reading needs (packs of the melds, tile fans, situation fans,
-whether the wait is unique); ``reading_fans`` scores one 4 sets + pair reading on it.
+``HandSummary`` gathers once per hand what every reading needs (the melds' chows and pungs, the fans every
+reading shares, whether the wait is unique); ``reading_fans`` scores one 4 sets + pair reading on it. Readings
+are compact (sorted chow middles, sorted pung tiles, pair tile: ``divisions``), and whatever depends on the
+shape alone is cached by shape (``shape_fans``), so a reading costs a few tuple joins and dict updates.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from engine.notation import Hand
 from engine.rulesets.mcr.chows import chow_fans, terminal_chows_fan
-from engine.rulesets.mcr.codes import CODE_OF, WINDS, Code, E
-from engine.rulesets.mcr.divisions import Reading, readings
+from engine.rulesets.mcr.codes import CODE_OF, TILE_OF, WINDS, Code, E
+from engine.rulesets.mcr.divisions import readings
 from engine.rulesets.mcr.exclusions import apply_exclusions
 from engine.rulesets.mcr.fans import (
     ALL_CHOWS,
@@ -43,12 +45,13 @@ from engine.rulesets.mcr.fans import (
     TWO_DRAGONS_PUNGS,
 )
 from engine.rulesets.mcr.knitted import knitted_straight_fans
-from engine.rulesets.mcr.packs import CHOW, KONG, PAIR, PUNG, Pack, pack_of_meld
+from engine.rulesets.mcr.packs import CHOW, KONG, Pack, pack_of_meld
 from engine.rulesets.mcr.pungs import kong_fans, pung_fans, single_pung_fan
 from engine.rulesets.mcr.situation import WinFlags, corrected_flags, flag_fans
 from engine.rulesets.mcr.special import honors_and_knitted, nine_gates, seven_pairs_family, thirteen_orphans
-from engine.rulesets.mcr.traits import pack_trait_fan, tile_fans
-from engine.rulesets.mcr.waiting import wait_tiles, waiting_form_fan
+from engine.rulesets.mcr.traits import CODE_BIT, pack_trait_fan, tile_fans
+from engine.rulesets.mcr.waiting import unique_wait, waiting_form_fan
+from engine.tiles import Tile
 
 Fans = dict[int, int]
 
@@ -69,52 +72,69 @@ class HandSummary:
     """What every reading of one hand shares; the unique-wait test runs only if a reading asks for it."""
 
     __slots__ = (
-        "_exhausted",
         "_rest",
+        "_skip",
         "_unique",
+        "common_fans",
+        "concealed_kongs",
         "fixed",
+        "fixed_chows",
+        "fixed_pungs",
         "fours",
-        "held",
-        "melded_count",
+        "melded_kongs",
         "prevalent_wind",
         "seat_wind",
         "self_drawn",
         "situation_fans",
         "tile_fans",
+        "win_id",
         "win_tile",
     )
 
     def __init__(
         self,
         fixed: tuple[Pack, ...],
-        win_tile: Code,
-        held: dict[Code, int],
+        win_id: Tile,
+        held: list[int],
+        kinds: int,
         flags: WinFlags,
         winds: tuple[int, int],
         rest: list[int],
         exhausted_waits: bool,
     ) -> None:
         self.fixed = fixed
-        self.melded_count = sum(1 for pack in fixed if pack.melded)
-        self.win_tile = win_tile
+        self.fixed_chows = tuple(pack.tile for pack in fixed if pack.kind == CHOW)
+        self.fixed_pungs = tuple(pack.tile for pack in fixed if pack.kind != CHOW)
+        self.melded_kongs = sum(1 for pack in fixed if pack.kind == KONG and pack.melded)
+        self.concealed_kongs = sum(1 for pack in fixed if pack.kind == KONG and not pack.melded)
+        self.win_id = win_id
+        self.win_tile = CODE_OF[win_id]
         self.self_drawn = flags.self_drawn
-        self.held = held
-        """Every tile of the hand (melds, standing tiles, winning tile) by code."""
-        self.fours = sum(1 for n in held.values() if n == 4)
+        self.fours = held.count(4)
         """Kinds held four times (四归一 unless they are a kong)."""
-        self.tile_fans = tile_fans(frozenset(held))
+        self.tile_fans = tile_fans(kinds)
         self.situation_fans = flag_fans(flags)
+        self.common_fans = {
+            **dict(self.situation_fans),
+            **dict(_concealment_fans(sum(1 for pack in fixed if pack.melded), flags.self_drawn)),
+            **dict(self.tile_fans),
+        }
+        """The fans of every reading that do not depend on it: situation, concealment, tiles held."""
         self.prevalent_wind = E + winds[0]
         self.seat_wind = E + winds[1]
         self._rest = rest
-        self._exhausted = exhausted_waits
+        self._skip = 0 if exhausted_waits else sum(1 << tile for tile, n in enumerate(held) if n == 4)
         self._unique: bool | None = None
+
+    def waits_alone(self, rest: list[int]) -> bool:
+        """Whether ``rest`` (concealed tiles without the winning tile) waits on the winning tile only."""
+        return unique_wait(rest, self.win_id, self._skip)
 
     @property
     def unique_wait(self) -> bool:
         """Whether the concealed tiles without the winning tile wait on one tile only."""
         if self._unique is None:
-            self._unique = _unique_wait(self._rest, self.held, self.win_tile, self._exhausted)
+            self._unique = self.waits_alone(self._rest)
         return self._unique
 
 
@@ -155,47 +175,28 @@ def _finish(fans: Fans, pungs: Sequence[Code], summary: HandSummary) -> Fans:
     return fans
 
 
-def reading_fans(summary: HandSummary, reading: Reading) -> Fans:
-    """The fans of one 4 sets + pair reading."""
-    concealed_sets, pair = reading
-    sets = summary.fixed + concealed_sets
+def reading_fans(summary: HandSummary, chows: tuple[Code, ...], pungs: tuple[Code, ...], pair: Code) -> Fans:
+    """The fans of one 4 sets + pair reading: the concealed ``chows`` (middles) and ``pungs``, sorted, the pair."""
     win = summary.win_tile
-    fans = dict(summary.situation_fans)
-    chows: list[Code] = []
-    pungs: list[Code] = []
-    concealed_pungs = melded_kongs = concealed_kongs = 0
-    claimed_pung = not summary.self_drawn  # a claimed winning tile in no concealed chow completes an exposed pung
-    for pack in sets:
-        kind = pack.kind
-        if kind == CHOW:
-            chows.append(pack.tile)
-            if claimed_pung and not pack.melded and pack.tile - 1 <= win <= pack.tile + 1:
-                claimed_pung = False
-        else:
-            pungs.append(pack.tile)
-            if kind == PUNG:
-                concealed_pungs += not pack.melded
-            elif pack.melded:
-                melded_kongs += 1
-            else:
-                concealed_kongs += 1
-    if claimed_pung:
-        concealed_pungs -= sum(1 for pack in concealed_sets if pack.kind == PUNG and pack.tile == win)
-    chows.sort()
-    pungs.sort()
+    concealed_chows = chows
+    concealed_pungs = len(pungs)
+    if not summary.self_drawn and win in pungs and not any(mid - 1 <= win <= mid + 1 for mid in chows):
+        concealed_pungs -= 1  # a claimed winning tile in no concealed chow completes an exposed pung
+    if summary.fixed_chows:
+        chows = tuple(sorted(summary.fixed_chows + chows))
+    if summary.fixed_pungs:
+        pungs = tuple(sorted(summary.fixed_pungs + pungs))
+    fans = dict(summary.common_fans)
+    kongs = summary.melded_kongs + summary.concealed_kongs
     if pungs:
-        kong_fans(concealed_pungs, melded_kongs, concealed_kongs, fans)
+        kong_fans(concealed_pungs, summary.melded_kongs, summary.concealed_kongs, fans)
         if len(pungs) == 4 and FOUR_KONGS not in fans and FOUR_CONCEALED_PUNGS not in fans:
             fans[ALL_PUNGS] = 1
-    fans.update(shape_fans(tuple(chows), tuple(pungs), pair.tile))
-    _concealment_fans(summary, fans)
-    fans.update(summary.tile_fans)
-    if QUADRUPLE_CHOW not in fans:
-        hogs = summary.fours - melded_kongs - concealed_kongs
-        if hogs:
-            fans[TILE_HOG] = hogs
+    fans.update(shape_fans(chows, pungs, pair))
+    if QUADRUPLE_CHOW not in fans and summary.fours > kongs:
+        fans[TILE_HOG] = summary.fours - kongs
     if MELDED_HAND not in fans and FOUR_KONGS not in fans:
-        fan = waiting_form_fan((*concealed_sets, pair), win)
+        fan = waiting_form_fan(concealed_chows, pair, win)
         if fan is not None and summary.unique_wait:
             fans[fan] = 1
     return _finish(fans, pungs, summary)
@@ -217,22 +218,20 @@ def shape_fans(chows: tuple[Code, ...], pungs: tuple[Code, ...], pair: Code) -> 
         chow_fans(list(chows), fans)
         pung_fans(list(pungs), fans)
     _pair_fans(pair, len(chows), fans)
-    trait = pack_trait_fan(
-        [Pack(CHOW, tile) for tile in chows] + [Pack(PUNG, tile) for tile in pungs] + [Pack(PAIR, pair)]
-    )
+    trait = pack_trait_fan(chows, pungs, pair)
     if trait is not None:
         fans[trait] = 1
     return tuple(fans.items())
 
 
-def _concealment_fans(summary: HandSummary, fans: Fans) -> None:
+@cache
+def _concealment_fans(melded_count: int, self_drawn: bool) -> tuple[tuple[int, int], ...]:
     """门前清 / 不求人 with no exposed meld, 全求人 with four on a discard, 自摸 otherwise when self-drawn."""
-    if summary.melded_count == 0:
-        fans[FULLY_CONCEALED_HAND if summary.self_drawn else CONCEALED_HAND] = 1
-    elif summary.melded_count == 4 and not summary.self_drawn:
-        fans[MELDED_HAND] = 1
-    elif summary.self_drawn:
-        fans[SELF_DRAWN] = 1
+    if melded_count == 0:
+        return ((FULLY_CONCEALED_HAND if self_drawn else CONCEALED_HAND, 1),)
+    if melded_count == 4 and not self_drawn:
+        return ((MELDED_HAND, 1),)
+    return ((SELF_DRAWN, 1),) if self_drawn else ()
 
 
 def _pair_fans(pair: Code, chow_count: int, fans: Fans) -> None:
@@ -249,51 +248,42 @@ def _pair_fans(pair: Code, chow_count: int, fans: Fans) -> None:
         del fans[BIG_THREE_WINDS]
 
 
-def _unique_wait(counts: Sequence[int], summary_held: dict[Code, int], win: Code, exhausted: bool) -> bool:
-    """Whether the concealed tiles without the winning tile wait on exactly one tile; ``exhausted`` = a wait
-    on a tile the hand holds four times still counts."""
-    found = wait_tiles(counts, sum(counts) == 13)
-    if not exhausted:
-        found = {tile for tile in found if CODE_OF[tile] == win or summary_held.get(CODE_OF[tile], 0) < 4}
-    return len(found) == 1
-
-
 def hand_fans(
     hand: Hand, flags: WinFlags, winds: tuple[int, int], options: ScoringOptions
 ) -> tuple[tuple[int, int], ...] | None:
     """(fan, count) of the best reading of a complete hand (flowers not included), or None when it is no win.
 
     ``hand.standing`` and ``hand.win_tile`` are the concealed tiles; ``winds`` = (prevalent, seat), 0-3 = E S W N."""
-    fixed = tuple(pack_of_meld(meld) for meld in hand.melds)
     win_id = hand.win_tile
     assert win_id is not None
-    tiles = (*hand.standing, win_id)
     counts = [0] * 34
-    for tile in tiles:
+    kinds = CODE_BIT[win_id]
+    for tile in hand.standing:
         counts[tile] += 1
-    concealed = {CODE_OF[tile]: counts[tile] for tile in set(tiles)}
-    win = CODE_OF[win_id]
-    held = dict(concealed)
+        kinds |= CODE_BIT[tile]
+    counts[win_id] += 1
+    held = list(counts)
+    fixed = tuple(pack_of_meld(meld) for meld in hand.melds)
     for meld in hand.melds:
         for tile in meld.tiles:
-            code = CODE_OF[tile]
-            held[code] = held.get(code, 0) + 1
+            held[tile] += 1
+            kinds |= CODE_BIT[tile]
     flags = corrected_flags(
         flags,
-        win_in_standing=concealed[win],
-        win_in_melds=held[win] - concealed[win],
+        win_in_standing=counts[win_id],
+        win_in_melds=held[win_id] - counts[win_id],
         has_kong=any(pack.kind == KONG for pack in fixed),
         infer_last_tile=options.infer_last_tile,
     )
     rest = list(counts)
     rest[win_id] -= 1
-    summary = HandSummary(fixed, win, held, flags, winds, rest, options.exhausted_waits)
-    special = _special_fans(summary, counts, concealed, options) if len(fixed) <= 1 else None
+    summary = HandSummary(fixed, win_id, held, kinds, flags, winds, rest, options.exhausted_waits)
+    special = _special_fans(summary, counts, held, options) if len(fixed) <= 1 else None
     if special is not None and SEVEN_PAIRS not in special:
         return tuple(special.items())
     best, best_total = special, total(special) if special else 0
-    for reading in readings(counts):
-        fans = reading_fans(summary, reading)
+    for chows, pungs, pair in readings(counts):
+        fans = reading_fans(summary, chows, pungs, pair)
         points = total(fans)
         if points > best_total or (
             points == best_total
@@ -303,42 +293,52 @@ def hand_fans(
     return None if best is None else tuple(best.items())
 
 
-def _special_fans(
-    summary: HandSummary, counts: list[int], concealed: dict[Code, int], options: ScoringOptions
-) -> Fans | None:
+def _special_fans(summary: HandSummary, counts: list[int], held: list[int], options: ScoringOptions) -> Fans | None:
     """The special forms, in summerinsects' order: seven pairs, honors and knitted, thirteen orphans, knitted
-    straight, nine gates (only the knitted straight admits an exposed meld)."""
+    straight, nine gates (only the knitted straight admits an exposed meld). Each is tried only when the count
+    vector allows it (all pairs, 13-14 kinds, 9 kinds, 14 tiles of one suit), so most hands try none."""
     win = summary.win_tile
-    if not summary.fixed:
-        fans = seven_pairs_family(concealed, win)
-        if fans is not None and SEVEN_PAIRS in fans:
-            fans.update(summary.tile_fans)
-            hogs = sum(1 for n in concealed.values() if n == 4)
-            if hogs:
-                fans[TILE_HOG] = hogs
-        kinds = frozenset(concealed)
-        fans = fans or honors_and_knitted(kinds) or thirteen_orphans(kinds)
+    concealed = not summary.fixed
+    kinds_held = 34 - counts.count(0)
+    if concealed:
+        fans = None
+        if 1 not in counts and 3 not in counts:
+            fans = seven_pairs_family(_by_code(counts), win)
+            if fans is not None and SEVEN_PAIRS in fans:
+                fans.update(summary.tile_fans)
+                hogs = counts.count(4)
+                if hogs:
+                    fans[TILE_HOG] = hogs
+        if fans is None and kinds_held >= 13:
+            codes = frozenset(_by_code(counts))
+            fans = honors_and_knitted(codes) or thirteen_orphans(codes)
         if fans is not None:
             fans.update(summary.situation_fans)
             apply_exclusions(fans)
             return fans
-    knitted = knitted_straight_fans(
-        counts,
-        summary.fixed,
-        summary.held,
-        win,
-        summary.self_drawn,
-        lambda rest: _unique_wait(rest, summary.held, win, options.exhausted_waits),
-        options.knitted_body_waits,
-    )
-    if knitted is not None:
-        fans, fourth = knitted
-        fans.update(summary.situation_fans)
-        return _finish(fans, (fourth.tile,) if fourth.kind != CHOW else (), summary)
-    if not summary.fixed:
-        fans = nine_gates(concealed, win)
+    if kinds_held >= 9:
+        knitted = knitted_straight_fans(
+            counts,
+            summary.fixed,
+            held,
+            win,
+            summary.self_drawn,
+            summary.waits_alone,
+            options.knitted_body_waits,
+        )
+        if knitted is not None:
+            fans, fourth = knitted
+            fans.update(summary.situation_fans)
+            return _finish(fans, (fourth.tile,) if fourth.kind != CHOW else (), summary)
+    if concealed and win < 0x40 and counts[TILE_OF[win & 0xF0 | 1] : TILE_OF[win & 0xF0 | 1] + 9].count(0) == 0:
+        fans = nine_gates(_by_code(counts), win)
         if fans is not None:
             fans.update(summary.situation_fans)
             apply_exclusions(fans)
             return fans
     return None
+
+
+def _by_code(counts: list[int]) -> dict[Code, int]:
+    """The concealed tiles as code → count (the special forms read them so)."""
+    return {CODE_OF[tile]: n for tile, n in enumerate(counts) if n}

@@ -1,14 +1,14 @@
 """Fans read from the kinds of tile a hand holds (suits, terminals, ranks) and from what every pack contains.
 
 The tile fans depend only on the set of kinds held, not on the reading, so the scorer computes them once per
-hand (``tile_fans``, cached by that set) and adds them to every reading.
+hand (``tile_fans``, cached by that set as a bitmask) and adds them to every reading.
 """
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
-from engine.rulesets.mcr.codes import DRAGONS, GREEN_TILES, ORPHANS, REVERSIBLE, TERMINALS, WINDS, Code
+from engine.rulesets.mcr.codes import CODE_OF, DRAGONS, GREEN_TILES, ORPHANS, REVERSIBLE, TERMINALS, WINDS, Code
 from engine.rulesets.mcr.fans import (
     ALL_EVEN_PUNGS,
     ALL_FIVE,
@@ -30,14 +30,30 @@ from engine.rulesets.mcr.fans import (
     UPPER_FOUR,
     UPPER_TILES,
 )
-from engine.rulesets.mcr.packs import CHOW, Pack
 
 Fans = dict[int, int]
 
 
-@cache
-def tile_fans(kinds: frozenset[Code]) -> tuple[tuple[int, int], ...]:
-    """(fan, count) of the suit, tile-trait and rank-range fans of a hand holding these kinds."""
+def code_mask(codes: frozenset[Code]) -> int:
+    """Bit ``code`` set for each code: the kinds a hand holds as one int, so each test below is an AND."""
+    return sum(1 << code for code in codes)
+
+
+CODE_BIT: tuple[int, ...] = tuple(1 << code for code in CODE_OF)
+"""Per ``engine.tiles`` id, the bit of its code."""
+_SUITS = tuple(0x3FE << (16 * suit) for suit in (1, 2, 3))
+_HONORS, _WINDS, _DRAGONS = code_mask(WINDS | DRAGONS), code_mask(WINDS), code_mask(DRAGONS)
+_ORPHANS, _TERMINALS = code_mask(ORPHANS), code_mask(TERMINALS)
+_GREEN, _REVERSIBLE = code_mask(GREEN_TILES), code_mask(REVERSIBLE)
+_LOW, _LOW3, _HIGH, _HIGH3, _MIDDLE = (
+    sum(2 << rank for rank in ranks) for ranks in ((0, 1, 2, 3), (0, 1, 2), (5, 6, 7, 8), (6, 7, 8), (3, 4, 5))
+)
+"""Rank masks (bit ``rank``) of 小于五, 全小, 大于五, 全大, 全中."""
+
+
+@lru_cache(maxsize=1 << 14)
+def tile_fans(kinds: int) -> tuple[tuple[int, int], ...]:
+    """(fan, count) of the suit, tile-trait and rank-range fans of a hand holding these kinds (``code_mask``)."""
     fans: Fans = {}
     _suit_fans(kinds, fans)
     _trait_fans(kinds, fans)
@@ -45,69 +61,68 @@ def tile_fans(kinds: frozenset[Code]) -> tuple[tuple[int, int], ...]:
     return tuple(fans.items())
 
 
-def _suit_fans(kinds: frozenset[Code], fans: Fans) -> None:
+def _suit_fans(kinds: int, fans: Fans) -> None:
     """无字, 缺一门, 混一色, 清一色, 五门齐."""
-    suits = {code >> 4 for code in kinds}
-    numbered = suits - {4}
-    honors = 4 in suits
-    if len(numbered) == 1:
+    numbered = sum(1 for suit in _SUITS if kinds & suit)
+    honors = kinds & _HONORS
+    if numbered == 1:
         fans[FULL_FLUSH if not honors else HALF_FLUSH] = 1
     else:
         if not honors:
             fans[NO_HONORS] = 1
-        if len(numbered) == 2:
+        if numbered == 2:
             fans[ONE_VOIDED_SUIT] = 1
-        elif len(numbered) == 3 and honors and kinds & WINDS and kinds & DRAGONS:
+        elif numbered == 3 and kinds & _WINDS and kinds & _DRAGONS:
             fans[ALL_TYPES] = 1
 
 
-def _trait_fans(kinds: frozenset[Code], fans: Fans) -> None:
+def _trait_fans(kinds: int, fans: Fans) -> None:
     """断幺, 推不倒, 绿一色, 字一色, 清幺九, 混幺九."""
-    simples = not kinds & ORPHANS
+    simples = not kinds & _ORPHANS
     if simples:
         fans[ALL_SIMPLES] = 1
-    if kinds <= REVERSIBLE:
+    if not kinds & ~_REVERSIBLE:
         fans[REVERSIBLE_TILES] = 1
-    if kinds <= GREEN_TILES:
+    if not kinds & ~_GREEN:
         fans[ALL_GREEN] = 1
     if simples:
         return
-    if all(code >= 0x40 for code in kinds):
+    if not kinds & ~_HONORS:
         fans[ALL_HONORS] = 1
-    elif kinds <= TERMINALS:
+    elif not kinds & ~_TERMINALS:
         fans[ALL_TERMINALS] = 1
-    elif kinds <= ORPHANS:
+    elif not kinds & ~_ORPHANS:
         fans[ALL_TERMINALS_AND_HONORS] = 1
 
 
-def _range_fans(kinds: frozenset[Code], fans: Fans) -> None:
+def _range_fans(kinds: int, fans: Fans) -> None:
     """全小 / 小于五, 全大 / 大于五, 全中: numbered tiles only, all in one rank range."""
-    if any(code >= 0x40 for code in kinds):
+    if kinds & _HONORS:
         return
-    ranks = {code & 15 for code in kinds}
-    if ranks <= {1, 2, 3, 4}:
-        fans[LOWER_FOUR if 4 in ranks else LOWER_TILES] = 1
-    elif ranks <= {6, 7, 8, 9}:
-        fans[UPPER_FOUR if 6 in ranks else UPPER_TILES] = 1
-    elif ranks <= {4, 5, 6}:
+    ranks = ((kinds >> 16) | (kinds >> 32) | (kinds >> 48)) & 0x3FE
+    if not ranks & ~_LOW:
+        fans[LOWER_FOUR if ranks & ~_LOW3 else LOWER_TILES] = 1
+    elif not ranks & ~_HIGH:
+        fans[UPPER_FOUR if ranks & ~_HIGH3 else UPPER_TILES] = 1
+    elif not ranks & ~_MIDDLE:
         fans[MIDDLE_TILES] = 1
 
 
-def pack_trait_fan(packs: tuple[Pack, ...] | list[Pack]) -> int | None:
+def pack_trait_fan(chows: tuple[Code, ...], pungs: tuple[Code, ...], pair: Code) -> int | None:
     """全带幺 (every pack has a terminal or honor), else 全带五 (a 5), else 全双刻 (even pungs and pair)."""
     outside = five = even = 0
-    for pack in packs:
-        tile = pack.tile
+    for tile in chows:
+        rank = tile & 15
+        if rank in (2, 8):
+            outside += 1
+        elif rank in (4, 5, 6):
+            five += 1
+    for tile in (*pungs, pair):
         if tile >= 0x40:
             outside += 1
             continue
         rank = tile & 15
-        if pack.kind == CHOW:
-            if rank in (2, 8):
-                outside += 1
-            elif rank in (4, 5, 6):
-                five += 1
-        elif rank in (1, 9):
+        if rank in (1, 9):
             outside += 1
         elif rank == 5:
             five += 1
