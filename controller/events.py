@@ -1,0 +1,65 @@
+"""The service's inputs as typed, timestamped events: what the journal stores and the hand replays.
+
+A hand is a fold of its events (``controller.hand``), so an event holds everything needed to apply it again:
+the MCU's confirmation of a table step, the dice it read, a player's action (from a bot, the camera or a seat
+button), a fault the MCU latched. ``at`` is wall-clock time for the hand log; it never changes the outcome.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from controller.errors import JournalError
+from engine.actions import Action
+
+
+class EventKind(StrEnum):
+    TABLE = "table"
+    """An MCU-confirmed step of the table cycle (``data["step"]``: intake, shuffled, walls_built, lifted, lowered)."""
+    DICE = "dice"
+    """The dice the MCU read (``data["dice"]``): with them the walls break and the hand is dealt."""
+    ACTION = "action"
+    """A player's action for the referee (``data["action"]``, ``data["source"]``: bot, camera, button)."""
+    FAULT = "fault"
+    """A fault the MCU latched (``data["code"]``); the table stopped."""
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: EventKind
+    data: dict[str, Any] = field(default_factory=dict)
+    at: float = 0.0
+
+    @classmethod
+    def table(cls, step: str, at: float, **facts: Any) -> Event:
+        return cls(EventKind.TABLE, {"step": step, **facts}, at)
+
+    @classmethod
+    def dice(cls, dice: tuple[int, int], at: float) -> Event:
+        return cls(EventKind.DICE, {"dice": list(dice)}, at)
+
+    @classmethod
+    def action(cls, action: Action, source: str, at: float) -> Event:
+        return cls(EventKind.ACTION, {"action": action.to_dict(), "source": source}, at)
+
+    @classmethod
+    def fault(cls, code: str, at: float) -> Event:
+        return cls(EventKind.FAULT, {"code": code}, at)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind.value, "at": self.at, **self.data}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Event:
+        """Read an event back; a ``JournalError`` names the bad field."""
+        body = dict(data)
+        try:
+            kind = EventKind(body.pop("kind", None))
+        except ValueError:
+            raise JournalError(f"event.kind: expected one of {', '.join(k.value for k in EventKind)}") from None
+        at = body.pop("at", 0.0)
+        if not isinstance(at, int | float):
+            raise JournalError(f"event.at: expected a timestamp, got {at!r}")
+        return cls(kind, body, float(at))

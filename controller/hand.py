@@ -1,0 +1,105 @@
+"""One hand as a fold of its events: the live service and the replay after a restart run the same code.
+
+The referee is a pure function of (ruleset, seed, dealer, dice, actions), so applying a hand's journaled events
+in order to a fresh ``HandState`` rebuilds exactly the state the service had when it stopped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from controller.errors import JournalError
+from controller.events import Event, EventKind
+from engine.actions import Action, Verdict
+from engine.referee import Phase, Referee
+from engine.rulesets import Ruleset, get_ruleset
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """What a hand is dealt from, fixed when it starts. ``number`` counts the hands of the run from 0; ``seed``
+    orders the tiles of the simulated table (the physical shuffle on a real one)."""
+
+    number: int
+    seed: int
+    dealer: int
+    round_wind: int
+    consecutive_dealer: int
+    rules: str
+    options: dict[str, Any] = field(default_factory=dict)
+    id: int = 0
+    match_id: int = 0
+
+    def ruleset(self) -> Ruleset:
+        return get_ruleset(self.rules, self.options)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> HandRecord:
+        return cls(**{key: data[key] for key in cls.__dataclass_fields__ if key in data})
+
+
+@dataclass
+class HandState:
+    """The hand so far: table steps confirmed, the dice, the referee once dealt, the last verdict."""
+
+    record: HandRecord
+    ruleset: Ruleset
+    steps: list[str] = field(default_factory=list)
+    dice: tuple[int, int] | None = None
+    referee: Referee | None = None
+    fault: str | None = None
+
+    @classmethod
+    def start(cls, record: HandRecord) -> HandState:
+        return cls(record, record.ruleset())
+
+    @classmethod
+    def replay(cls, record: HandRecord, events: list[Event]) -> HandState:
+        state = cls.start(record)
+        for event in events:
+            state.apply(event)
+        return state
+
+    @property
+    def over(self) -> bool:
+        return self.referee is not None and self.referee.phase is Phase.OVER
+
+    def apply(self, event: Event) -> Verdict | None:
+        """Apply one event; an action returns the referee's verdict (an illegal one changed nothing)."""
+        if event.kind is EventKind.TABLE:
+            self.steps.append(str(event.data.get("step")))
+        elif event.kind is EventKind.FAULT:
+            self.fault = str(event.data.get("code"))
+        elif event.kind is EventKind.DICE:
+            self._deal(event)
+        else:
+            if self.referee is None:
+                raise JournalError(f"hand {self.record.number}: an action before the dice: {event.to_dict()}")
+            try:
+                action = Action.from_dict(event.data.get("action"))  # type: ignore[arg-type]
+            except ValueError as error:
+                raise JournalError(f"hand {self.record.number}: {error}") from None
+            return self.referee.apply(action)
+        return None
+
+    def _deal(self, event: Event) -> None:
+        if self.referee is not None:
+            raise JournalError(f"hand {self.record.number}: dice thrown twice")
+        values = event.data.get("dice")
+        if not (isinstance(values, list) and len(values) == 2 and all(v in range(1, 7) for v in values)):
+            raise JournalError(f"hand {self.record.number}: dice: expected two values 1-6, got {values!r}")
+        record = self.record
+        self.dice = (values[0], values[1])
+        self.fault = None
+        self.referee = Referee.deal(
+            self.ruleset,
+            record.seed,
+            record.dealer,
+            self.dice,
+            round_wind=record.round_wind,
+            consecutive_dealer=record.consecutive_dealer,
+        )

@@ -1,0 +1,89 @@
+"""A journaled hand as a record: JSON (every event with the referee's verdict, the result) and a readable log
+a floor manager can read when players dispute a hand."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from controller.events import Event, EventKind
+from controller.hand import HandRecord, HandState
+from engine.tiles import WIND_LETTERS
+
+WIND_NAMES = ("东 East", "南 South", "西 West", "北 North")
+
+
+def hand_record(record: HandRecord, events: list[Event], result: dict[str, Any] | None) -> dict[str, Any]:
+    """The hand replayed from its events: each event with the verdict it got, and the recorded result."""
+    state = HandState.start(record)
+    replayed = []
+    for event in events:
+        verdict = state.apply(event)
+        replayed.append({**event.to_dict(), **({"verdict": verdict.to_dict()} if verdict is not None else {})})
+    return {
+        **{key: value for key, value in record.to_dict().items() if key not in ("id", "match_id")},
+        "round_wind": WIND_LETTERS[record.round_wind],
+        "dice": None if state.dice is None else list(state.dice),
+        "events": replayed,
+        "result": result,
+    }
+
+
+def _describe(event: dict[str, Any]) -> str:
+    kind = event["kind"]
+    if kind == EventKind.TABLE:
+        facts = " ".join(f"{key}={value}" for key, value in event.items() if key not in ("kind", "at", "step"))
+        return f"table   {event['step']} {facts}".rstrip()
+    if kind == EventKind.DICE:
+        return f"dice    {event['dice'][0]}+{event['dice'][1]}"
+    if kind == EventKind.FAULT:
+        return f"FAULT   {event['code']}"
+    action = event["action"]
+    what = f"seat {action['seat']} {action['kind']} {action.get('tile', '')}".rstrip()
+    verdict = event["verdict"]
+    answer = "ok" if verdict["ok"] else f"ILLEGAL: {verdict['reason']}"
+    follow = "; ".join(verdict.get("events", ()))
+    return f"{event['source']:<7} {what}: {answer}" + (f" ({follow})" if follow else "")
+
+
+def hand_log(data: dict[str, Any]) -> str:
+    """The readable log of a ``hand_record``: one line per event, then the result with every fan."""
+    lines = [
+        f"hand {data['number']} · {data['rules']} · seed {data['seed']} · dealer seat {data['dealer']} · "
+        f"round wind {WIND_NAMES['ESWN'.index(data['round_wind'])]} · dealer's hand {data['consecutive_dealer']}"
+    ]
+    for event in data["events"]:
+        stamp = time.strftime("%H:%M:%S", time.localtime(event["at"])) + f".{int(event['at'] % 1 * 1000):03d}"
+        lines.append(f"  {stamp} {_describe(event)}")
+    result = data["result"]
+    if result is None:
+        lines.append("  (in play)")
+        return "\n".join(lines)
+    if result["drawn"]:
+        lines.append("  result: drawn game 荒庄")
+    for win in result["wins"]:
+        score = win["score"]
+        lines.append(f"  result: seat {win['seat']} hu 和 {win['hand']} — {score.get('total')} total")
+        for fan in score.get("fans", ()):
+            times = f" ×{fan['count']}" if fan.get("count", 1) > 1 else ""
+            lines.append(f"    {fan['name_zh']} {fan['name_en']}: {fan['points']}{times}")
+    payments = ", ".join(f"seat {seat} {amount:+}" for seat, amount in result["payments"].items())
+    lines.append(f"  payments: {payments}")
+    return "\n".join(lines)
+
+
+def describe_result(result: dict[str, Any]) -> str:
+    """One terminal line for a hand's result (``mjtable run`` without ``--json``)."""
+    head = (
+        f"hand {result['hand']} ({result['round_wind']} round, dealer seat {result['dealer']}, "
+        f"dice {'+'.join(map(str, result['dice']))}, {result['actions']} actions):"
+    )
+    if result["drawn"]:
+        outcome = "drawn game 荒庄"
+    else:
+        parts = []
+        for win in result["wins"]:
+            fans = ", ".join(f"{fan['name_zh']} {fan['name_en']} {fan['points']}" for fan in win["score"]["fans"])
+            parts.append(f"seat {win['seat']} hu 和 {win['hand']}, {win['score']['total']} ({fans})")
+        outcome = "; ".join(parts)
+    return f"{head} {outcome}; scores {result['scores']}"
