@@ -24,12 +24,13 @@ MIN_BRIGHTNESS = 55
 @dataclass(frozen=True)
 class Found:
     """One tile: its face corners in the source image (top-left first, as if it stood upright for the zone's seat,
-    or lay turned a quarter clockwise when ``sideways``; it may still be upside down), and its centre in the zone's
-    rectified image."""
+    or lay turned a quarter clockwise when ``sideways``; it may still be upside down), and its centre and area in
+    the zone's rectified image."""
 
     quad: np.ndarray
     centre: tuple[float, float]
     sideways: bool
+    area: float
 
     def crop(self, frame: np.ndarray) -> np.ndarray:
         return warp_face(frame, self.quad)
@@ -100,6 +101,19 @@ def _cores(zone: np.ndarray, blob: np.ndarray, tile_area: float) -> tuple[int, n
     return len(keep), cores
 
 
+def _waists(blob: np.ndarray, tile_area: float) -> tuple[int, np.ndarray]:
+    """The parts of a blob far from its edge, labelled: tiles touching at an angle or offset meet at a narrow
+    waist, which this cuts."""
+    short = np.sqrt(tile_area * TILE_W_MM / TILE_H_MM)
+    far = (cv2.distanceTransform(blob, cv2.DIST_L2, 3) > 0.3 * short).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(far)
+    keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 0.05 * tile_area]
+    cores = np.zeros(labels.shape, np.int32)
+    for number, label in enumerate(keep, start=1):
+        cores[labels == label] = number
+    return len(keep), cores
+
+
 def _watershed(zone: np.ndarray, blob: np.ndarray, markers: np.ndarray, count: int, tile_area: float) -> list[Piece]:
     """Grow ``count`` labelled seeds over the blob along the image's edges (the gaps between tiles); each region must
     be one tile, else nothing."""
@@ -112,8 +126,8 @@ def _watershed(zone: np.ndarray, blob: np.ndarray, markers: np.ndarray, count: i
         if points is None or not 0.6 * tile_area < len(points) < 1.4 * tile_area:
             return []  # two tiles side by side under one seed would pass for one sideways tile
         part = _piece(cv2.minAreaRect(points))
-        if part is None:
-            return []
+        if part is None or part[1] * part[2] > 1.35 * tile_area:
+            return []  # a region reaching into its neighbour: ragged, not a tile's outline
         parts.append(part)
     return parts
 
@@ -130,8 +144,8 @@ def _seeds(pieces: list[Piece], shape: tuple[int, ...]) -> np.ndarray:
 
 def _pieces(zone: np.ndarray, contour: np.ndarray, tile_area: float) -> list[Piece]:
     """The tiles of one blob: one tile, or touching tiles separated by a watershed seeded by their bright cores,
-    or if those do not fit, by the parts of a straight run. A blob that is not a whole number of tiles (a hand,
-    half a tile under a hand) gives nothing."""
+    or if those do not fit, by the parts beyond its waists, or by the parts of a straight run. A blob that is not
+    a whole number of tiles (a hand, half a tile under a hand) gives nothing."""
     area = cv2.contourArea(contour)
     if round(area / tile_area) <= 1:
         piece = _piece(cv2.minAreaRect(contour)) if 0.7 * tile_area < area < 1.3 * tile_area else None
@@ -141,13 +155,15 @@ def _pieces(zone: np.ndarray, contour: np.ndarray, tile_area: float) -> list[Pie
     blob = np.zeros((h, w), np.uint8)
     cv2.drawContours(blob, [local], -1, 255, -1)
     roi = np.ascontiguousarray(zone[y : y + h, x : x + w])
-    count, cores = _cores(roi, blob, tile_area)
-    separated = []
-    if 0.7 * count * tile_area < cv2.countNonZero(blob) < 1.35 * count * tile_area:
-        separated = _watershed(roi, blob, cores, count, tile_area)
-    if not separated:
-        run = _cut_run(cv2.minAreaRect(local), tile_area)
-        separated = _watershed(roi, blob, _seeds(run, blob.shape), len(run), tile_area) or run
+    run = _cut_run(cv2.minAreaRect(local), tile_area)
+    area = cv2.countNonZero(blob)
+    for count, seeds in (_cores(roi, blob, tile_area), _waists(blob, tile_area), (len(run), _seeds(run, blob.shape))):
+        if 0.7 * count * tile_area < area < 1.35 * count * tile_area:
+            separated = _watershed(roi, blob, seeds, count, tile_area)
+            if separated:
+                break
+    else:
+        separated = run
     return [
         (centre + np.array([x, y]), long_side, short_side, sideways)
         for centre, long_side, short_side, sideways in separated
@@ -178,7 +194,7 @@ def find_tiles(
             quad = _quad(centre, up, long_side, short_side)
             if to_image is not None:
                 quad = apply(to_image, quad)
-            found.append(Found(quad, (float(centre[0]), float(centre[1])), sideways))
+            found.append(Found(quad, (float(centre[0]), float(centre[1])), sideways, float(long_side * short_side)))
     return found
 
 

@@ -14,7 +14,7 @@ from engine.tiles import Tile
 from vision.calibrate import Calibration
 from vision.classify import Model, Prediction
 from vision.detect import Found, find_tiles, tile_mask
-from vision.geometry import Rect, zone_to_image
+from vision.geometry import TILE_H_MM, TILE_W_MM, Rect, zone_to_image
 
 ZONE_PPM = 1.0
 """Rectified zone images at 1 px per mm: about the camera's own resolution, so nothing is invented or lost."""
@@ -23,6 +23,8 @@ MAT_HUE = (35, 95)
 """OpenCV hue band (0-180) of the mat: green to teal. A pixel that is neither tile nor mat covers the zone."""
 COVERED = 0.03
 """Share of a zone's area not tile and not mat above which something (a hand, an arm) is over it."""
+STRAY = 0.5
+"""Tile-coloured area, in tiles, not explained by the tiles found, above which something is over the zone."""
 
 
 @dataclass(frozen=True)
@@ -103,7 +105,11 @@ class Zones:
             mask = tile_mask(image)
             found = find_tiles(image, ZONE_PPM, self._matrices[index], mask)
             located = [Located(f, f.centre[0] / ZONE_PPM + rect.u0, f.centre[1] / ZONE_PPM + rect.v0) for f in found]
-            yield seat, zone, located, covered_share(image, mask) > COVERED
+            # Covered: much of the zone is neither mat nor tile (skin, a sleeve), or tile-coloured (a hand in warm
+            # light) but not in the shape of tiles.
+            stray = cv2.countNonZero(mask) - sum(f.area for f in found)
+            covered = covered_share(image, mask) > COVERED or stray > STRAY * TILE_W_MM * TILE_H_MM * ZONE_PPM**2
+            yield seat, zone, located, covered
 
 
 class Recognizer:

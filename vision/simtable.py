@@ -111,7 +111,7 @@ class SimTable:
             used[seat] += 1
             yield self._shot(on_table, (self._hand_over(seat, u, v),)), []
             on_table[(seat, used[seat])] = Placed(tile, *_on_table(seat, u, v), seat_angle(seat) + angle)
-            events = [Truth("discard", seat, tile, self._frame + 1)]
+            events = [Truth("discard", seat, tile, self._frame)]  # the index of the next frame
             for hold in range(4):
                 passing = ()
                 if hold == 2 and rng.random() < self.pass_rate:
@@ -122,6 +122,7 @@ class SimTable:
             if rng.random() < self.claim_rate:
                 yield self._shot(on_table, (self._hand_over(seat, u, v),)), []
                 del on_table[(seat, used[seat])]
-                yield self._shot(on_table, ()), [Truth("taken", seat, tile, self._frame + 1)]
+                taken = [Truth("taken", seat, tile, self._frame)]
+                yield self._shot(on_table, ()), taken
         for _ in range(5):
             yield self._shot(on_table, ()), []

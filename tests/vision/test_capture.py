@@ -27,11 +27,15 @@ def test_video_file_replays(tmp_path):
     assert len(frames) == 3 and abs(int(frames[2].image.mean()) - 220) < 10
 
 
-def test_simulated_camera_records_what_happened():
+def test_simulated_camera_records_what_happened_in_which_frame():
     camera = open_source("sim:4:2")
     assert isinstance(camera, SimulatedCamera)
-    frames = list(camera.frames())
-    assert frames[0].image.shape == (720, 1280, 3)
+    count = 0
+    for frame in camera.frames():
+        assert frame.image.shape == (720, 1280, 3)
+        assert all(t.frame <= frame.index for t in camera.truth)
+        assert all(t.frame == frame.index for t in camera.truth[count:])  # events of this frame carry its index
+        count = len(camera.truth)
     assert [t.kind for t in camera.truth if t.kind == "discard"] == ["discard", "discard"]
 
 
