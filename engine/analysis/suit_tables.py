@@ -74,7 +74,8 @@ V = TypeVar("V")
 class Memo(dict[K, V], Generic[K, V]):
     """A dict that computes, keeps and returns the value of a key it lacks: ``memo[key]`` runs ``compute`` once
     per key, and every later lookup runs at C speed. Used for values per group key, which repeat far more often
-    than whole hands; it grows with the keys met (a suit has at most 5**9 of them)."""
+    than whole hands; it grows with the keys met (at most 5**9 per suit for natural tiles; about 4,400 per suit
+    after 40,000 random and ready hands)."""
 
     def __init__(self, compute: Callable[[K], V]) -> None:
         super().__init__()
