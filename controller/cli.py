@@ -5,11 +5,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, TextIO
 
+from controller.config import load_config
+from controller.errors import TableStopped
+from controller.records import describe_result
+from controller.service import serve
 from engine.analysis import shanten, waits
 from engine.errors import MjtableError, TileCountError
 from engine.notation import Hand, parse_hand
@@ -211,7 +217,34 @@ def build_parser() -> argparse.ArgumentParser:
     sim = with_rules("simulate", "four bots play N hands under the referee")
     sim.add_argument("--hands", type=int, default=10)
     sim.add_argument("--seed", type=int, default=0)
+    run = commands.add_parser("run", help="the table service: hands on the table, the simulated one by default")
+    run.add_argument("--config", type=Path, help="TOML configuration (see examples/mjtable.toml)")
+    run.add_argument("--rules", help="ruleset id (default mcr)")
+    run.add_argument("--hands", type=int, help="stop after N hands (default: play until stopped)")
+    run.add_argument("--seed", type=int, help="the run's seed (default: a fresh one, journaled)")
+    run.add_argument("--speed", type=float, help="simulation time factor (default 20)")
+    run.add_argument("--state", help="journal directory (default ~/.local/share/mjtable)")
+    run.add_argument("--json", action="store_true", help="one JSON line per hand result, then the summary")
     return parser
+
+
+def _run(args: argparse.Namespace, out: TextIO) -> int:
+    config = load_config(args.config).with_service(
+        rules=args.rules, hands=args.hands, seed=args.seed, speed=args.speed, state_dir=args.state
+    )
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
+
+    def emit(line: dict[str, Any]) -> None:
+        text = _dump(line) if args.json or "hand" not in line else describe_result(line)
+        out.write(text + "\n")
+        out.flush()
+
+    try:
+        serve(config, emit)
+    except TableStopped as stop:
+        out.write(_dump({"error": str(stop), "fault": stop.code, "hint": stop.hint}) + "\n")
+        return 3
+    return 0
 
 
 def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
@@ -229,6 +262,8 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: Tex
             return _deal(args, out)
         if args.command == "simulate":
             return _simulate(args, out)
+        if args.command == "run":
+            return _run(args, out)
         ruleset = get_ruleset(args.rules, _options(args))
         answer = score_line if args.command == "score" else waits_line
         _batch(source, lambda text: answer(ruleset, text), out)

@@ -1,0 +1,131 @@
+"""The service configuration: one TOML file (``mjtable run --config FILE``), every key optional.
+
+The defaults run the embedded simulated table, so ``mjtable run`` with no file plays. ``examples/mjtable.toml``
+shows every key with its meaning; a wrong key or value is a ``ConfigError`` naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Self
+
+from controller.errors import ConfigError
+from controller.journal import SYNCHRONOUS
+from engine.errors import MjtableError
+from engine.rulesets import get_ruleset
+from firmware_bridge.config import BridgeConfig
+
+
+def default_state_dir() -> Path:
+    """The per-user data directory (XDG): journal and history survive reinstalls of the code."""
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "mjtable"
+
+
+class _Section:
+    """``from_dict`` for a flat section: unknown keys and values of the wrong type are named."""
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str) -> Self:
+        if not isinstance(data, dict):
+            raise ConfigError(f"{where}: expected a table of keys, got {data!r}")
+        known = {item.name: item for item in fields(cls)}  # type: ignore[arg-type]
+        for key, value in data.items():
+            if key not in known:
+                raise ConfigError(f"{where}.{key}: unknown key; known: {', '.join(sorted(known))}")
+            expected = type(getattr(cls(), key))
+            accepted = (int, float) if expected is float else (expected,)
+            if isinstance(value, bool) is not (expected is bool) or not isinstance(value, accepted):
+                raise ConfigError(f"{where}.{key}: expected {expected.__name__}, got {value!r}")
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class ServiceSection(_Section):
+    """``[service]``: what is played and how fast."""
+
+    rules: str = "mcr"
+    options: dict[str, Any] = field(default_factory=dict)
+    seed: int = -1  # -1: a fresh random seed per run (printed and journaled)
+    hands: int = 0  # 0: play until stopped
+    speed: float = 20.0  # simulation time factor: the simulated mechanism and the bots' think time run this fast
+    think_s: float = 0.5  # a bot's think time per move, in table seconds
+    state_dir: str = ""  # "": the per-user data directory (~/.local/share/mjtable)
+
+    def __post_init__(self) -> None:
+        try:
+            get_ruleset(self.rules, self.options)
+        except MjtableError as error:
+            raise ConfigError(f"service.rules/options: {error}") from None
+        if self.hands < 0 or self.seed < -1:
+            raise ConfigError("service.hands and service.seed: expected numbers ≥ 0")
+        if not 0.01 <= self.speed <= 10_000 or not 0 <= self.think_s <= 60:
+            raise ConfigError("service.speed: expected 0.01-10000; service.think_s: expected 0-60")
+
+    @property
+    def state_path(self) -> Path:
+        return Path(self.state_dir) if self.state_dir else default_state_dir()
+
+
+@dataclass(frozen=True)
+class JournalSection(_Section):
+    """``[journal]``: SQLite durability (``full``: a commit survives a power cut, as a Pi's often is)."""
+
+    synchronous: str = "full"
+
+    def __post_init__(self) -> None:
+        if self.synchronous not in SYNCHRONOUS:
+            raise ConfigError(f"journal.synchronous: expected one of {', '.join(SYNCHRONOUS)}")
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole file. ``[bridge]`` is the firmware bridge's own section (port "" = the simulated table)."""
+
+    service: ServiceSection = ServiceSection()
+    journal: JournalSection = JournalSection()
+    bridge: BridgeConfig = field(default_factory=BridgeConfig)
+
+    @property
+    def simulated(self) -> bool:
+        return not self.bridge.link.port
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Config:
+        sections = {"service", "journal", "bridge"}
+        for key in data:
+            if key not in sections:
+                raise ConfigError(f"{key}: unknown section; known: {', '.join(sorted(sections))}")
+        try:
+            bridge = BridgeConfig.from_dict(data.get("bridge", {}))
+        except MjtableError as error:
+            raise ConfigError(str(error)) from None
+        return cls(
+            ServiceSection.from_dict(data.get("service", {}), "service"),
+            JournalSection.from_dict(data.get("journal", {}), "journal"),
+            bridge,
+        )
+
+    def with_service(self, **changes: Any) -> Config:
+        """The configuration with command-line values over the file's (``None`` = not given)."""
+        given = {key: value for key, value in changes.items() if value is not None}
+        return replace(self, service=ServiceSection(**{**self.service.__dict__, **given}))
+
+
+def load_config(path: Path | None) -> Config:
+    """The file's configuration (``None``: the defaults); errors name the file."""
+    if path is None:
+        return Config()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ConfigError(f"{path}: {error.strerror}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not TOML: {error}") from None
+    try:
+        return Config.from_dict(data)
+    except ConfigError as error:
+        raise ConfigError(f"{path}: {error}") from None

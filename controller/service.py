@@ -1,0 +1,214 @@
+"""The table service: hands one after another on the table, every input journaled before it is applied.
+
+A run is resumed when the journal holds one in progress: the match state comes from the journal (written with
+each hand's result), the hand in play is rebuilt by replaying its events, the table cycle continues from the
+MCU's phase. Seeds derive from the run's seed and the hand number, the simulated dice from the hand seed and the
+bots' decisions from the hand seed and the referee state, so a run's results depend on its seed alone.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from controller.config import Config
+from controller.cycle import TableCycle
+from controller.errors import JournalError, TableStopped
+from controller.events import Event, EventKind
+from controller.hand import HandRecord, HandState
+from controller.hints import hint
+from controller.journal import Journal, MatchRecord, RunRecord
+from controller.players import next_action
+from controller.tableside import TableSide, open_table
+from engine.actions import Verdict
+from engine.match import Match
+from engine.referee import Phase
+from engine.tiles import WIND_LETTERS
+from firmware_bridge.errors import TableFault
+from hw_tests.faults import NO_FAULTS, FaultPlan
+
+log = logging.getLogger(__name__)
+
+Emit = Callable[[dict[str, Any]], None]
+
+
+def hand_seed(run_seed: int, number: int) -> int:
+    return random.Random(f"{run_seed}/hand/{number}").getrandbits(63)
+
+
+def first_dealer(run_seed: int, match_number: int) -> int:
+    return random.Random(f"{run_seed}/match/{match_number}").randrange(4)
+
+
+class Service:
+    """Plays the configured run on ``side``; ``emit`` gets each hand's result and the final summary."""
+
+    def __init__(
+        self,
+        config: Config,
+        side: TableSide,
+        journal: Journal,
+        emit: Emit,
+        *,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], None] = time.sleep,
+        listeners: tuple[Callable[[HandState, Event, Verdict | None], None], ...] = (),
+    ) -> None:
+        self.config = config
+        self.journal = journal
+        self.emit = emit
+        self.clock = clock
+        self.sleep = sleep
+        self.listeners = listeners
+        self.cycle = TableCycle(side, self._record_current, clock)
+        self._hand: HandState | None = None
+
+    # -- the run ------------------------------------------------------------------------------------------
+
+    def run(self) -> dict[str, Any]:
+        run = self._open_run()
+        while not run.finished:
+            match = self._match(run)
+            hand = self._hand_in_play(run, match)
+            self._play(hand)
+            run = self._finish(run, match, hand)
+        matches = self.journal.matches(run.id)
+        scores = [sum(m.match.scores[player] for m in matches) for player in range(4)]
+        summary = {"hands": len(self.journal.hands(run.id)), "scores": scores}
+        self.emit(summary)
+        return summary
+
+    def _open_run(self) -> RunRecord:
+        service = self.config.service
+        wanted = {"rules": service.rules, "options": service.options, "hands": service.hands or None}
+        run = self.journal.open_run()
+        if run is not None:
+            found = {"rules": run.rules, "options": run.options, "hands": run.hands}
+            if found != wanted or service.seed not in (-1, run.seed):
+                raise JournalError(
+                    f"{self.journal.path}: run {run.id} is in progress with seed {run.seed}, {found}; run with "
+                    f"those settings to resume it, or give another state directory"
+                )
+            log.info("resuming run %d (seed %d)", run.id, run.seed)
+            return run
+        seed = service.seed if service.seed >= 0 else random.SystemRandom().getrandbits(31)
+        run = self.journal.start_run(seed, service.rules, service.options, service.hands or None, self.clock())
+        log.info("run %d: seed %d, rules %s", run.id, seed, service.rules)
+        return run
+
+    def _match(self, run: RunRecord) -> MatchRecord:
+        matches = self.journal.matches(run.id)
+        if matches and not matches[-1].finished:
+            return matches[-1]
+        number = len(matches)
+        ruleset = HandRecord(0, 0, 0, 0, 1, run.rules, run.options).ruleset()
+        match = Match.start(ruleset.rotation, first_dealer(run.seed, number))
+        log.info("match %d: first dealer seat %d", number, match.deal.dealer)
+        return self.journal.start_match(run.id, number, match, self.clock())
+
+    def _hand_in_play(self, run: RunRecord, match: MatchRecord) -> HandState:
+        hands = self.journal.hands(run.id)
+        if hands and hands[-1][1] is None:
+            record = hands[-1][0]
+            events = self.journal.events(record.id)
+            state = HandState.replay(record, events)
+            log.info("hand %d: resumed after %d events", record.number, len(events))
+        else:
+            number = len(hands)
+            deal = match.match.deal
+            record = HandRecord(
+                number,
+                hand_seed(run.seed, number),
+                deal.dealer,
+                deal.round_wind,
+                deal.consecutive_dealer,
+                run.rules,
+                run.options,
+                match_id=match.id,
+            )
+            record = self.journal.start_hand(record, self.clock())
+            state = HandState.start(record)
+            log.info("hand %d: dealer seat %d, round wind %s", number, deal.dealer, WIND_LETTERS[deal.round_wind])
+        self._hand = state
+        return state
+
+    # -- one hand -----------------------------------------------------------------------------------------
+
+    def _record_current(self, event: Event) -> Verdict | None:
+        assert self._hand is not None
+        return self.record(self._hand, event)
+
+    def record(self, hand: HandState, event: Event) -> Verdict | None:
+        """Journal the event (committed), then apply it; the verdict of an action is logged, never dropped."""
+        self.journal.append(hand.record.id, event)
+        verdict = hand.apply(event)
+        if event.kind is EventKind.ACTION:
+            assert verdict is not None
+            action = event.data["action"]
+            what = f"seat {action['seat']} {action['kind']} {action.get('tile', '')}".rstrip()
+            answer = "ok" if verdict.ok else f"ILLEGAL: {verdict.reason}"
+            follow = f" ({'; '.join(verdict.events)})" if verdict.events else ""
+            log.info("hand %d: %s: %s%s", hand.record.number, what, answer, follow)
+        elif event.kind is not EventKind.FAULT:
+            log.info("hand %d: %s", hand.record.number, " ".join(f"{k}={v}" for k, v in event.data.items()))
+        for listener in self.listeners:
+            listener(hand, event, verdict)
+        return verdict
+
+    def _play(self, hand: HandState) -> None:
+        try:
+            if hand.referee is None:
+                self.cycle.prepare(hand)
+            else:
+                self.cycle.show_dealer(hand)  # the lamps were lost with the process
+        except TableFault as fault:
+            self.record(hand, Event.fault(fault.code, self.clock()))
+            text = hint(fault.code)
+            log.error("hand %d: table stopped by fault %s: %s", hand.record.number, fault.code, text)
+            raise TableStopped(f"hand {hand.record.number}: the table stopped: {fault}", fault.code, text) from None
+        referee = hand.referee
+        assert referee is not None
+        pause = self.config.service.think_s / self.config.service.speed
+        while referee.phase is not Phase.OVER:
+            action = next_action(referee, hand.record.seed)
+            self.sleep(pause)
+            self.record(hand, Event.action(action, "bot", self.clock()))
+
+    def _finish(self, run: RunRecord, match: MatchRecord, hand: HandState) -> RunRecord:
+        referee = hand.referee
+        assert referee is not None and referee.result is not None
+        after = match.match.record_hand(referee.result)
+        record = hand.record
+        result = {
+            "hand": record.number,
+            "match": match.number,
+            "seed": record.seed,
+            "dealer": record.dealer,
+            "round_wind": WIND_LETTERS[record.round_wind],
+            "dice": list(hand.dice or ()),
+            "actions": len(referee.history),
+            **{key: value for key, value in referee.result.to_dict().items() if key != "wins"},
+            "wins": [win.to_dict() for win in referee.wins],
+            "scores": list(after.scores),
+        }
+        done = run.hands is not None and record.number + 1 >= run.hands
+        match = replace(match, match=after, finished=after.game_over)
+        run = replace(run, finished=done)
+        self.journal.finish_hand(record, result, match, run, self.clock())
+        self.emit(result)
+        return run
+
+
+def journal_path(config: Config) -> Path:
+    return config.service.state_path / "journal.sqlite"
+
+
+def serve(config: Config, emit: Emit, faults: FaultPlan = NO_FAULTS) -> dict[str, Any]:
+    """Open the journal and the table, play the run, close both; ``faults`` go into a simulated table."""
+    with Journal(journal_path(config), config.journal.synchronous) as journal, open_table(config, faults) as side:
+        return Service(config, side, journal, emit).run()
