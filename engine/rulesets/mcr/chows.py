@@ -3,8 +3,10 @@ hands (一色/三色双龙会). Chows are given by their middle tiles, sorted.""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 
+from engine.analysis.suit_tables import Memo
 from engine.rulesets.mcr.codes import Code
 from engine.rulesets.mcr.fans import (
     FOUR_PURE_SHIFTED_CHOWS,
@@ -126,7 +128,17 @@ def chow_fans(mids: list[Code], fans: Fans) -> None:
             fans[fan] = fans.get(fan, 0) + 1
 
 
-def terminal_chows_fan(mids: list[Code], pair: Code) -> int | None:
+def _chow_shape_fans(mids: tuple[Code, ...]) -> tuple[tuple[int, int], ...]:
+    fans: Fans = {}
+    chow_fans(list(mids), fans)
+    return tuple(fans.items())
+
+
+CHOW_SHAPE_FANS: Memo[tuple[Code, ...], tuple[tuple[int, int], ...]] = Memo(_chow_shape_fans)
+"""Sorted chow middles → (fan, count) of ``chow_fans``, filled as chow tuples are met."""
+
+
+def terminal_chows_fan(mids: Sequence[Code], pair: Code) -> int | None:
     """一色双龙会 / 三色双龙会: four chows 123 + 789 twice around a pair of 5s."""
     if pair >= 0x40 or pair & 15 != 5:
         return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from engine.analysis.suit_tables import Memo
 from engine.rulesets.mcr.codes import DRAGONS, TERMINALS, WINDS, Code, E, N, S, W
 from engine.rulesets.mcr.fans import (
     BIG_FOUR_WINDS,
@@ -108,6 +109,18 @@ def pung_fans(tiles: list[Code], fans: Fans) -> None:
             return
     for a, b in combinations(tiles, 2):
         _add(fans, two_pungs_fan(a, b))
+
+
+def _pung_shape_fans(tiles: tuple[Code, ...]) -> tuple[tuple[int, int], ...]:
+    fans: Fans = {}
+    for tile in tiles:
+        _add(fans, single_pung_fan(tile))
+    pung_fans(list(tiles), fans)
+    return tuple(fans.items())
+
+
+PUNG_SHAPE_FANS: Memo[tuple[Code, ...], tuple[tuple[int, int], ...]] = Memo(_pung_shape_fans)
+"""Sorted pung and kong tiles → (fan, count) of the single pungs and ``pung_fans``, filled as tuples are met."""
 
 
 def kong_fans(concealed_pungs: int, melded_kongs: int, concealed_kongs: int, fans: Fans) -> None:

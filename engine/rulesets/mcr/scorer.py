@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 
-from engine.notation import Hand
-from engine.rulesets.mcr.chows import chow_fans, terminal_chows_fan
+from engine.notation import Hand, MeldKind
+from engine.rulesets.mcr.chows import CHOW_SHAPE_FANS, terminal_chows_fan
 from engine.rulesets.mcr.codes import CODE_OF, TILE_OF, WINDS, Code, E
 from engine.rulesets.mcr.divisions import readings
 from engine.rulesets.mcr.exclusions import apply_exclusions
@@ -46,7 +46,7 @@ from engine.rulesets.mcr.fans import (
 )
 from engine.rulesets.mcr.knitted import knitted_straight_fans
 from engine.rulesets.mcr.packs import CHOW, KONG, Pack, pack_of_meld
-from engine.rulesets.mcr.pungs import kong_fans, pung_fans, single_pung_fan
+from engine.rulesets.mcr.pungs import PUNG_SHAPE_FANS, kong_fans
 from engine.rulesets.mcr.situation import WinFlags, corrected_flags, flag_fans
 from engine.rulesets.mcr.special import honors_and_knitted, nine_gates, seven_pairs_family, thirteen_orphans
 from engine.rulesets.mcr.traits import CODE_BIT, pack_trait_fan, tile_fans
@@ -103,10 +103,22 @@ class HandSummary:
         exhausted_waits: bool,
     ) -> None:
         self.fixed = fixed
-        self.fixed_chows = tuple(pack.tile for pack in fixed if pack.kind == CHOW)
-        self.fixed_pungs = tuple(pack.tile for pack in fixed if pack.kind != CHOW)
-        self.melded_kongs = sum(1 for pack in fixed if pack.kind == KONG and pack.melded)
-        self.concealed_kongs = sum(1 for pack in fixed if pack.kind == KONG and not pack.melded)
+        chows: list[Code] = []
+        pungs: list[Code] = []
+        melded = melded_kongs = concealed_kongs = 0
+        for kind, tile, exposed in fixed:
+            melded += exposed
+            if kind == CHOW:
+                chows.append(tile)
+                continue
+            pungs.append(tile)
+            if kind == KONG:
+                melded_kongs += exposed
+                concealed_kongs += not exposed
+        self.fixed_chows = tuple(chows)
+        self.fixed_pungs = tuple(pungs)
+        self.melded_kongs = melded_kongs
+        self.concealed_kongs = concealed_kongs
         self.win_id = win_id
         self.win_tile = CODE_OF[win_id]
         self.self_drawn = flags.self_drawn
@@ -114,11 +126,10 @@ class HandSummary:
         """Kinds held four times (四归一 unless they are a kong)."""
         self.tile_fans = tile_fans(kinds)
         self.situation_fans = flag_fans(flags)
-        self.common_fans = {
-            **dict(self.situation_fans),
-            **dict(_concealment_fans(sum(1 for pack in fixed if pack.melded), flags.self_drawn)),
-            **dict(self.tile_fans),
-        }
+        common = dict(self.situation_fans)
+        common.update(_concealment_fans(melded, flags.self_drawn))
+        common.update(self.tile_fans)
+        self.common_fans = common
         """The fans of every reading that do not depend on it: situation, concealment, tiles held."""
         self.prevalent_wind = E + winds[0]
         self.seat_wind = E + winds[1]
@@ -192,7 +203,7 @@ def reading_fans(summary: HandSummary, chows: tuple[Code, ...], pungs: tuple[Cod
         kong_fans(concealed_pungs, summary.melded_kongs, summary.concealed_kongs, fans)
         if len(pungs) == 4 and FOUR_KONGS not in fans and FOUR_CONCEALED_PUNGS not in fans:
             fans[ALL_PUNGS] = 1
-    fans.update(shape_fans(chows, pungs, pair))
+    shape_fans(chows, pungs, pair, fans)
     if QUADRUPLE_CHOW not in fans and summary.fours > kongs:
         fans[TILE_HOG] = summary.fours - kongs
     if MELDED_HAND not in fans and FOUR_KONGS not in fans:
@@ -202,26 +213,20 @@ def reading_fans(summary: HandSummary, chows: tuple[Code, ...], pungs: tuple[Cod
     return _finish(fans, pungs, summary)
 
 
-@lru_cache(maxsize=1 << 14)
-def shape_fans(chows: tuple[Code, ...], pungs: tuple[Code, ...], pair: Code) -> tuple[tuple[int, int], ...]:
-    """The fans of a reading's shape alone (sorted chow middles, sorted pung/kong tiles, pair): single pungs,
-    chow and pung patterns, the pair's fans, 全带幺/全带五/全双刻. Shapes repeat across hands, so this is cached."""
-    fans: Fans = {}
-    for tile in pungs:
-        fan = single_pung_fan(tile)
-        if fan is not None:
-            fans[fan] = fans.get(fan, 0) + 1
-    terminal = terminal_chows_fan(list(chows), pair) if len(chows) == 4 else None
+def shape_fans(chows: tuple[Code, ...], pungs: tuple[Code, ...], pair: Code, fans: Fans) -> None:
+    """Add the fans of a reading's shape alone (sorted chow middles, sorted pung/kong tiles, pair): single pungs,
+    chow and pung patterns, the pair's fans, 全带幺/全带五/全双刻. The chow and pung parts come from tables filled
+    per chow or pung tuple, which repeat across hands far more often than whole shapes."""
+    fans.update(PUNG_SHAPE_FANS[pungs])
+    terminal = terminal_chows_fan(chows, pair) if len(chows) == 4 else None
     if terminal is not None:
         fans[terminal] = 1
     else:
-        chow_fans(list(chows), fans)
-        pung_fans(list(pungs), fans)
+        fans.update(CHOW_SHAPE_FANS[chows])
     _pair_fans(pair, len(chows), fans)
     trait = pack_trait_fan(chows, pungs, pair)
     if trait is not None:
         fans[trait] = 1
-    return tuple(fans.items())
 
 
 @cache
@@ -272,7 +277,7 @@ def hand_fans(
         flags,
         win_in_standing=counts[win_id],
         win_in_melds=held[win_id] - counts[win_id],
-        has_kong=any(pack.kind == KONG for pack in fixed),
+        has_kong=any(meld.kind is MeldKind.KONG for meld in hand.melds),
         infer_last_tile=options.infer_last_tile,
     )
     rest = list(counts)
