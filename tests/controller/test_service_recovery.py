@@ -18,7 +18,10 @@ from pathlib import Path
 
 import pytest
 
+from controller.config import Config
 from controller.journal import Journal
+from controller.service import Service, journal_path, serve
+from controller.tableside import open_table
 from tests.paths import REPO
 
 ARGS = ["-m", "controller.cli", "run", "--hands", "4", "--seed", "1", "--json", "--speed", "1000"]
@@ -105,3 +108,36 @@ def test_sigkill_at_several_points_then_restart_gives_the_uninterrupted_results(
     assert final[-1] == reference[-1]
     assert final[-1]["hands"] == 4
     assert _history(state) == expected
+
+
+class _Crash(Exception):
+    """Stands for the power going off right after a commit, before the event is applied."""
+
+
+class _CrashingJournal(Journal):
+    def __init__(self, path: Path, after: int) -> None:
+        super().__init__(path)
+        self.after = after
+
+    def append(self, hand_id: int, event) -> int:
+        seq = super().append(hand_id, event)
+        if seq == self.after:
+            raise _Crash
+        return seq
+
+
+@pytest.mark.parametrize("after", [1, 6, 7, 50])  # mid cycle, the dice, the first move, mid hand
+def test_an_event_committed_but_never_applied_is_applied_on_restart(tmp_path, after):
+    config = Config().with_service(state_dir=str(tmp_path / "crashed"), seed=8, hands=1, speed=1000.0)
+    path = journal_path(config)
+    with _CrashingJournal(path, after) as journal, open_table(config) as side, pytest.raises(_Crash):
+        Service(config, side, journal, lambda line: None).run()
+    with Journal(path) as journal:
+        ((hand, _),) = journal.hands(journal.runs()[0].id)
+        assert len(journal.events(hand.id)) == after + 1
+    resumed: list[dict] = []
+    serve(config, resumed.append)
+    reference: list[dict] = []
+    serve(config.with_service(state_dir=str(tmp_path / "reference")), reference.append)
+    assert resumed == reference
+    assert _history(tmp_path / "crashed") == _history(tmp_path / "reference")
