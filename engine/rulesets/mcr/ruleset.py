@@ -45,6 +45,12 @@ def _win_payments(winner: int, discarder: int | None, points: int) -> Payments:
     return competition_payments(winner, discarder, points, BASE)
 
 
+@lru_cache(maxsize=64)
+def _false_win_payments(declarer: int, penalty: int) -> Payments:
+    """诈和: the declarer pays the penalty to each other player (one mapping per case, as above)."""
+    return collect(declarer, {seat: -penalty for seat in range(4) if seat != declarer})
+
+
 @cache
 def fan_entry(fan: int, count: int) -> FanEntry:
     """The answer entry of a fan (entries are immutable, so one per fan and count serves every hand)."""
@@ -97,6 +103,8 @@ class McrRuleset(Ruleset):
             knitted_body_waits=self.options["knitted_body_waits"],
             exhausted_waits=self.options["exhausted_waits"],
         )
+        self._minimum: int = self.options["minimum"]
+        self._blessings: bool = self.options["blessings"]
 
     @property
     def tile_set(self) -> TileSet:
@@ -122,7 +130,7 @@ class McrRuleset(Ruleset):
             kong=ctx.after_kong or ctx.robbing_kong,
         )
         fans = checked_hand_fans(hand, flags, (ctx.round_wind, (ctx.winner - ctx.dealer) % 4), self.scoring_options)
-        if fans is not None and ctx.first_turn and not hand.melds and self.options["blessings"]:
+        if fans is not None and ctx.first_turn and not hand.melds and self._blessings:
             fans = with_blessing(fans, dealer=ctx.winner == ctx.dealer, self_drawn=flags.self_drawn)
         if fans is None:
             return Score(
@@ -138,7 +146,8 @@ class McrRuleset(Ruleset):
         if ctx.flowers:
             fans = (*fans, (FLOWER_TILES, ctx.flowers))
         points = without_flowers + ctx.flowers
-        meets = without_flowers >= self.minimum
+        minimum = self._minimum
+        meets = without_flowers >= minimum
         return Score(
             hu=meets,
             shape_ok=True,
@@ -147,11 +156,10 @@ class McrRuleset(Ruleset):
             meets_minimum=meets,
             fans=tuple(fan_entry(fan, count) for fan, count in sorted(fans)),
             payments=_win_payments(ctx.winner, ctx.discarder, points) if meets else self.false_win_payments(ctx.winner),
-            reason=None if meets else f"{without_flowers} fans without flowers, below the minimum {self.minimum}",
+            reason=None if meets else f"{without_flowers} fans without flowers, below the minimum {minimum}",
             extra={"total_without_flowers": without_flowers},
         )
 
     def false_win_payments(self, declarer: int) -> Payments:
         """诈和: the declarer pays the penalty to each other player."""
-        penalty = self.options["false_win_penalty"]
-        return collect(declarer, {seat: -penalty for seat in range(4) if seat != declarer})
+        return _false_win_payments(declarer, self.options["false_win_penalty"])

@@ -9,8 +9,8 @@ shape alone is cached by shape (``shape_fans``), so a reading costs a few tuple 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from engine.notation import Hand, MeldKind
 from engine.rulesets.mcr.chows import CHOW_SHAPE_FANS, terminal_chows_fan
@@ -56,9 +56,9 @@ from engine.tiles import Tile
 Fans = dict[int, int]
 
 
-@dataclass(frozen=True)
-class ScoringOptions:
-    """The rule readings where the references differ (defaults = PyMahjongGB 1.4.0)."""
+class ScoringOptions(NamedTuple):
+    """The rule readings where the references differ (defaults = PyMahjongGB 1.4.0). A named tuple: it is part
+    of the hand cache's key, and a tuple hashes in C."""
 
     infer_last_tile: bool = True
     """和绝张 when the winner's own melds hold the other three copies."""
