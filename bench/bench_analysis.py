@@ -7,16 +7,18 @@ separate hu check), on random winning hands (0-4 exposed melds, every MCR form) 
 waits/s: ``waits`` and ``shanten`` vs ``MahjongShanten`` on random 13-tile hands and on ready hands.
 Wildcards (PyMahjongGB has none): ``is_win_wild`` vs trying every face for the jokers with ``is_win``, on winning
 hands with 1-3 tiles turned into jokers.
-Both sides run in alternating passes; each rate is the best of passes 2-4 (tables and memos warm), and the first
-pass of ours is also printed, since the per-group memos (facts of ``waits``, profiles of ``shanten``, wildcard
-summaries) fill as new group patterns appear. The start-up line times building the static per-group tables of
-complete patterns, which the first call of any analysis function pays.
+Both sides run in six rounds of back-to-back passes; each rate is the best of rounds 2-6 (tables and memos
+warm), the ratio is the median (and range) of the per-round ratios of rounds 2-6 (robust to the load of a shared
+machine), and the first pass of ours is also printed, since the per-group memos (facts of ``waits``, profiles of
+``shanten``, wildcard summaries) fill as new group patterns appear. The start-up line times building the static
+per-group tables of complete patterns, which the first call of any analysis function pays.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -119,19 +121,25 @@ def oracle_hu(args: tuple) -> bool:
 def compare(
     label: str, ours: Callable[[], object], theirs: Callable[[], object], count: int, baseline: str = "PyMahjongGB"
 ) -> None:
-    """Time both sides in alternating passes (the machine is shared, so load hits both alike) and print the best
-    of passes 2-4 of each, the first (cold) pass of ours, and the ratio."""
+    """Time both sides in ROUNDS rounds of back-to-back passes (the machine is shared, so load hits both alike;
+    the side going first alternates) and print the best rate of each after the first round, the first (cold)
+    pass of ours, and the median and range of the per-round ratios after the first round."""
     ours_rates, theirs_rates = [], []
-    for _ in range(4):
-        for run, rates in ((ours, ours_rates), (theirs, theirs_rates)):
+    for round_ in range(ROUNDS):
+        sides = [(ours, ours_rates), (theirs, theirs_rates)]
+        for run, rates in sides if round_ % 2 == 0 else sides[::-1]:
             start = time.perf_counter()
             run()
             rates.append(count / (time.perf_counter() - start))
-    best_ours, best_theirs = max(ours_rates[1:]), max(theirs_rates[1:])
+    ratios = sorted(a / b for a, b in zip(ours_rates[1:], theirs_rates[1:], strict=True))
     print(
-        f"{label:<44} ours {best_ours:>11,.0f}/s (first pass {ours_rates[0]:>11,.0f}/s)   "
-        f"{baseline} {best_theirs:>11,.0f}/s   ratio {best_ours / best_theirs:5.2f}x"
+        f"{label:<44} ours {max(ours_rates[1:]):>11,.0f}/s (first pass {ours_rates[0]:>11,.0f}/s)   "
+        f"{baseline} {max(theirs_rates[1:]):>11,.0f}/s   ratio {statistics.median(ratios):5.2f}x "
+        f"({ratios[0]:.2f}-{ratios[-1]:.2f})"
     )
+
+
+ROUNDS = 6
 
 
 def brute_force_wild(counts: list[int], wilds: int) -> bool:
