@@ -24,6 +24,7 @@ from engine.rulesets.mcr.fans import (
     THREE_SUITED_TERMINAL_CHOWS,
     TWO_TERMINAL_CHOWS,
 )
+from engine.rulesets.mcr.traits import TraitCounts, chow_trait_counts
 
 Fans = dict[int, int]
 
@@ -128,14 +129,14 @@ def chow_fans(mids: list[Code], fans: Fans) -> None:
             fans[fan] = fans.get(fan, 0) + 1
 
 
-def _chow_shape_fans(mids: tuple[Code, ...]) -> tuple[tuple[int, int], ...]:
+def _chow_shape(mids: tuple[Code, ...]) -> tuple[tuple[tuple[int, int], ...], TraitCounts]:
     fans: Fans = {}
     chow_fans(list(mids), fans)
-    return tuple(fans.items())
+    return tuple(fans.items()), chow_trait_counts(mids)
 
 
-CHOW_SHAPE_FANS: Memo[tuple[Code, ...], tuple[tuple[int, int], ...]] = Memo(_chow_shape_fans)
-"""Sorted chow middles → (fan, count) of ``chow_fans``, filled as chow tuples are met."""
+CHOW_SHAPES: Memo[tuple[Code, ...], tuple[tuple[tuple[int, int], ...], TraitCounts]] = Memo(_chow_shape)
+"""Sorted chow middles → ((fan, count) of ``chow_fans``, their trait counts), filled as chow tuples are met."""
 
 
 def terminal_chows_fan(mids: Sequence[Code], pair: Code) -> int | None:

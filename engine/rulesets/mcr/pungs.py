@@ -30,6 +30,7 @@ from engine.rulesets.mcr.fans import (
     TWO_DRAGONS_PUNGS,
     TWO_MELDED_KONGS,
 )
+from engine.rulesets.mcr.traits import TraitCounts, pung_trait_counts
 
 Fans = dict[int, int]
 
@@ -111,16 +112,17 @@ def pung_fans(tiles: list[Code], fans: Fans) -> None:
         _add(fans, two_pungs_fan(a, b))
 
 
-def _pung_shape_fans(tiles: tuple[Code, ...]) -> tuple[tuple[int, int], ...]:
+def _pung_shape(tiles: tuple[Code, ...]) -> tuple[tuple[tuple[int, int], ...], TraitCounts]:
     fans: Fans = {}
     for tile in tiles:
         _add(fans, single_pung_fan(tile))
     pung_fans(list(tiles), fans)
-    return tuple(fans.items())
+    return tuple(fans.items()), pung_trait_counts(tiles)
 
 
-PUNG_SHAPE_FANS: Memo[tuple[Code, ...], tuple[tuple[int, int], ...]] = Memo(_pung_shape_fans)
-"""Sorted pung and kong tiles → (fan, count) of the single pungs and ``pung_fans``, filled as tuples are met."""
+PUNG_SHAPES: Memo[tuple[Code, ...], tuple[tuple[tuple[int, int], ...], TraitCounts]] = Memo(_pung_shape)
+"""Sorted pung and kong tiles → ((fan, count) of the single pungs and ``pung_fans``, their trait counts), filled
+as tuples are met."""
 
 
 def kong_fans(concealed_pungs: int, melded_kongs: int, concealed_kongs: int, fans: Fans) -> None:

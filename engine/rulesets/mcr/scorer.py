@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from functools import cache
 from typing import NamedTuple
 
-from engine.notation import Hand, MeldKind
-from engine.rulesets.mcr.chows import CHOW_SHAPE_FANS, terminal_chows_fan
+from engine.notation import Hand, Meld
+from engine.rulesets.mcr.chows import CHOW_SHAPES, terminal_chows_fan
 from engine.rulesets.mcr.codes import CODE_OF, TILE_OF, WINDS, Code, E
 from engine.rulesets.mcr.divisions import readings
 from engine.rulesets.mcr.exclusions import apply_exclusions
@@ -46,10 +46,10 @@ from engine.rulesets.mcr.fans import (
 )
 from engine.rulesets.mcr.knitted import knitted_straight_fans
 from engine.rulesets.mcr.packs import CHOW, KONG, Pack, pack_of_meld
-from engine.rulesets.mcr.pungs import PUNG_SHAPE_FANS, kong_fans
+from engine.rulesets.mcr.pungs import PUNG_SHAPES, kong_fans
 from engine.rulesets.mcr.situation import WinFlags, corrected_flags, flag_fans
 from engine.rulesets.mcr.special import honors_and_knitted, nine_gates, seven_pairs_family, thirteen_orphans
-from engine.rulesets.mcr.traits import CODE_BIT, pack_trait_fan, tile_fans
+from engine.rulesets.mcr.traits import CODE_BIT, code_mask, pack_trait_fan, tile_fans
 from engine.rulesets.mcr.waiting import unique_wait, waiting_form_fan
 from engine.tiles import Tile
 
@@ -93,7 +93,7 @@ class HandSummary:
 
     def __init__(
         self,
-        fixed: tuple[Pack, ...],
+        melds: tuple[MeldFacts, ...],
         win_id: Tile,
         held: list[int],
         kinds: int,
@@ -102,11 +102,11 @@ class HandSummary:
         rest: list[int],
         exhausted_waits: bool,
     ) -> None:
-        self.fixed = fixed
+        self.fixed = tuple(meld[0] for meld in melds)
         chows: list[Code] = []
         pungs: list[Code] = []
         melded = melded_kongs = concealed_kongs = 0
-        for kind, tile, exposed in fixed:
+        for (kind, tile, exposed), _, _ in melds:
             melded += exposed
             if kind == CHOW:
                 chows.append(tile)
@@ -217,14 +217,16 @@ def shape_fans(chows: tuple[Code, ...], pungs: tuple[Code, ...], pair: Code, fan
     """Add the fans of a reading's shape alone (sorted chow middles, sorted pung/kong tiles, pair): single pungs,
     chow and pung patterns, the pair's fans, 全带幺/全带五/全双刻. The chow and pung parts come from tables filled
     per chow or pung tuple, which repeat across hands far more often than whole shapes."""
-    fans.update(PUNG_SHAPE_FANS[pungs])
+    pung_items, pung_traits = PUNG_SHAPES[pungs]
+    chow_items, chow_traits = CHOW_SHAPES[chows]
+    fans.update(pung_items)
     terminal = terminal_chows_fan(chows, pair) if len(chows) == 4 else None
     if terminal is not None:
         fans[terminal] = 1
     else:
-        fans.update(CHOW_SHAPE_FANS[chows])
+        fans.update(chow_items)
     _pair_fans(pair, len(chows), fans)
-    trait = pack_trait_fan(chows, pungs, pair)
+    trait = pack_trait_fan(chow_traits, pung_traits, pair)
     if trait is not None:
         fans[trait] = 1
 
@@ -253,6 +255,17 @@ def _pair_fans(pair: Code, chow_count: int, fans: Fans) -> None:
         del fans[BIG_THREE_WINDS]
 
 
+MeldFacts = tuple[Pack, tuple[Tile, ...], int]
+"""A declared meld as the scorer reads it: its pack, its tiles, the bits of its kinds (``code_mask``)."""
+
+
+@cache
+def meld_facts(meld: Meld) -> MeldFacts:
+    """The facts of a meld, once per distinct meld (a hand has few, and they repeat across hands)."""
+    tiles = meld.tiles
+    return pack_of_meld(meld), tiles, code_mask(frozenset(CODE_OF[tile] for tile in tiles))
+
+
 def hand_fans(
     hand: Hand, flags: WinFlags, winds: tuple[int, int], options: ScoringOptions
 ) -> tuple[tuple[int, int], ...] | None:
@@ -268,21 +281,22 @@ def hand_fans(
         kinds |= CODE_BIT[tile]
     counts[win_id] += 1
     held = list(counts)
-    fixed = tuple(pack_of_meld(meld) for meld in hand.melds)
-    for meld in hand.melds:
-        for tile in meld.tiles:
+    melds = tuple(meld_facts(meld) for meld in hand.melds) if hand.melds else ()
+    for _, tiles, bits in melds:
+        kinds |= bits
+        for tile in tiles:
             held[tile] += 1
-            kinds |= CODE_BIT[tile]
     flags = corrected_flags(
         flags,
         win_in_standing=counts[win_id],
         win_in_melds=held[win_id] - counts[win_id],
-        has_kong=any(meld.kind is MeldKind.KONG for meld in hand.melds),
+        has_kong=any(pack.kind == KONG for pack, _, _ in melds),
         infer_last_tile=options.infer_last_tile,
     )
     rest = list(counts)
     rest[win_id] -= 1
-    summary = HandSummary(fixed, win_id, held, kinds, flags, winds, rest, options.exhausted_waits)
+    summary = HandSummary(melds, win_id, held, kinds, flags, winds, rest, options.exhausted_waits)
+    fixed = summary.fixed
     special = _special_fans(summary, counts, held, options) if len(fixed) <= 1 else None
     if special is not None and SEVEN_PAIRS not in special:
         return tuple(special.items())

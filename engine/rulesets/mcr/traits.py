@@ -55,15 +55,8 @@ _LOW, _LOW3, _HIGH, _HIGH3, _MIDDLE = (
 def tile_fans(kinds: int) -> tuple[tuple[int, int], ...]:
     """(fan, count) of the suit, tile-trait and rank-range fans of a hand holding these kinds (``code_mask``)."""
     fans: Fans = {}
-    _suit_fans(kinds, fans)
-    _trait_fans(kinds, fans)
-    _range_fans(kinds, fans)
-    return tuple(fans.items())
-
-
-def _suit_fans(kinds: int, fans: Fans) -> None:
-    """无字, 缺一门, 混一色, 清一色, 五门齐."""
-    numbered = sum(1 for suit in _SUITS if kinds & suit)
+    # 无字, 缺一门, 混一色, 清一色, 五门齐
+    numbered = (kinds & _SUITS[0] != 0) + (kinds & _SUITS[1] != 0) + (kinds & _SUITS[2] != 0)
     honors = kinds & _HONORS
     if numbered == 1:
         fans[FULL_FLUSH if not honors else HALF_FLUSH] = 1
@@ -74,10 +67,7 @@ def _suit_fans(kinds: int, fans: Fans) -> None:
             fans[ONE_VOIDED_SUIT] = 1
         elif numbered == 3 and kinds & _WINDS and kinds & _DRAGONS:
             fans[ALL_TYPES] = 1
-
-
-def _trait_fans(kinds: int, fans: Fans) -> None:
-    """断幺, 推不倒, 绿一色, 字一色, 清幺九, 混幺九."""
+    # 断幺, 推不倒, 绿一色, 字一色, 清幺九, 混幺九
     simples = not kinds & _ORPHANS
     if simples:
         fans[ALL_SIMPLES] = 1
@@ -85,51 +75,60 @@ def _trait_fans(kinds: int, fans: Fans) -> None:
         fans[REVERSIBLE_TILES] = 1
     if not kinds & ~_GREEN:
         fans[ALL_GREEN] = 1
-    if simples:
-        return
-    if not kinds & ~_HONORS:
-        fans[ALL_HONORS] = 1
-    elif not kinds & ~_TERMINALS:
-        fans[ALL_TERMINALS] = 1
-    elif not kinds & ~_ORPHANS:
-        fans[ALL_TERMINALS_AND_HONORS] = 1
+    if not simples:
+        if not kinds & ~_HONORS:
+            fans[ALL_HONORS] = 1
+        elif not kinds & ~_TERMINALS:
+            fans[ALL_TERMINALS] = 1
+        elif not kinds & ~_ORPHANS:
+            fans[ALL_TERMINALS_AND_HONORS] = 1
+    # 全小 / 小于五, 全大 / 大于五, 全中: numbered tiles only, all in one rank range
+    if not honors:
+        ranks = ((kinds >> 16) | (kinds >> 32) | (kinds >> 48)) & 0x3FE
+        if not ranks & ~_LOW:
+            fans[LOWER_FOUR if ranks & ~_LOW3 else LOWER_TILES] = 1
+        elif not ranks & ~_HIGH:
+            fans[UPPER_FOUR if ranks & ~_HIGH3 else UPPER_TILES] = 1
+        elif not ranks & ~_MIDDLE:
+            fans[MIDDLE_TILES] = 1
+    return tuple(fans.items())
 
 
-def _range_fans(kinds: int, fans: Fans) -> None:
-    """全小 / 小于五, 全大 / 大于五, 全中: numbered tiles only, all in one rank range."""
-    if kinds & _HONORS:
-        return
-    ranks = ((kinds >> 16) | (kinds >> 32) | (kinds >> 48)) & 0x3FE
-    if not ranks & ~_LOW:
-        fans[LOWER_FOUR if ranks & ~_LOW3 else LOWER_TILES] = 1
-    elif not ranks & ~_HIGH:
-        fans[UPPER_FOUR if ranks & ~_HIGH3 else UPPER_TILES] = 1
-    elif not ranks & ~_MIDDLE:
-        fans[MIDDLE_TILES] = 1
+TraitCounts = tuple[int, int, int]
+"""How many packs hold a terminal or honor, a 5, or are an even pung (or pair): 全带幺 / 全带五 / 全双刻 need 5."""
 
 
-def pack_trait_fan(chows: tuple[Code, ...], pungs: tuple[Code, ...], pair: Code) -> int | None:
-    """全带幺 (every pack has a terminal or honor), else 全带五 (a 5), else 全双刻 (even pungs and pair)."""
-    outside = five = even = 0
+def chow_trait_counts(chows: tuple[Code, ...]) -> TraitCounts:
+    outside = five = 0
     for tile in chows:
         rank = tile & 15
         if rank in (2, 8):
             outside += 1
         elif rank in (4, 5, 6):
             five += 1
-    for tile in (*pungs, pair):
-        if tile >= 0x40:
-            outside += 1
-            continue
+    return outside, five, 0
+
+
+def pung_trait_counts(tiles: tuple[Code, ...]) -> TraitCounts:
+    """Of pungs, kongs or the pair."""
+    outside = five = even = 0
+    for tile in tiles:
         rank = tile & 15
-        if rank in (1, 9):
+        if tile >= 0x40 or rank in (1, 9):
             outside += 1
         elif rank == 5:
             five += 1
         elif not rank & 1:
             even += 1
-    if outside == 5:
+    return outside, five, even
+
+
+def pack_trait_fan(chows: TraitCounts, pungs: TraitCounts, pair: Code) -> int | None:
+    """全带幺 (every pack has a terminal or honor), else 全带五 (a 5), else 全双刻 (even pungs and pair), from the
+    counts of the chows and of the pungs (tabled with their shape fans) and the pair."""
+    outside, five, even = pung_trait_counts((pair,))
+    if outside + chows[0] + pungs[0] == 5:
         return OUTSIDE_HAND
-    if five == 5:
+    if five + chows[1] + pungs[1] == 5:
         return ALL_FIVE
-    return ALL_EVEN_PUNGS if even == 5 else None
+    return ALL_EVEN_PUNGS if even + pungs[2] == 5 else None
