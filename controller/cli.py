@@ -224,13 +224,14 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--seed", type=int, help="the run's seed (default: a fresh one, journaled)")
     run.add_argument("--speed", type=float, help="simulation time factor (default 20)")
     run.add_argument("--state", help="journal directory (default ~/.local/share/mjtable)")
+    run.add_argument("--http", help="HOST:PORT of the display (default 127.0.0.1:8080), or off")
     run.add_argument("--json", action="store_true", help="one JSON line per hand result, then the summary")
     return parser
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
     config = load_config(args.config).with_service(
-        rules=args.rules, hands=args.hands, seed=args.seed, speed=args.speed, state_dir=args.state
+        http=args.http, rules=args.rules, hands=args.hands, seed=args.seed, speed=args.speed, state_dir=args.state
     )
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
 

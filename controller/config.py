@@ -19,6 +19,14 @@ from engine.rulesets import get_ruleset
 from firmware_bridge.config import BridgeConfig
 
 
+def parse_listen(text: str) -> tuple[str, int]:
+    """``"127.0.0.1:8080"`` → host and port; a ``ConfigError`` names the value."""
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ConfigError(f"http.listen: expected HOST:PORT such as 127.0.0.1:8080, or off; got {text!r}")
+    return host, int(port)
+
+
 def default_state_dir() -> Path:
     """The per-user data directory (XDG): journal and history survive reinstalls of the code."""
     base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
@@ -82,11 +90,25 @@ class JournalSection(_Section):
 
 
 @dataclass(frozen=True)
+class HttpSection(_Section):
+    """``[http]``: the dealer-light display. Loopback only unless ``listen`` says otherwise; with ``token`` empty
+    the control endpoints are off, so ``listen = "0.0.0.0:8080"`` without a token is a read-only LAN display."""
+
+    listen: str = "127.0.0.1:8080"  # HOST:PORT, or "off" for no display
+    token: str = ""  # the bearer token of POST /api/stop; "" = no control endpoints
+
+    def __post_init__(self) -> None:
+        if self.listen != "off":
+            parse_listen(self.listen)
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole file. ``[bridge]`` is the firmware bridge's own section (port "" = the simulated table)."""
 
     service: ServiceSection = ServiceSection()
     journal: JournalSection = JournalSection()
+    http: HttpSection = HttpSection()
     bridge: BridgeConfig = field(default_factory=BridgeConfig)
 
     @property
@@ -95,7 +117,7 @@ class Config:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Config:
-        sections = {"service", "journal", "bridge"}
+        sections = {"service", "journal", "http", "bridge"}
         for key in data:
             if key not in sections:
                 raise ConfigError(f"{key}: unknown section; known: {', '.join(sorted(sections))}")
@@ -106,13 +128,18 @@ class Config:
         return cls(
             ServiceSection.from_dict(data.get("service", {}), "service"),
             JournalSection.from_dict(data.get("journal", {}), "journal"),
+            HttpSection.from_dict(data.get("http", {}), "http"),
             bridge,
         )
 
-    def with_service(self, **changes: Any) -> Config:
+    def with_service(self, http: str | None = None, **changes: Any) -> Config:
         """The configuration with command-line values over the file's (``None`` = not given)."""
         given = {key: value for key, value in changes.items() if value is not None}
-        return replace(self, service=ServiceSection(**{**self.service.__dict__, **given}))
+        return replace(
+            self,
+            service=ServiceSection(**{**self.service.__dict__, **given}),
+            http=self.http if http is None else replace(self.http, listen=http),
+        )
 
 
 def load_config(path: Path | None) -> Config:

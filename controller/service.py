@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from controller.config import Config
 from controller.cycle import TableCycle
+from controller.display import TableView
 from controller.errors import JournalError, TableStopped
 from controller.events import Event, EventKind
 from controller.hand import HandRecord, HandState
@@ -25,6 +28,7 @@ from controller.hints import hint
 from controller.journal import Journal, MatchRecord, RunRecord
 from controller.players import next_action
 from controller.tableside import TableSide, open_table
+from controller.web import DisplayServer
 from engine.actions import Verdict
 from engine.match import Match
 from engine.referee import Phase
@@ -58,6 +62,7 @@ class Service:
         clock: Callable[[], float] = time.time,
         sleep: Callable[[float], None] = time.sleep,
         listeners: tuple[Callable[[HandState, Event, Verdict | None], None], ...] = (),
+        stop: threading.Event | None = None,
     ) -> None:
         self.config = config
         self.journal = journal
@@ -65,6 +70,8 @@ class Service:
         self.clock = clock
         self.sleep = sleep
         self.listeners = listeners
+        self.stop = stop or threading.Event()
+        """Set from another thread (the display's control endpoint): the run stops after the current move."""
         self.cycle = TableCycle(side, self._record_current, clock)
         self._hand: HandState | None = None
 
@@ -72,14 +79,20 @@ class Service:
 
     def run(self) -> dict[str, Any]:
         run = self._open_run()
-        while not run.finished:
+        while not run.finished and not self.stop.is_set():
             match = self._match(run)
             hand = self._hand_in_play(run, match)
             self._play(hand)
+            if not hand.over:
+                break
             run = self._finish(run, match, hand)
         matches = self.journal.matches(run.id)
         scores = [sum(m.match.scores[player] for m in matches) for player in range(4)]
-        summary = {"hands": len(self.journal.hands(run.id)), "scores": scores}
+        hands = sum(result is not None for _, result in self.journal.hands(run.id))
+        summary: dict[str, Any] = {"hands": hands, "scores": scores}
+        if not run.finished:
+            log.info("stopped on request after %d hands: the run resumes from the journal", hands)
+            summary["stopped"] = True
         self.emit(summary)
         return summary
 
@@ -174,7 +187,7 @@ class Service:
         referee = hand.referee
         assert referee is not None
         pause = self.config.service.think_s / self.config.service.speed
-        while referee.phase is not Phase.OVER:
+        while referee.phase is not Phase.OVER and not self.stop.is_set():
             action = next_action(referee, hand.record.seed)
             self.sleep(pause)
             self.record(hand, Event.action(action, "bot", self.clock()))
@@ -209,6 +222,19 @@ def journal_path(config: Config) -> Path:
 
 
 def serve(config: Config, emit: Emit, faults: FaultPlan = NO_FAULTS) -> dict[str, Any]:
-    """Open the journal and the table, play the run, close both; ``faults`` go into a simulated table."""
-    with Journal(journal_path(config), config.journal.synchronous) as journal, open_table(config, faults) as side:
-        return Service(config, side, journal, emit).run()
+    """Open the journal, the display and the table, play the run, close them all; ``faults`` go into a simulated
+    table."""
+    view = TableView()
+    stop = threading.Event()
+
+    def show(line: dict[str, Any]) -> None:
+        view.on_line(line)
+        emit(line)
+
+    with ExitStack() as stack:
+        journal = stack.enter_context(Journal(journal_path(config), config.journal.synchronous))
+        if config.http.listen != "off":
+            server = DisplayServer(config.http.listen, view, config.http.token, stop.set)
+            stack.callback(server.close)
+        side = stack.enter_context(open_table(config, faults))
+        return Service(config, side, journal, show, listeners=(view.on_event,), stop=stop).run()

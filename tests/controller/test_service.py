@@ -18,7 +18,7 @@ FAST = {"speed": 1000.0}
 
 
 def _config(tmp_path, **service) -> Config:
-    return Config().with_service(state_dir=str(tmp_path), **{**FAST, **service})
+    return Config().with_service(http="off", state_dir=str(tmp_path), **{**FAST, **service})
 
 
 def _play(config: Config, faults: FaultPlan = NO_FAULTS) -> list[dict]:
@@ -84,7 +84,20 @@ def test_a_run_in_progress_is_not_mixed_up_with_other_settings(tmp_path):
 
 def test_cli_run_prints_one_json_line_per_hand_then_the_summary(tmp_path):
     out = io.StringIO()
-    argv = ["run", "--hands", "1", "--seed", "1", "--json", "--speed", "1000", "--state", str(tmp_path)]
+    argv = [
+        "run",
+        "--hands",
+        "1",
+        "--seed",
+        "1",
+        "--json",
+        "--speed",
+        "1000",
+        "--http",
+        "off",
+        "--state",
+        str(tmp_path),
+    ]
     assert main(argv, stdout=out) == 0
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
     assert lines[0]["hand"] == 0 and lines[1] == {"hands": 1, "scores": lines[0]["scores"]}

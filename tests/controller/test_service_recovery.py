@@ -24,7 +24,20 @@ from controller.service import Service, journal_path, serve
 from controller.tableside import open_table
 from tests.paths import REPO
 
-ARGS = ["-m", "controller.cli", "run", "--hands", "4", "--seed", "1", "--json", "--speed", "1000"]
+ARGS = [
+    "-m",
+    "controller.cli",
+    "run",
+    "--hands",
+    "4",
+    "--seed",
+    "1",
+    "--json",
+    "--speed",
+    "1000",
+    "--http",
+    "127.0.0.1:0",
+]
 KILL_AT = (3, 9, 70, 180, 181, 420, 560)  # events committed; 3 = mid table cycle, 9 = just dealt
 DEADLINE_S = 30.0
 
@@ -128,7 +141,7 @@ class _CrashingJournal(Journal):
 
 @pytest.mark.parametrize("after", [1, 5, 7, 50])  # mid cycle, the dice, the first move, mid hand
 def test_an_event_committed_but_never_applied_is_applied_on_restart(tmp_path, after):
-    config = Config().with_service(state_dir=str(tmp_path / "crashed"), seed=8, hands=1, speed=1000.0)
+    config = Config().with_service(http="off", state_dir=str(tmp_path / "crashed"), seed=8, hands=1, speed=1000.0)
     path = journal_path(config)
     with _CrashingJournal(path, after) as journal, open_table(config) as side, pytest.raises(_Crash):
         Service(config, side, journal, lambda line: None).run()

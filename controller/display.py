@@ -1,0 +1,93 @@
+"""What the dealer-light display shows, kept up to date by the service and read by the web page.
+
+Only public facts leave the service: dealer, winds, the wall count, each seat's discards, melds and flowers, the
+last event and its verdict, a win with its fans, running scores, a fault with the technician's hint. Concealed
+hands never do (the simulated referee knows them; a display on the LAN must not). A version number and a
+condition let the page's event stream wait for the next change instead of polling.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from controller.events import Event, EventKind
+from controller.hand import HandState
+from controller.hints import hint
+from engine.actions import Verdict
+from engine.tiles import WIND_LETTERS, parse_tiles, tile_code
+
+
+def _codes(text: str) -> list[str]:
+    """``"5m2z"`` → ``["5m", "2z"]``: the page draws one image per tile."""
+    return [tile_code(tile) for tile in parse_tiles(text)] if text else []
+
+
+class TableView:
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._state: dict[str, Any] = {"version": 0, "hand": None, "scores": [0, 0, 0, 0], "fault": None}
+        self._closed = False
+
+    def snapshot(self) -> dict[str, Any]:
+        with self._changed:
+            return dict(self._state)
+
+    def wait_newer(self, version: int, timeout: float) -> dict[str, Any] | None:
+        """The state once its version passes ``version``; ``None`` on timeout or when the view closes."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._closed or self._state["version"] > version, timeout)
+            return None if self._closed or self._state["version"] <= version else dict(self._state)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        """Wake every waiting stream so that the server can stop."""
+        with self._changed:
+            self._closed = True
+            self._changed.notify_all()
+
+    def _update(self, **changes: Any) -> None:
+        with self._changed:
+            self._state = {**self._state, **changes, "version": self._state["version"] + 1}
+            self._changed.notify_all()
+
+    # -- fed by the service -------------------------------------------------------------------------------
+
+    def on_event(self, hand: HandState, event: Event, verdict: Verdict | None) -> None:
+        record = hand.record
+        changes: dict[str, Any] = {
+            "hand": record.number,
+            "rules": record.rules,
+            "dealer": record.dealer,
+            "round_wind": WIND_LETTERS[record.round_wind],
+            "seat_winds": [WIND_LETTERS[(seat - record.dealer) % 4] for seat in range(4)],
+            "consecutive_dealer": record.consecutive_dealer,
+            "last_event": event.to_dict(),
+            "verdict": None if verdict is None else verdict.to_dict(),
+        }
+        if event.kind is EventKind.FAULT:
+            code = str(event.data["code"])
+            changes["fault"] = {"code": code, "hint_en": hint(code), "hint_zh": hint(code, chinese=True)}
+        elif event.kind is EventKind.DICE:
+            changes["fault"] = None
+            changes["win"] = None
+        referee = hand.referee
+        if referee is not None:
+            seats = referee.to_dict()["seats"]
+            changes["dice"] = list(hand.dice or ())
+            changes["wall_remaining"] = referee.wall.live_remaining
+            changes["turn"] = referee.turn
+            changes["phase"] = referee.phase.value
+            changes["seats"] = [
+                {"discards": _codes(seat["discards"]), "melds": seat["melds"], "flowers": _codes(seat["flowers"])}
+                for seat in seats
+            ]
+        self._update(**changes)
+
+    def on_line(self, line: dict[str, Any]) -> None:
+        """A hand's result line (its wins with every fan in Chinese and English) or the run's summary."""
+        if "hand" in line:
+            self._update(scores=line["scores"], win={"drawn": line["drawn"], "wins": line["wins"]})

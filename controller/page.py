@@ -1,0 +1,58 @@
+"""The dealer-light page: one self-contained HTML document (no files to install), readable on a phone, pushed
+by server-sent events from ``/events``. Tiles are drawn with the Unicode mahjong tile characters."""
+
+PAGE = """<!doctype html>
+<html lang="zh"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>mjtable</title>
+<style>
+body{font-family:system-ui,sans-serif;margin:0;padding:8px;background:#0b3d2e;color:#f3f3f3}
+header{display:flex;flex-wrap:wrap;gap:12px;align-items:baseline}
+button{font-size:1em}
+.seats{display:grid;grid-template-columns:repeat(auto-fit,minmax(260px,1fr));gap:8px;margin-top:8px}
+.seat{background:#145a43;border-radius:8px;padding:6px}
+.seat.dealer{outline:3px solid #ffd54f}
+.tiles{font-size:2em;line-height:1.1;word-break:break-all}
+.fault{background:#b71c1c;padding:8px;border-radius:8px;margin-top:8px}
+.win{background:#1a237e;padding:8px;border-radius:8px;margin-top:8px}
+</style></head><body>
+<header><strong id="title">mjtable</strong><span id="summary"></span>
+<button id="lang" onclick="toggle()">English</button></header>
+<div id="fault"></div><div class="seats" id="seats"></div><div id="win"></div>
+<p id="last"></p>
+<script>
+const WINDS={zh:{E:"东",S:"南",W:"西",N:"北"},en:{E:"East",S:"South",W:"West",N:"North"}};
+const WORDS={zh:{hand:"局",round:"圈风",wall:"牌墙余",dealer:"庄",scores:"得分",seat:"座位",drawn:"荒庄",
+ hu:"和",discards:"弃牌",melds:"副露",flowers:"花"},en:{hand:"hand",round:"round wind",wall:"wall left",
+ dealer:"dealer",scores:"scores",seat:"seat",drawn:"drawn game",hu:"hu",discards:"discards",melds:"melds",
+ flowers:"flowers"}};
+let lang="zh",state={};
+function glyph(code){const n=+code[0],s=code[1];let base={m:0x1F006,s:0x1F00F,p:0x1F018}[s];
+ if(base)return String.fromCodePoint(base+n);
+ if(s==="z")return String.fromCodePoint([0,0x1F000,0x1F001,0x1F002,0x1F003,0x1F006,0x1F005,0x1F004][n]);
+ if(s==="f")return String.fromCodePoint(n<=4?0x1F025+n:0x1F01D+n);return code}
+function tiles(list){return (list||[]).map(glyph).join("")}
+function toggle(){lang=lang==="zh"?"en":"zh";document.getElementById("lang").textContent=lang==="zh"?"English":"中文";
+ render()}
+function render(){const w=WORDS[lang],s=state;if(s.hand===null||s.hand===undefined)return;
+ document.getElementById("summary").textContent=`${w.hand} ${s.hand+1} · ${w.round} ${WINDS[lang][s.round_wind]}`+
+  ` · ${w.wall} ${s.wall_remaining??"-"} · ${w.scores} ${s.scores.join(" / ")}`;
+ const seats=(s.seats||[{},{},{},{}]).map((seat,i)=>`<div class="seat ${i===s.dealer?"dealer":""}">`+
+  `<div>${w.seat} ${i} · ${WINDS[lang][s.seat_winds[i]]}${i===s.dealer?" · "+w.dealer:""}</div>`+
+  `<div class="tiles" title="${w.discards}">${tiles(seat.discards)}</div>`+
+  `<div>${w.melds}: ${(seat.melds||[]).join(" ")} ${w.flowers}: `+
+  `<span class="tiles">${tiles(seat.flowers)}</span></div></div>`);
+ document.getElementById("seats").innerHTML=seats.join("");
+ const f=s.fault;document.getElementById("fault").innerHTML=f?
+  `<div class="fault">${f.code}: ${lang==="zh"?f.hint_zh:f.hint_en}</div>`:"";
+ const win=s.win;let text="";
+ if(win&&win.drawn)text=w.drawn;
+ if(win&&!win.drawn)text=win.wins.map(x=>`${w.seat} ${x.seat} ${w.hu} ${x.score.total}: `+
+  x.score.fans.map(f=>`${lang==="zh"?f.name_zh:f.name_en} ${f.points}`).join(", ")).join("<br>");
+ document.getElementById("win").innerHTML=text?`<div class="win">${text}</div>`:"";
+ const e=s.last_event,v=s.verdict;document.getElementById("last").textContent=e?
+  JSON.stringify(e.action||e)+(v?(v.ok?" ✓":" ✗ "+v.reason):""):""}
+fetch("/api/state").then(r=>r.json()).then(s=>{state=s;render()});
+new EventSource("/events").onmessage=m=>{state=JSON.parse(m.data);render()};
+</script></body></html>
+"""

@@ -1,0 +1,119 @@
+"""The display's web server (stdlib ``http.server``): the page, ``GET /api/state`` (JSON), ``GET /events``
+(server-sent events, one per change), and the control endpoint ``POST /api/stop`` that needs the configured token.
+
+Threads, like the bridge: one per connection, joined when the server stops (``close``), which first wakes every
+event stream through the view. Bad requests get a 4xx with a JSON ``{"error": ...}`` naming the problem.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+import threading
+from collections.abc import Callable
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from controller.config import parse_listen
+from controller.display import TableView
+from controller.errors import ConfigError
+from controller.page import PAGE
+
+log = logging.getLogger(__name__)
+
+KEEPALIVE_S = 15.0
+
+
+class DisplayServer:
+    """Serves ``view``; ``on_stop`` is called by an authorised ``POST /api/stop``; ``token`` "" = no control."""
+
+    def __init__(self, listen: str, view: TableView, token: str, on_stop: Callable[[], None]) -> None:
+        self.view = view
+        self.token = token
+        self.on_stop = on_stop
+        handler = type("Handler", (_Handler,), {"server_state": self})
+        try:
+            self._server = ThreadingHTTPServer(parse_listen(listen), handler)
+        except OSError as error:
+            raise ConfigError(f"http.listen {listen}: {error.strerror}") from None
+        self._server.daemon_threads = False
+        self._thread = threading.Thread(target=self._server.serve_forever, name="display-http")
+        self._thread.start()
+        host, port = self._server.server_address[:2]
+        self.url = f"http://{host}:{port}"
+        log.info("display on %s", self.url)
+
+    def close(self) -> None:
+        self.view.close()
+        self._server.shutdown()
+        self._server.server_close()  # joins the connection threads
+        self._thread.join()
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server_state: DisplayServer
+
+    def log_message(self, format: str, *args: Any) -> None:
+        log.debug("%s %s", self.address_string(), format % args)
+
+    def _send(self, status: HTTPStatus, body: bytes, content_type: str) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _json(self, status: HTTPStatus, data: dict[str, Any]) -> None:
+        self._send(status, json.dumps(data, ensure_ascii=False).encode(), "application/json; charset=utf-8")
+
+    def do_GET(self) -> None:
+        path = self.path.split("?", 1)[0]
+        if path == "/":
+            self._send(HTTPStatus.OK, PAGE.encode(), "text/html; charset=utf-8")
+        elif path == "/api/state":
+            self._json(HTTPStatus.OK, self.server_state.view.snapshot())
+        elif path == "/events":
+            self._stream()
+        elif path == "/api/stop":
+            self._json(HTTPStatus.METHOD_NOT_ALLOWED, {"error": "/api/stop: use POST"})
+        else:
+            self._json(HTTPStatus.NOT_FOUND, {"error": f"{path}: no such page; try /, /api/state or /events"})
+
+    def do_POST(self) -> None:
+        path = self.path.split("?", 1)[0]
+        if path != "/api/stop":
+            self._json(HTTPStatus.NOT_FOUND, {"error": f"{path}: no such control; the one control is /api/stop"})
+            return
+        token = self.server_state.token
+        given = self.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+        if not token:
+            self._json(HTTPStatus.FORBIDDEN, {"error": "control is off: set http.token in the configuration"})
+        elif not given:
+            self._json(HTTPStatus.UNAUTHORIZED, {"error": "missing 'Authorization: Bearer <token>'"})
+        elif not hmac.compare_digest(given.encode(), token.encode()):
+            self._json(HTTPStatus.FORBIDDEN, {"error": "wrong token"})
+        else:
+            self.server_state.on_stop()
+            self._json(HTTPStatus.ACCEPTED, {"stopping": True})
+
+    def _stream(self) -> None:
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.end_headers()
+        view = self.server_state.view
+        version = -1
+        try:
+            while not view.closed:
+                state = view.wait_newer(version, KEEPALIVE_S)
+                if state is None:
+                    chunk = ": keepalive\n\n"
+                else:
+                    version = state["version"]
+                    chunk = f"data: {json.dumps(state, ensure_ascii=False)}\n\n"
+                self.wfile.write(chunk.encode())
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            return

@@ -1,0 +1,105 @@
+import http.client
+import json
+import socket
+import threading
+import time
+
+from controller.config import Config
+from controller.display import TableView
+from controller.service import serve
+from controller.web import DisplayServer
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _request(port: int, method: str, path: str, headers: dict | None = None) -> tuple[int, str, bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request(method, path, headers=headers or {})
+        response = connection.getresponse()
+        return response.status, response.getheader("Content-Type", ""), response.read()
+    finally:
+        connection.close()
+
+
+def _wait_listening(port: int) -> None:
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except ConnectionRefusedError:
+            assert time.monotonic() < deadline, "the display never listened"
+            time.sleep(0.01)
+
+
+def _events(port: int, count: int) -> list[dict]:
+    """The first ``count`` states the event stream pushes."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request("GET", "/events")
+        response = connection.getresponse()
+        assert response.getheader("Content-Type") == "text/event-stream"
+        states = []
+        while len(states) < count:
+            line = response.fp.readline().decode()
+            if line.startswith("data: "):
+                states.append(json.loads(line[6:]))
+        return states
+    finally:
+        connection.close()
+
+
+def test_the_display_follows_the_hand_and_the_token_stops_the_run(tmp_path):
+    threads_before = set(threading.enumerate())
+    port = _free_port()
+    config = Config.from_dict({"http": {"listen": f"127.0.0.1:{port}", "token": "s3cret"}})
+    config = config.with_service(state_dir=str(tmp_path), seed=1, hands=3, speed=50.0)
+    lines: list[dict] = []
+    runner = threading.Thread(target=lambda: serve(config, lines.append))
+    runner.start()
+    try:
+        _wait_listening(port)
+        states = _events(port, 40)
+        versions = [state["version"] for state in states]
+        assert versions == sorted(set(versions))
+        dealt = [state for state in states if state.get("seats")]
+        assert dealt, "no dealt hand in the first 40 states"
+        last = dealt[-1]
+        assert last["round_wind"] == "E" and len(last["seat_winds"]) == 4 and 0 < last["wall_remaining"] < 136
+        assert all(set(seat) == {"discards", "melds", "flowers"} for seat in last["seats"])
+        status, kind, body = _request(port, "GET", "/api/state")
+        state = json.loads(body)
+        assert status == 200 and kind.startswith("application/json") and state["version"] >= last["version"]
+        assert "concealed" not in body.decode()
+        status, kind, page = _request(port, "GET", "/")
+        assert status == 200 and kind.startswith("text/html") and b"EventSource" in page
+        assert _request(port, "GET", "/nope")[0] == 404
+        assert _request(port, "GET", "/api/stop")[0] == 405
+        assert _request(port, "POST", "/api/stop")[0] == 401
+        assert _request(port, "POST", "/api/stop", {"Authorization": "Bearer guess"})[0] == 403
+        assert _request(port, "POST", "/api/stop", {"Authorization": "Bearer s3cret"})[0] == 202
+    finally:
+        runner.join(timeout=30)
+    assert not runner.is_alive()
+    assert lines[-1]["stopped"] is True and lines[-1]["hands"] < 3
+    assert set(threading.enumerate()) <= threads_before
+
+
+def test_without_a_token_the_display_is_read_only(tmp_path):
+    view = TableView()
+    stopped = []
+    server = DisplayServer("127.0.0.1:0", view, "", lambda: stopped.append(True))
+    try:
+        port = int(server.url.rsplit(":", 1)[1])
+        status, _, body = _request(port, "POST", "/api/stop", {"Authorization": "Bearer anything"})
+        assert status == 403 and "http.token" in json.loads(body)["error"]
+        assert _request(port, "POST", "/api/other")[0] == 404
+        assert json.loads(_request(port, "GET", "/api/state")[2])["version"] == 0
+    finally:
+        server.close()
+    assert stopped == []
