@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from controller.config import load_config
+from controller.doctor import checks
 from controller.errors import TableStopped
 from controller.records import describe_result
 from controller.service import serve
@@ -226,6 +227,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--state", help="journal directory (default ~/.local/share/mjtable)")
     run.add_argument("--http", help="HOST:PORT of the display (default 127.0.0.1:8080), or off")
     run.add_argument("--json", action="store_true", help="one JSON line per hand result, then the summary")
+    doctor = commands.add_parser("doctor", help="check the configuration and the hardware it points at")
+    doctor.add_argument("--config", type=Path, help="TOML configuration (default: the simulated table)")
     return parser
 
 
@@ -248,6 +251,15 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _doctor(args: argparse.Namespace, out: TextIO) -> int:
+    failed = False
+    for answer in checks(args.config):
+        failed |= not answer["ok"]
+        out.write(_dump(answer) + "\n")
+        out.flush()
+    return 1 if failed else 0
+
+
 def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["vision"]:
@@ -265,6 +277,8 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: Tex
             return _simulate(args, out)
         if args.command == "run":
             return _run(args, out)
+        if args.command == "doctor":
+            return _doctor(args, out)
         ruleset = get_ruleset(args.rules, _options(args))
         answer = score_line if args.command == "score" else waits_line
         _batch(source, lambda text: answer(ruleset, text), out)

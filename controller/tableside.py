@@ -25,6 +25,8 @@ from hw_tests.harness import simulated_table
 class TableSide:
     table: Table
     panel: Panel
+    pins: str
+    """The pin factory in use (MockFactory off the Pi), for ``mjtable doctor``."""
     seed_dice: Callable[[int], None] | None = None
     """Simulated table only: make the next throw a function of the hand seed."""
 
@@ -39,10 +41,11 @@ def open_table(config: Config, faults: FaultPlan = NO_FAULTS) -> Iterator[TableS
             def seed_dice(hand_seed: int) -> None:
                 sim.model.rng = random.Random(f"{hand_seed}/dice")
 
-            panel = Panel(config.bridge.gpio, MockFactory())
-            side = TableSide(table, panel, seed_dice)
+            factory = MockFactory()
+            side = TableSide(table, Panel(config.bridge.gpio, factory), type(factory).__name__, seed_dice)
         else:
             table = stack.enter_context(Table.connect(config.bridge))
-            side = TableSide(table, Panel(config.bridge.gpio, host_pin_factory()))
+            factory = host_pin_factory()
+            side = TableSide(table, Panel(config.bridge.gpio, factory), type(factory).__name__)
         stack.callback(side.panel.close)
         yield side

@@ -1,0 +1,80 @@
+"""``mjtable doctor``: checks the configuration and the hardware it points at, one answer per check, so that a
+technician installing a table sees at once which part is wrong (the file, the journal, the display's port, the
+serial link to the MCU, the pins)."""
+
+from __future__ import annotations
+
+import socket
+import sqlite3
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from controller.config import Config, load_config, parse_listen
+from controller.errors import ControllerError
+from controller.service import journal_path
+from controller.tableside import open_table
+from engine.errors import MjtableError
+from engine.rulesets import get_ruleset
+
+
+def _journal(config: Config) -> str:
+    path = journal_path(config)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(path)
+        try:
+            (status,) = db.execute("PRAGMA integrity_check").fetchone()
+        finally:
+            db.close()
+    except (OSError, sqlite3.Error) as error:
+        raise ControllerError(f"{path}: {error}") from None
+    if status != "ok":
+        raise ControllerError(f"{path}: integrity check says {status}")
+    return f"{path}: writable, integrity ok"
+
+
+def _display(config: Config) -> str:
+    if config.http.listen == "off":
+        return "off"
+    host, port = parse_listen(config.http.listen)
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            probe.bind((host, port))
+    except OSError as error:
+        raise ControllerError(f"cannot listen on {config.http.listen}: {error.strerror}") from None
+    control = "control with token" if config.http.token else "read-only"
+    return f"{config.http.listen} free, {control}"
+
+
+def _table(config: Config) -> str:
+    with open_table(config) as side:
+        identity, state = side.table.identity, side.table.state
+        assert identity is not None and state is not None
+        where = "simulated table" if config.simulated else config.bridge.link.port
+        fault = f", fault {state.fault_code} latched" if state.fault_code else ""
+        return (
+            f"{where}: {identity.firmware} board {identity.board_id}, protocol {identity.protocol_major}."
+            f"{identity.protocol_minor}, phase {state.phase.name}{fault}; pins on {side.pins}"
+        )
+
+
+def checks(config_path: Path | None) -> Iterator[dict[str, Any]]:
+    """Each check with ``ok`` and what it found; the later checks need the configuration to load."""
+    try:
+        config = load_config(config_path)
+        get_ruleset(config.service.rules, config.service.options)
+    except MjtableError as error:
+        yield {"check": "configuration", "ok": False, "detail": str(error)}
+        return
+    yield {"check": "configuration", "ok": True, "detail": f"{config_path or 'defaults'}: rules {config.service.rules}"}
+    steps: list[tuple[str, Callable[[Config], str]]] = [
+        ("journal", _journal),
+        ("display", _display),
+        ("table", _table),
+    ]
+    for name, check in steps:
+        try:
+            yield {"check": name, "ok": True, "detail": check(config)}
+        except MjtableError as error:
+            yield {"check": name, "ok": False, "detail": str(error)}

@@ -1,0 +1,40 @@
+import io
+import json
+import socket
+
+from controller.cli import main
+
+
+def _doctor(config) -> tuple[int, list[dict]]:
+    out = io.StringIO()
+    code = main(["doctor", "--config", str(config)], stdout=out)
+    return code, [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def test_doctor_passes_on_the_simulated_table(tmp_path):
+    config = tmp_path / "mjtable.toml"
+    config.write_text(f'[service]\nstate_dir = "{tmp_path / "state"}"\n[http]\nlisten = "off"\n')
+    code, answers = _doctor(config)
+    assert code == 0, answers
+    assert [answer["check"] for answer in answers] == ["configuration", "journal", "display", "table"]
+    assert "simulated table" in answers[-1]["detail"] and "MockFactory" in answers[-1]["detail"]
+
+
+def test_doctor_names_what_is_wrong(tmp_path):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        config = tmp_path / "mjtable.toml"
+        config.write_text(
+            f'[service]\nstate_dir = "{tmp_path}"\n[http]\nlisten = "127.0.0.1:{port}"\n'
+            f'[bridge.link]\nport = "{tmp_path / "no-such-tty"}"\n'
+        )
+        code, answers = _doctor(config)
+    assert code == 1
+    failed = {answer["check"]: answer["detail"] for answer in answers if not answer["ok"]}
+    assert set(failed) == {"display", "table"}
+    assert "no-such-tty" in failed["table"] and f"127.0.0.1:{port}" in failed["display"]
+    config.write_text("[service]\nrules = 'nope'\n")
+    code, answers = _doctor(config)
+    assert code == 1 and len(answers) == 1 and "nope" in answers[0]["detail"]
