@@ -15,8 +15,9 @@ from typing import Any, TextIO
 from controller.config import load_config
 from controller.doctor import checks
 from controller.errors import TableStopped
-from controller.records import describe_result
-from controller.service import serve
+from controller.journal import Journal
+from controller.records import describe_result, hand_log, run_records
+from controller.service import journal_path, serve
 from engine.analysis import shanten, waits
 from engine.errors import MjtableError, TileCountError
 from engine.notation import Hand, parse_hand
@@ -227,6 +228,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--state", help="journal directory (default ~/.local/share/mjtable)")
     run.add_argument("--http", help="HOST:PORT of the display (default 127.0.0.1:8080), or off")
     run.add_argument("--json", action="store_true", help="one JSON line per hand result, then the summary")
+    history = commands.add_parser("history", help="the journaled hands of a run: JSON records or readable logs")
+    history.add_argument("--config", type=Path, help="TOML configuration (for its state directory)")
+    history.add_argument("--state", help="journal directory (default: the configuration's)")
+    history.add_argument("--run", type=int, help="run id (default: the latest)")
+    history.add_argument("--hand", type=int, help="only this hand number")
+    history.add_argument("--log", action="store_true", help="the readable hand log instead of JSON")
     doctor = commands.add_parser("doctor", help="check the configuration and the hardware it points at")
     doctor.add_argument("--config", type=Path, help="TOML configuration (default: the simulated table)")
     return parser
@@ -248,6 +255,19 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     except TableStopped as stop:
         out.write(_dump({"error": str(stop), "fault": stop.code, "hint": stop.hint}) + "\n")
         return 3
+    return 0
+
+
+def _history(args: argparse.Namespace, out: TextIO) -> int:
+    config = load_config(args.config).with_service(state_dir=args.state)
+    with Journal(journal_path(config)) as journal:
+        records = run_records(journal, args.run)
+    if args.hand is not None:
+        records = [record for record in records if record["number"] == args.hand]
+        if not records:
+            raise MjtableError(f"--hand {args.hand}: the run has no such hand")
+    for record in records:
+        out.write((hand_log(record) if args.log else _dump(record)) + "\n")
     return 0
 
 
@@ -277,6 +297,8 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: Tex
             return _simulate(args, out)
         if args.command == "run":
             return _run(args, out)
+        if args.command == "history":
+            return _history(args, out)
         if args.command == "doctor":
             return _doctor(args, out)
         ruleset = get_ruleset(args.rules, _options(args))

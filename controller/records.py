@@ -6,8 +6,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from controller.errors import JournalError
 from controller.events import Event, EventKind
 from controller.hand import HandRecord, HandState
+from controller.journal import Journal
 from engine.tiles import WIND_LETTERS
 
 WIND_NAMES = ("东 East", "南 South", "西 West", "北 North")
@@ -27,6 +29,17 @@ def hand_record(record: HandRecord, events: list[Event], result: dict[str, Any] 
         "events": replayed,
         "result": result,
     }
+
+
+def run_records(journal: Journal, run_id: int | None = None) -> list[dict[str, Any]]:
+    """Every hand record of a run (the latest by default), for ``mjtable history``."""
+    runs = journal.runs()
+    if not runs:
+        raise JournalError(f"{journal.path}: no run journaled yet")
+    run = runs[-1] if run_id is None else next((r for r in runs if r.id == run_id), None)
+    if run is None:
+        raise JournalError(f"{journal.path}: no run {run_id}; runs {runs[0].id}-{runs[-1].id}")
+    return [hand_record(hand, journal.events(hand.id), result) for hand, result in journal.hands(run.id)]
 
 
 def _describe(event: dict[str, Any]) -> str:

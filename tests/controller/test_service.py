@@ -104,10 +104,8 @@ def test_cli_run_prints_one_json_line_per_hand_then_the_summary(tmp_path):
     if not lines[0]["drawn"]:
         assert {"name_zh", "name_en", "points"} <= set(lines[0]["wins"][0]["score"]["fans"][0])
     text = io.StringIO()
-    assert (
-        main(["run", "--hands", "2", "--seed", "1", "--speed", "1000", "--state", str(tmp_path / "t")], stdout=text)
-        == 0
-    )
+    argv = ["run", "--hands", "2", "--seed", "1", "--speed", "1000", "--http", "off", "--state", str(tmp_path / "t")]
+    assert main(argv, stdout=text) == 0
     assert text.getvalue().startswith("hand 0 (")
 
 
