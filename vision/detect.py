@@ -24,13 +24,12 @@ MIN_BRIGHTNESS = 55
 @dataclass(frozen=True)
 class Found:
     """One tile: its face corners in the source image (top-left first, as if it stood upright for the zone's seat,
-    or lay turned a quarter clockwise when ``sideways``; it may still be upside down), and its centre and area in
-    the zone's rectified image."""
+    or lay turned a quarter clockwise when ``sideways``; it may still be upside down), and its centre in the zone's
+    rectified image."""
 
     quad: np.ndarray
     centre: tuple[float, float]
     sideways: bool
-    area: float
 
     def crop(self, frame: np.ndarray) -> np.ndarray:
         return warp_face(frame, self.quad)
@@ -176,26 +175,38 @@ def _quad(centre: np.ndarray, up: np.ndarray, long_side: float, short_side: floa
     return np.array([centre + top - side, centre + top + side, centre - top + side, centre - top - side])
 
 
+@dataclass(frozen=True)
+class Detection:
+    """The tiles found in a zone, and the area (zone px) of tile-coloured blobs that are not tiles: a hand in warm
+    light can look like tile body, but not like tiles."""
+
+    tiles: list[Found]
+    stray: float
+
+
 def find_tiles(
     zone: np.ndarray, ppm: float, to_image: np.ndarray | None = None, mask: np.ndarray | None = None
-) -> list[Found]:
+) -> Detection:
     """Tiles in a zone's rectified image (``ppm`` px per mm). ``to_image`` maps zone pixels to the camera image
     so that crops come straight from the full-resolution frame; None means the zone image itself. ``mask`` is
     the zone's ``tile_mask`` if the caller has it already."""
     mask = tile_mask(zone) if mask is None else mask
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     tile_area = TILE_W_MM * TILE_H_MM * ppm * ppm
-    found = []
+    found, stray = [], 0.0
     for contour in contours:
-        if cv2.contourArea(contour) < 0.6 * tile_area:
+        area = cv2.contourArea(contour)
+        if area < 0.3 * tile_area:
             continue
-        for centre, long_side, short_side, sideways in _pieces(zone, contour, tile_area):
+        pieces = _pieces(zone, contour, tile_area) if area >= 0.6 * tile_area else []
+        stray += 0.0 if pieces else area
+        for centre, long_side, short_side, sideways in pieces:
             up = np.array([-1.0, 0.0]) if sideways else np.array([0.0, -1.0])
             quad = _quad(centre, up, long_side, short_side)
             if to_image is not None:
                 quad = apply(to_image, quad)
-            found.append(Found(quad, (float(centre[0]), float(centre[1])), sideways, float(long_side * short_side)))
-    return found
+            found.append(Found(quad, (float(centre[0]), float(centre[1])), sideways))
+    return Detection(found, stray)
 
 
 def face_crop(image: np.ndarray) -> np.ndarray:

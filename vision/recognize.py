@@ -103,12 +103,14 @@ class Zones:
         for index, (seat, zone, rect) in enumerate(self._zones):
             image = self.image(frame, index)
             mask = tile_mask(image)
-            found = find_tiles(image, ZONE_PPM, self._matrices[index], mask)
-            located = [Located(f, f.centre[0] / ZONE_PPM + rect.u0, f.centre[1] / ZONE_PPM + rect.v0) for f in found]
-            # Covered: much of the zone is neither mat nor tile (skin, a sleeve), or tile-coloured (a hand in warm
-            # light) but not in the shape of tiles.
-            stray = cv2.countNonZero(mask) - sum(f.area for f in found)
-            covered = covered_share(image, mask) > COVERED or stray > STRAY * TILE_W_MM * TILE_H_MM * ZONE_PPM**2
+            detection = find_tiles(image, ZONE_PPM, self._matrices[index], mask)
+            located = [
+                Located(f, f.centre[0] / ZONE_PPM + rect.u0, f.centre[1] / ZONE_PPM + rect.v0) for f in detection.tiles
+            ]
+            # Covered: tile-coloured blobs that are not tiles (a hand in warm light), or much of the zone neither
+            # mat nor tile (skin, a sleeve).
+            stray = detection.stray > STRAY * TILE_W_MM * TILE_H_MM * ZONE_PPM**2
+            covered = stray or covered_share(image, mask) > COVERED
             yield seat, zone, located, covered
 
 
