@@ -4,7 +4,7 @@ hands (一色/三色双龙会). Chows are given by their middle tiles, sorted.""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
 from engine.analysis.suit_tables import Memo
 from engine.rulesets.mcr.codes import Code
@@ -136,7 +136,17 @@ def _chow_shape(mids: tuple[Code, ...]) -> tuple[tuple[tuple[int, int], ...], Tr
 
 
 CHOW_SHAPES: Memo[tuple[Code, ...], tuple[tuple[tuple[int, int], ...], TraitCounts]] = Memo(_chow_shape)
-"""Sorted chow middles → ((fan, count) of ``chow_fans``, their trait counts), filled as chow tuples are met."""
+"""Sorted chow middles → ((fan, count) of ``chow_fans``, their trait counts); ``prime_chow_shapes`` fills it."""
+
+CHOW_MIDDLES = tuple(suit * 16 + rank for suit in (1, 2, 3) for rank in range(2, 9))
+
+
+def prime_chow_shapes() -> None:
+    """Fill ``CHOW_SHAPES`` with every tuple of 0-4 chows (12,650, about 0.15 s): a fresh process then never
+    computes chow fans while scoring, where a miss would cost a hand about a third of its time."""
+    for size in range(5):
+        for mids in combinations_with_replacement(CHOW_MIDDLES, size):
+            CHOW_SHAPES[mids]
 
 
 def terminal_chows_fan(mids: Sequence[Code], pair: Code) -> int | None:

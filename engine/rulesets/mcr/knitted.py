@@ -21,11 +21,19 @@ from engine.rulesets.mcr.fans import (
     TILE_HOG,
 )
 from engine.rulesets.mcr.packs import CHOW, KONG, PUNG, Pack
+from engine.rulesets.mcr.traits import code_mask
 from engine.rulesets.mcr.waiting import waiting_form_fan
 
 Fans = dict[int, int]
 
 _PATTERN_TILES = tuple(tuple(sorted(TILE_OF[code] for code in pattern)) for pattern in KNITTED_STRAIGHTS)
+_PATTERN_MASKS = tuple(code_mask(pattern) for pattern in KNITTED_STRAIGHTS)
+
+
+def holds_knitted_straight(kinds: int) -> bool:
+    """Whether tiles of these kinds (``code_mask``) hold one of the six knitted straights: a few ANDs, so the
+    form is looked for only in the hands that can have it."""
+    return any(kinds & mask == mask for mask in _PATTERN_MASKS)
 
 
 def knitted_straight_fans(

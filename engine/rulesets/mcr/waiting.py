@@ -10,9 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-from engine.analysis import MCR_SHAPES
-from engine.analysis.standard import standard_waits
-from engine.analysis.suit_tables import group_table
+from engine.analysis.suit_tables import Memo, group_table
 from engine.rulesets.mcr.codes import Code
 from engine.rulesets.mcr.fans import CLOSED_WAIT, EDGE_WAIT, SINGLE_WAIT
 from engine.tiles import Tile
@@ -30,38 +28,34 @@ def seven_pairs_wait(counts: Sequence[int]) -> Tile | None:
     return single if pairs == 6 else None
 
 
-def wait_tiles(counts: Sequence[int], seven_pairs: bool) -> set[Tile]:
-    """Every tile completing the concealed tiles (13 - 3k, winning tile removed) to sets + pair, or seven pairs."""
-    found = set(standard_waits(counts, MCR_SHAPES))
-    if seven_pairs and sum(counts) == 13:
-        tile = seven_pairs_wait(counts)
-        if tile is not None:
-            found.add(tile)
-    return found
-
-
-@cache
-def _groups() -> tuple[tuple[int, int, dict[tuple[int, ...], int]], ...]:
-    """Per ``engine.tiles`` id: (first id, size, complete patterns) of its group (built on first use)."""
-    by_group = [(start, size, group_table(size == 9)[0]) for start, size in _GROUP_STARTS]
-    return tuple(group for group in by_group for _ in range(group[1]))
-
+Group = tuple[int, int, dict[tuple[int, ...], int], Memo[tuple[int, ...], int]]
+"""(first id, size, complete patterns, key → bitmask of the ranks that complete it) of a suit or the honors."""
 
 _GROUP_STARTS = ((0, 9), (9, 9), (18, 9), (27, 7))
 
 
-def _completes(key: list[int], start: int, table: dict[tuple[int, ...], int], but: int, skip: int) -> bool:
-    """Whether a tile of the group other than ``but`` (and not in the ``skip`` bitmask) makes ``key`` complete."""
-    for r, n in enumerate(key):
-        tile = start + r
-        if tile == but or skip >> tile & 1:
-            continue
-        key[r] = n + 1
-        found = tuple(key) in table
-        key[r] = n
-        if found:
-            return True
-    return False
+def _fills(table: dict[tuple[int, ...], int]) -> Memo[tuple[int, ...], int]:
+    def fill(key: tuple[int, ...]) -> int:
+        found = 0
+        probe = list(key)
+        for rank, n in enumerate(key):
+            probe[rank] = n + 1
+            if tuple(probe) in table:
+                found |= 1 << rank
+            probe[rank] = n
+        return found
+
+    return Memo(fill)
+
+
+@cache
+def _groups() -> tuple[Group, ...]:
+    """Per ``engine.tiles`` id, its group (built on first use)."""
+    groups = []
+    for start, size in _GROUP_STARTS:
+        table = group_table(size == 9)[0]
+        groups += [(start, size, table, _fills(table))] * size
+    return tuple(groups)
 
 
 def unique_wait(rest: list[int], win: Tile, skip: int = 0) -> bool:
@@ -70,17 +64,17 @@ def unique_wait(rest: list[int], win: Tile, skip: int = 0) -> bool:
     are not counted as waits.
 
     Only two groups can take a tile: the winning tile's own, and, when that group is complete with a pair
-    without it, the group that held the pair (a 对倒 wait). So at most two groups are probed, tile by tile,
-    and the first other wait ends the search: no wait list is built."""
+    without it, the group that held the pair (a 对倒 wait). So at most two groups are looked at, each in a
+    table of the tiles completing its key (filled as keys are met): no wait list is built."""
     groups = _groups()
-    start, size, table = groups[win]
-    key = rest[start : start + size]
-    if _completes(key, start, table, win, skip):
+    start, size, table, fills = groups[win]
+    key = tuple(rest[start : start + size])
+    if fills[key] & ~(1 << (win - start)) & ~(skip >> start):
         return False
-    if sum(key) % 3 == 2 and tuple(key) in table:
+    if sum(key) % 3 == 2 and key in table:
         for other, other_size in _GROUP_STARTS:
-            group = rest[other : other + other_size]
-            if other != start and sum(group) % 3 == 2 and _completes(group, other, groups[other][2], -1, skip):
+            group = tuple(rest[other : other + other_size])
+            if other != start and sum(group) % 3 == 2 and groups[other][3][group] & ~(skip >> other):
                 return False
     if sum(rest) == 13:
         tile = seven_pairs_wait(rest)
