@@ -255,6 +255,9 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     except TableStopped as stop:
         out.write(_dump({"error": str(stop), "fault": stop.code, "hint": stop.hint}) + "\n")
         return 3
+    except KeyboardInterrupt:  # Ctrl-C: everything applied is journaled, the next start resumes
+        out.write(_dump({"stopped": "interrupted; the same command resumes the run from the journal"}) + "\n")
+        return 130
     return 0
 
 

@@ -37,10 +37,6 @@ class HandRecord:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> HandRecord:
-        return cls(**{key: data[key] for key in cls.__dataclass_fields__ if key in data})
-
 
 @dataclass
 class HandState:
