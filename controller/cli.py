@@ -246,7 +246,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
 
     def emit(line: dict[str, Any]) -> None:
-        text = _dump(line) if args.json or "hand" not in line else describe_result(line)
+        text = describe_result(line) if "wins" in line and not args.json else _dump(line)
         out.write(text + "\n")
         out.flush()
 

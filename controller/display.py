@@ -71,8 +71,9 @@ class TableView:
         if event.kind is EventKind.FAULT:
             code = str(event.data["code"])
             changes["fault"] = {"code": code, "hint_en": hint(code), "hint_zh": hint(code, chinese=True)}
-        elif event.kind is EventKind.DICE:
+        else:  # the table moves again: the fault was repaired
             changes["fault"] = None
+        if event.kind is EventKind.DICE:
             changes["win"] = None
         referee = hand.referee
         if referee is not None:
@@ -89,5 +90,5 @@ class TableView:
 
     def on_line(self, line: dict[str, Any]) -> None:
         """A hand's result line (its wins with every fan in Chinese and English) or the run's summary."""
-        if "hand" in line:
+        if "wins" in line:
             self._update(scores=line["scores"], win={"drawn": line["drawn"], "wins": line["wins"]})

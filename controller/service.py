@@ -33,7 +33,7 @@ from engine.actions import Verdict
 from engine.match import Match
 from engine.referee import Phase
 from engine.tiles import WIND_LETTERS
-from firmware_bridge.errors import TableFault
+from firmware_bridge.errors import McuReset, TableFault
 from hw_tests.faults import NO_FAULTS, FaultPlan
 
 log = logging.getLogger(__name__)
@@ -63,6 +63,7 @@ class Service:
         sleep: Callable[[float], None] = time.sleep,
         listeners: tuple[Callable[[HandState, Event, Verdict | None], None], ...] = (),
         stop: threading.Event | None = None,
+        resume: threading.Event | None = None,
     ) -> None:
         self.config = config
         self.journal = journal
@@ -72,6 +73,8 @@ class Service:
         self.listeners = listeners
         self.stop = stop or threading.Event()
         """Set from another thread (the display's control endpoint): the run stops after the current move."""
+        self.resume = resume or threading.Event()
+        """Set by the technician (``POST /api/resume``) once a fault is repaired."""
         self.cycle = TableCycle(side, self._record_current, clock)
         self._hand: HandState | None = None
 
@@ -173,17 +176,35 @@ class Service:
             listener(hand, event, verdict)
         return verdict
 
+    def _ready(self, hand: HandState) -> bool:
+        """The hand dealt on a table that is ready; ``False`` when stopped while a fault waited for the
+        technician. A fault stops the run, or with ``on_fault = "wait"`` waits for ``POST /api/resume`` and
+        repeats the step (the cycle clears the latched fault and goes on from the MCU's phase)."""
+        while True:
+            try:
+                if hand.referee is None:
+                    self.cycle.prepare(hand)
+                else:
+                    self.cycle.show_dealer(hand)  # the lamps were lost with the process
+                return True
+            except (TableFault, McuReset) as fault:
+                state = self.cycle.side.table.state
+                code = getattr(fault, "code", "") or (state.fault_code if state else "") or "MCU_RESET"
+                self.record(hand, Event.fault(code, self.clock()))
+                text = hint(code)
+                log.error("hand %d: table stopped by fault %s: %s", hand.record.number, code, text)
+                if self.config.service.on_fault != "wait":
+                    raise TableStopped(f"hand {hand.record.number}: the table stopped: {fault}", code, text) from None
+                self.emit({"fault": code, "hint": text, "hand": hand.record.number, "waiting": "POST /api/resume"})
+                self.resume.clear()
+                while not self.resume.wait(0.05):
+                    if self.stop.is_set():
+                        return False
+                log.info("hand %d: resumed by the technician after %s", hand.record.number, code)
+
     def _play(self, hand: HandState) -> None:
-        try:
-            if hand.referee is None:
-                self.cycle.prepare(hand)
-            else:
-                self.cycle.show_dealer(hand)  # the lamps were lost with the process
-        except TableFault as fault:
-            self.record(hand, Event.fault(fault.code, self.clock()))
-            text = hint(fault.code)
-            log.error("hand %d: table stopped by fault %s: %s", hand.record.number, fault.code, text)
-            raise TableStopped(f"hand {hand.record.number}: the table stopped: {fault}", fault.code, text) from None
+        if not self._ready(hand):
+            return
         referee = hand.referee
         assert referee is not None
         pause = self.config.service.think_s / self.config.service.speed
@@ -225,7 +246,7 @@ def serve(config: Config, emit: Emit, faults: FaultPlan = NO_FAULTS) -> dict[str
     """Open the journal, the display and the table, play the run, close them all; ``faults`` go into a simulated
     table."""
     view = TableView()
-    stop = threading.Event()
+    stop, resume = threading.Event(), threading.Event()
 
     def show(line: dict[str, Any]) -> None:
         view.on_line(line)
@@ -234,7 +255,9 @@ def serve(config: Config, emit: Emit, faults: FaultPlan = NO_FAULTS) -> dict[str
     with ExitStack() as stack:
         journal = stack.enter_context(Journal(journal_path(config), config.journal.synchronous))
         if config.http.listen != "off":
-            server = DisplayServer(config.http.listen, view, config.http.token, stop.set)
+            controls = {"stop": stop.set, "resume": resume.set}
+            server = DisplayServer(config.http.listen, view, config.http.token, controls)
             stack.callback(server.close)
         side = stack.enter_context(open_table(config, faults))
-        return Service(config, side, journal, show, listeners=(view.on_event,), stop=stop).run()
+        service = Service(config, side, journal, show, listeners=(view.on_event,), stop=stop, resume=resume)
+        return service.run()

@@ -1,5 +1,6 @@
 """The display's web server (stdlib ``http.server``): the page, ``GET /api/state`` (JSON), ``GET /events``
-(server-sent events, one per change), and the control endpoint ``POST /api/stop`` that needs the configured token.
+(server-sent events, one per change), and the control endpoints ``POST /api/stop`` and ``POST /api/resume`` (after
+a repair), which need the configured token.
 
 Threads, like the bridge: one per connection, joined when the server stops (``close``), which first wakes every
 event stream through the view. Bad requests get a 4xx with a JSON ``{"error": ...}`` naming the problem.
@@ -27,12 +28,12 @@ KEEPALIVE_S = 15.0
 
 
 class DisplayServer:
-    """Serves ``view``; ``on_stop`` is called by an authorised ``POST /api/stop``; ``token`` "" = no control."""
+    """Serves ``view``; ``controls[name]`` is called by an authorised ``POST /api/<name>``; ``token`` "" = none."""
 
-    def __init__(self, listen: str, view: TableView, token: str, on_stop: Callable[[], None]) -> None:
+    def __init__(self, listen: str, view: TableView, token: str, controls: dict[str, Callable[[], None]]) -> None:
         self.view = view
         self.token = token
-        self.on_stop = on_stop
+        self.controls = controls
         handler = type("Handler", (_Handler,), {"server_state": self})
         try:
             self._server = ThreadingHTTPServer(parse_listen(listen), handler)
@@ -76,15 +77,18 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(HTTPStatus.OK, self.server_state.view.snapshot())
         elif path == "/events":
             self._stream()
-        elif path == "/api/stop":
-            self._json(HTTPStatus.METHOD_NOT_ALLOWED, {"error": "/api/stop: use POST"})
+        elif path.removeprefix("/api/") in self.server_state.controls:
+            self._json(HTTPStatus.METHOD_NOT_ALLOWED, {"error": f"{path}: use POST"})
         else:
             self._json(HTTPStatus.NOT_FOUND, {"error": f"{path}: no such page; try /, /api/state or /events"})
 
     def do_POST(self) -> None:
         path = self.path.split("?", 1)[0]
-        if path != "/api/stop":
-            self._json(HTTPStatus.NOT_FOUND, {"error": f"{path}: no such control; the one control is /api/stop"})
+        controls = self.server_state.controls
+        control = controls.get(path.removeprefix("/api/"))
+        if control is None:
+            known = ", ".join(f"/api/{name}" for name in controls)
+            self._json(HTTPStatus.NOT_FOUND, {"error": f"{path}: no such control; the controls are {known}"})
             return
         token = self.server_state.token
         given = self.headers.get("Authorization", "").removeprefix("Bearer ").strip()
@@ -95,8 +99,8 @@ class _Handler(BaseHTTPRequestHandler):
         elif not hmac.compare_digest(given.encode(), token.encode()):
             self._json(HTTPStatus.FORBIDDEN, {"error": "wrong token"})
         else:
-            self.server_state.on_stop()
-            self._json(HTTPStatus.ACCEPTED, {"stopping": True})
+            control()
+            self._json(HTTPStatus.ACCEPTED, {"accepted": path})
 
     def _stream(self) -> None:
         self.send_response(HTTPStatus.OK)

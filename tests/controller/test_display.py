@@ -8,6 +8,8 @@ from controller.config import Config
 from controller.display import TableView
 from controller.service import serve
 from controller.web import DisplayServer
+from firmware_bridge.messages import Phase
+from hw_tests.faults import FaultPlan, ResetDuring
 
 
 def _free_port() -> int:
@@ -93,7 +95,7 @@ def test_the_display_follows_the_hand_and_the_token_stops_the_run(tmp_path):
 def test_without_a_token_the_display_is_read_only(tmp_path):
     view = TableView()
     stopped = []
-    server = DisplayServer("127.0.0.1:0", view, "", lambda: stopped.append(True))
+    server = DisplayServer("127.0.0.1:0", view, "", {"stop": lambda: stopped.append(True)})
     try:
         port = int(server.url.rsplit(":", 1)[1])
         status, _, body = _request(port, "POST", "/api/stop", {"Authorization": "Bearer anything"})
@@ -103,3 +105,31 @@ def test_without_a_token_the_display_is_read_only(tmp_path):
     finally:
         server.close()
     assert stopped == []
+
+
+def test_with_on_fault_wait_the_display_shows_the_hint_and_the_technician_resumes(tmp_path):
+    port = _free_port()
+    config = Config.from_dict(
+        {"service": {"on_fault": "wait"}, "http": {"listen": f"127.0.0.1:{port}", "token": "fix"}}
+    ).with_service(state_dir=str(tmp_path / "faulted"), seed=3, hands=1, speed=1000.0)
+    lines: list[dict] = []
+    reset = FaultPlan(reset=ResetDuring(Phase.STACKING, 0.0))
+    runner = threading.Thread(target=lambda: serve(config, lines.append, reset))
+    runner.start()
+    try:
+        _wait_listening(port)
+        deadline = time.monotonic() + 20
+        while not (fault := json.loads(_request(port, "GET", "/api/state")[2])["fault"]):
+            assert time.monotonic() < deadline, "no fault shown"
+            time.sleep(0.02)
+        assert fault["code"].startswith("MCU_RESET") and fault["hint_en"] and fault["hint_zh"]
+        time.sleep(0.2)
+        assert runner.is_alive() and lines == [{**lines[0], "fault": fault["code"]}], "the run did not wait"
+        assert _request(port, "POST", "/api/resume", {"Authorization": "Bearer fix"})[0] == 202
+    finally:
+        runner.join(timeout=30)
+    assert not runner.is_alive()
+    assert lines[0]["hint"] == fault["hint_en"]
+    clean: list[dict] = []
+    serve(config.with_service(http="off", state_dir=str(tmp_path / "clean")), clean.append)
+    assert lines[1:] == clean
