@@ -77,7 +77,7 @@ class TableView:
             changes["win"] = None
         referee = hand.referee
         if referee is not None:
-            seats = referee.to_dict()["seats"]
+            seats = [seat.to_dict() for seat in referee.seats]
             changes["dice"] = list(hand.dice or ())
             changes["wall_remaining"] = referee.wall.live_remaining
             changes["turn"] = referee.turn
