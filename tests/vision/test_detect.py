@@ -70,3 +70,17 @@ def test_revealed_hand_is_found_in_the_hand_zone(camera):
     hand = [place(3, tile, -200 + 31 * i, 284) for i, tile in enumerate((0, 1, 2, 9, 9))]
     seen = [s for s in read(camera, hand, seed=2) if s.zone == "hand"]
     assert [s.tile for s in sorted(seen, key=lambda s: s.u)] == [0, 1, 2, 9, 9]
+
+
+@pytest.mark.parametrize("tint", [(1.0, 1.0, 1.0), (1.12, 1.0, 0.88)], ids=["white light", "warm light"])
+def test_a_hand_over_a_zone_covers_it_and_an_empty_zone_is_clear(camera, tint):
+    from vision.render import Hand, Look
+
+    x, y = apply(seat_to_table(2), np.array([[0.0, 190.0]]))[0]
+    rng = np.random.default_rng(4)
+    scene = Scene((place(2, 3, -60, 150),), (Hand(float(x), float(y) - 25, 90.0),))
+    frame = render(scene, camera, Look(tint=tint), rng)
+    recognizer = Recognizer(Calibration(camera.homography, camera.width, camera.height), _model())
+    covered = {(view.seat, view.zone): view.covered for view in recognizer.read(frame)}
+    assert covered[(2, "discard")]
+    assert not covered[(0, "discard")] and not covered[(1, "discard")]
