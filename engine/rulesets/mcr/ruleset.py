@@ -51,6 +51,16 @@ def _false_win_payments(declarer: int, penalty: int) -> Payments:
     return collect(declarer, {seat: -penalty for seat in range(4) if seat != declarer})
 
 
+@lru_cache(maxsize=4096)
+def _answer_fans(fans: tuple[tuple[int, int], ...], flowers: int) -> tuple[tuple[FanEntry, ...], int]:
+    """The answer's fan entries (in fan order, flowers included) and the points without flowers. Fan combinations
+    repeat across hands far more often than hands do, so this is cached by (fans, flowers)."""
+    without_flowers = sum(POINTS[fan] * count for fan, count in fans)
+    if flowers:
+        fans = (*fans, (FLOWER_TILES, flowers))
+    return tuple(fan_entry(fan, count) for fan, count in sorted(fans)), without_flowers
+
+
 @cache
 def fan_entry(fan: int, count: int) -> FanEntry:
     """The answer entry of a fan (entries are immutable, so one per fan and count serves every hand)."""
@@ -142,9 +152,7 @@ class McrRuleset(Ruleset):
                 payments=self.false_win_payments(ctx.winner),
                 reason="not a winning shape (4 sets + pair, seven pairs, thirteen orphans, 全不靠, 组合龙)",
             )
-        without_flowers = sum(POINTS[fan] * count for fan, count in fans)
-        if ctx.flowers:
-            fans = (*fans, (FLOWER_TILES, ctx.flowers))
+        entries, without_flowers = _answer_fans(fans, ctx.flowers)
         points = without_flowers + ctx.flowers
         minimum = self._minimum
         meets = without_flowers >= minimum
@@ -154,7 +162,7 @@ class McrRuleset(Ruleset):
             total=points,
             total_without_flowers=without_flowers,
             meets_minimum=meets,
-            fans=tuple(fan_entry(fan, count) for fan, count in sorted(fans)),
+            fans=entries,
             payments=_win_payments(ctx.winner, ctx.discarder, points) if meets else self.false_win_payments(ctx.winner),
             reason=None if meets else f"{without_flowers} fans without flowers, below the minimum {minimum}",
             extra={"total_without_flowers": without_flowers},
