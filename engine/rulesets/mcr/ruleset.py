@@ -19,7 +19,7 @@ from engine.notation import Hand
 from engine.rulesets.base import FanEntry, OptionSpec, Ruleset, Score, WinContext, boolean_option
 from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.mcr.blessings import with_blessing
-from engine.rulesets.mcr.fans import FANS, FLOWER_TILES, POINTS
+from engine.rulesets.mcr.fans import CONCEALED_KONG_AND_MELDED_KONG, FANS, FLOWER_TILES, POINTS
 from engine.rulesets.mcr.scorer import ScoringOptions, hand_fans
 from engine.rulesets.mcr.situation import WinFlags
 from engine.settlement import Payments, collect, competition_payments
@@ -52,13 +52,18 @@ def _false_win_payments(declarer: int, penalty: int) -> Payments:
 
 
 @lru_cache(maxsize=4096)
-def _answer_fans(fans: tuple[tuple[int, int], ...], flowers: int) -> tuple[tuple[FanEntry, ...], int]:
-    """The answer's fan entries (in fan order, flowers included) and the points without flowers. Fan combinations
-    repeat across hands far more often than hands do, so this is cached by (fans, flowers)."""
-    without_flowers = sum(POINTS[fan] * count for fan, count in fans)
-    if flowers:
-        fans = (*fans, (FLOWER_TILES, flowers))
-    return tuple(fan_entry(fan, count) for fan, count in sorted(fans)), without_flowers
+def _answer_fans(fans: tuple[tuple[int, int], ...]) -> tuple[tuple[FanEntry, ...], int]:
+    """The answer's fan entries (in fan order) and their points. Fan combinations repeat across hands far more
+    often than hands do, so this is cached by the combination."""
+    return tuple(fan_entry(fan, count) for fan, count in sorted(fans)), sum(POINTS[fan] * count for fan, count in fans)
+
+
+def _with_flowers(entries: tuple[FanEntry, ...], flowers: int) -> tuple[FanEntry, ...]:
+    """花牌 in its place in fan order: before 明暗杠 (82), after every other fan."""
+    flower = fan_entry(FLOWER_TILES, flowers)
+    if entries and entries[-1].id == CONCEALED_KONG_AND_MELDED_KONG:
+        return (*entries[:-1], flower, entries[-1])
+    return (*entries, flower)
 
 
 @cache
@@ -152,7 +157,9 @@ class McrRuleset(Ruleset):
                 payments=self.false_win_payments(ctx.winner),
                 reason="not a winning shape (4 sets + pair, seven pairs, thirteen orphans, 全不靠, 组合龙)",
             )
-        entries, without_flowers = _answer_fans(fans, ctx.flowers)
+        entries, without_flowers = _answer_fans(fans)
+        if ctx.flowers:
+            entries = _with_flowers(entries, ctx.flowers)
         points = without_flowers + ctx.flowers
         minimum = self._minimum
         meets = without_flowers >= minimum
