@@ -32,6 +32,7 @@ from controller.web import DisplayServer
 from engine.actions import Verdict
 from engine.match import Match
 from engine.referee import Phase
+from engine.rulesets import get_ruleset
 from engine.tiles import WIND_LETTERS
 from firmware_bridge.errors import McuReset, TableFault
 from hw_tests.faults import NO_FAULTS, FaultPlan
@@ -122,8 +123,8 @@ class Service:
         if matches and not matches[-1].finished:
             return matches[-1]
         number = len(matches)
-        ruleset = HandRecord(0, 0, 0, 0, 1, run.rules, run.options).ruleset()
-        match = Match.start(ruleset.rotation, first_dealer(run.seed, number))
+        rotation = get_ruleset(run.rules, run.options).rotation
+        match = Match.start(rotation, first_dealer(run.seed, number))
         log.info("match %d: first dealer seat %d", number, match.deal.dealer)
         return self.journal.start_match(run.id, number, match, self.clock())
 
