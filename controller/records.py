@@ -96,7 +96,10 @@ def describe_result(result: dict[str, Any]) -> str:
     else:
         parts = []
         for win in result["wins"]:
-            fans = ", ".join(f"{fan['name_zh']} {fan['name_en']} {fan['points']}" for fan in win["score"]["fans"])
+            fans = ", ".join(
+                f"{fan['name_zh']} {fan['name_en']} {fan['points']}" + (f"×{fan['count']}" if fan["count"] > 1 else "")
+                for fan in win["score"]["fans"]
+            )
             parts.append(f"seat {win['seat']} hu 和 {win['hand']}, {win['score']['total']} ({fans})")
         outcome = "; ".join(parts)
     return f"{head} {outcome}; scores {result['scores']}"
