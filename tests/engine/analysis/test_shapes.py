@@ -24,7 +24,6 @@ from engine.tiles import parse_tiles, to_counts
 ANCHOR = (
     Path(__file__).resolve().parents[4] / "shared" / "anchor-data" / "gb-mahjong-js" / "generated-unit-test-cases.json"
 )
-needs_anchor = pytest.mark.skipif(not ANCHOR.exists(), reason=f"anchor data not found at {ANCHOR}")
 NO_QUADS = ShapeRules(seven_pairs_quad_as_two_pairs=False)
 PAIR_258 = ShapeRules(pair_ranks=frozenset({2, 5, 8}))
 
@@ -107,14 +106,12 @@ def _tile_of_name(name: str) -> int:
     return parse_hand(code + " ").standing[0]
 
 
-@needs_anchor
 @pytest.mark.parametrize(("text", "expected"), _ting_cases())
 def test_gb_mahjong_js_ting_cases(text: str, expected: list[str]) -> None:
     parsed = parse_hand(text)
     assert waits(to_counts(parsed.standing), MCR_SHAPES) == sorted(_tile_of_name(name) for name in expected)
 
 
-@needs_anchor
 def test_anchor_has_twenty_ting_cases() -> None:
     assert len(_ting_cases()) == 20
 
