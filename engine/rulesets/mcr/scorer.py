@@ -2,8 +2,10 @@
 
 ``HandSummary`` gathers once per hand what every reading needs (the melds' chows and pungs, the fans every
 reading shares, whether the wait is unique); ``reading_fans`` scores one 4 sets + pair reading on it. Readings
-are compact (sorted chow middles, sorted pung tiles, pair tile: ``divisions``), and whatever depends on the
-shape alone is cached by shape (``shape_fans``), so a reading costs a few tuple joins and dict updates.
+are compact (sorted chow middles, sorted pung tiles, pair tile: ``divisions``), and what depends on the chows
+alone or the pungs alone comes from tables (``shape_fans``), so a reading costs a few tuple joins and dict
+updates. The tables are filled once per process (``prime_tables``, counted as start-up) for the common keys,
+and as met for the rest; the tile fans work on a bitmask of the kinds held (``traits``).
 """
 
 from __future__ import annotations
