@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from operator import mul
 from typing import NamedTuple
 
 from engine.notation import Hand, Meld
@@ -79,11 +80,11 @@ class HandSummary:
         "_unique",
         "common_fans",
         "concealed_kongs",
-        "fixed",
         "fixed_chows",
         "fixed_pungs",
         "fours",
         "melded_kongs",
+        "melds",
         "prevalent_wind",
         "seat_wind",
         "self_drawn",
@@ -104,7 +105,7 @@ class HandSummary:
         rest: list[int],
         exhausted_waits: bool,
     ) -> None:
-        self.fixed = tuple(meld[0] for meld in melds)
+        self.melds = melds
         chows: list[Code] = []
         pungs: list[Code] = []
         melded = melded_kongs = concealed_kongs = 0
@@ -152,7 +153,8 @@ class HandSummary:
 
 
 def total(fans: Fans) -> int:
-    return sum(POINTS[fan] * count for fan, count in fans.items())
+    """Points of the fans (without flowers): points × count, summed in C."""
+    return sum(map(mul, map(POINTS.__getitem__, fans), fans.values()))
 
 
 def _wind_fans(pungs: Sequence[Code], summary: HandSummary, fans: Fans) -> None:
@@ -309,8 +311,7 @@ def hand_fans(
     rest = list(counts)
     rest[win_id] -= 1
     summary = HandSummary(melds, win_id, held, kinds, flags, winds, rest, options.exhausted_waits)
-    fixed = summary.fixed
-    special = _special_fans(summary, counts, held, concealed_kinds, options) if len(fixed) <= 1 else None
+    special = _special_fans(summary, counts, held, concealed_kinds, options) if len(melds) <= 1 else None
     if special is not None and SEVEN_PAIRS not in special:
         return tuple(special.items())
     best, best_total = special, total(special) if special else 0
@@ -332,7 +333,7 @@ def _special_fans(
     straight, nine gates (only the knitted straight admits an exposed meld). Each is tried only when the count
     vector allows it (all pairs, 13-14 kinds, 9 kinds, 14 tiles of one suit), so most hands try none."""
     win = summary.win_tile
-    concealed = not summary.fixed
+    concealed = not summary.melds
     kinds_held = 34 - counts.count(0)
     if concealed:
         fans = None
@@ -353,7 +354,7 @@ def _special_fans(
     if kinds_held >= 9 and holds_knitted_straight(concealed_kinds):
         knitted = knitted_straight_fans(
             counts,
-            summary.fixed,
+            tuple(pack for pack, _, _ in summary.melds),
             held,
             win,
             summary.self_drawn,
