@@ -23,10 +23,11 @@ REPO = Path(__file__).resolve().parents[1]
 ORACLE = REPO.parent / "shared" / "anchor-data" / "mcr-oracle-pymahjonggb-1.4.0.jsonl"
 
 
-def _cli_seconds(lines: list[str]) -> float:
+def cli_seconds(lines: list[str], *arguments: str) -> float:
+    """Wall time of one ``mjtable score`` process (with ``arguments``) fed ``lines``."""
     started = time.perf_counter()
     subprocess.run(
-        [sys.executable, "-m", "controller.cli", "score", "--rules", "basic", "--options", '{"tile_set": 144}'],
+        [sys.executable, "-m", "controller.cli", "score", *arguments],
         input="\n".join(lines) + "\n",
         capture_output=True,
         text=True,
@@ -34,6 +35,10 @@ def _cli_seconds(lines: list[str]) -> float:
         cwd=REPO,
     )
     return time.perf_counter() - started
+
+
+def _cli_seconds(lines: list[str]) -> float:
+    return cli_seconds(lines, "--rules", "basic", "--options", '{"tile_set": 144}')
 
 
 def _pymahjonggb_seconds(records: list[dict]) -> float:

@@ -28,7 +28,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.bench_cli import ORACLE, _pymahjonggb_seconds  # noqa: E402
+from bench.bench_cli import ORACLE, _pymahjonggb_seconds, cli_seconds  # noqa: E402
 from controller.cli import win_context  # noqa: E402
 from engine.analysis.suit_tables import group_table  # noqa: E402
 from engine.notation import parse_hand  # noqa: E402
@@ -38,16 +38,7 @@ from engine.rulesets.mcr.scorer import prime_tables  # noqa: E402
 
 
 def _cli_seconds(lines: list[str]) -> float:
-    started = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-m", "controller.cli", "score", "--rules", "mcr"],
-        input="\n".join(lines) + "\n",
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=REPO,
-    )
-    return time.perf_counter() - started
+    return cli_seconds(lines, "--rules", "mcr")
 
 
 def _first_sight_seconds() -> float:

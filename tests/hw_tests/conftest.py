@@ -1,16 +1,3 @@
-"""Every test leaves no thread behind: links, simulators and blinking lamps are shut down cleanly."""
+"""Every test here leaves no thread behind (see ``tests/threads.py``)."""
 
-import threading
-import time
-
-import pytest
-
-
-@pytest.fixture(autouse=True)
-def no_leftover_threads():
-    before = set(threading.enumerate())
-    yield
-    deadline = time.monotonic() + 2.0
-    while (extra := set(threading.enumerate()) - before) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert not extra, f"threads left running: {sorted(thread.name for thread in extra)}"
+from tests.threads import no_leftover_threads  # noqa: F401 - an autouse fixture, switched on by importing it
