@@ -228,6 +228,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--state", help="journal directory (default ~/.local/share/mjtable)")
     run.add_argument("--http", help="HOST:PORT of the display (default 127.0.0.1:8080), or off")
     run.add_argument("--json", action="store_true", help="one JSON line per hand result, then the summary")
+    run.add_argument(
+        "--camera",
+        choices=("off", "sim"),
+        help="sim: the bots' discards are read by the simulated camera (default: off)",
+    )
     history = commands.add_parser("history", help="the journaled hands of a run: JSON records or readable logs")
     history.add_argument("--config", type=Path, help="TOML configuration (for its state directory)")
     history.add_argument("--state", help="journal directory (default: the configuration's)")
@@ -241,7 +246,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
     config = load_config(args.config).with_service(
-        http=args.http, rules=args.rules, hands=args.hands, seed=args.seed, speed=args.speed, state_dir=args.state
+        http=args.http,
+        rules=args.rules,
+        hands=args.hands,
+        seed=args.seed,
+        speed=args.speed,
+        state_dir=args.state,
+        camera=args.camera,
     )
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
 

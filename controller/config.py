@@ -63,6 +63,7 @@ class ServiceSection(_Section):
     think_s: float = 0.5  # a bot's think time per move, in table seconds
     state_dir: str = ""  # "": the per-user data directory (~/.local/share/mjtable)
     on_fault: str = "stop"  # a table fault stops the run; "wait": wait for POST /api/resume after the repair
+    camera: str = "off"  # "sim": the bots' discards are read by the simulated camera (controller.camera)
 
     def __post_init__(self) -> None:
         try:
@@ -73,6 +74,8 @@ class ServiceSection(_Section):
             raise ConfigError("service.hands and service.seed: expected numbers ≥ 0")
         if self.on_fault not in ("stop", "wait"):
             raise ConfigError(f"service.on_fault: expected stop or wait, got {self.on_fault!r}")
+        if self.camera not in ("off", "sim"):
+            raise ConfigError(f"service.camera: expected off or sim, got {self.camera!r}")
         if not 0.01 <= self.speed <= 10_000 or not 0 <= self.think_s <= 60:
             raise ConfigError("service.speed: expected 0.01-10000; service.think_s: expected 0-60")
 

@@ -4,6 +4,11 @@ A run is resumed when the journal holds one in progress: the match state comes f
 each hand's result), the hand in play is rebuilt by replaying its events, the table cycle continues from the
 MCU's phase. Seeds derive from the run's seed and the hand number, the simulated dice from the hand seed and the
 bots' decisions from the hand seed and the referee state, so a run's results depend on its seed alone.
+
+With ``service.camera = "sim"`` (``mjtable run --camera sim``) the bots' discards go through the simulated camera
+(``controller.camera``): what the camera read is journaled and applied, a claim is confirmed by the tile seen
+taken, and a camera that reads wrong or nothing is logged and shown but never stalls the game (the bot's own
+report is used). When the camera reads every discard right the results are those of a run without it.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.config import Config
 from controller.cycle import TableCycle
@@ -29,13 +34,16 @@ from controller.journal import Journal, MatchRecord, RunRecord
 from controller.players import next_action
 from controller.tableside import TableSide, open_table
 from controller.web import DisplayServer
-from engine.actions import Verdict
+from engine.actions import Action, ActionKind, Verdict
 from engine.match import Match
 from engine.referee import Phase
 from engine.rulesets import get_ruleset
-from engine.tiles import WIND_LETTERS
+from engine.tiles import WIND_LETTERS, tile_code
 from firmware_bridge.errors import McuReset, TableFault
 from hw_tests.faults import NO_FAULTS, FaultPlan
+
+if TYPE_CHECKING:  # the camera path imports the vision package (OpenCV): only a run with the camera loads it
+    from controller.camera import CameraStats, Reading, SimCamera, Swap
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +73,7 @@ class Service:
         listeners: tuple[Callable[[HandState, Event, Verdict | None], None], ...] = (),
         stop: threading.Event | None = None,
         resume: threading.Event | None = None,
+        camera_swap: Swap | None = None,
     ) -> None:
         self.config = config
         self.journal = journal
@@ -78,6 +87,10 @@ class Service:
         """Set by the technician (``POST /api/resume``) once a fault is repaired."""
         self.cycle = TableCycle(side, self._record_current, clock)
         self._hand: HandState | None = None
+        self.camera_swap = camera_swap
+        """Test hook of the simulated camera: the tile laid into the zone instead of the bot's (``SimCamera``)."""
+        self.camera_stats: CameraStats | None = None
+        """The camera path's figures over the run (``service.camera = "sim"``)."""
 
     # -- the run ------------------------------------------------------------------------------------------
 
@@ -97,6 +110,8 @@ class Service:
         if not run.finished:
             log.info("stopped on request after %d hands: the run resumes from the journal", hands)
             summary["stopped"] = True
+        if self.camera_stats is not None:
+            summary["camera"] = self.camera_stats.to_dict()
         self.emit(summary)
         return summary
 
@@ -209,10 +224,72 @@ class Service:
         referee = hand.referee
         assert referee is not None
         pause = self.config.service.think_s / self.config.service.speed
+        camera = None
+        if self.config.service.camera == "sim":
+            from controller.camera import CameraStats, SimCamera
+
+            self.camera_stats = self.camera_stats or CameraStats()
+            camera = SimCamera(hand.record.seed, self.camera_swap, self.camera_stats)  # zones empty on a resume
         while referee.phase is not Phase.OVER and not self.stop.is_set():
             action = next_action(referee, hand.record.seed)
             self.sleep(pause)
-            self.record(hand, Event.action(action, "bot", self.clock()))
+            if camera is None:
+                self.record(hand, Event.action(action, "bot", self.clock()))
+            else:
+                self._seen(hand, camera, action)
+
+    # -- the camera path ----------------------------------------------------------------------------------
+
+    def _seen(self, hand: HandState, camera: SimCamera, action: Action) -> None:
+        """The bot's move through the camera: a discard is laid into the zone and what the camera read is recorded;
+        a granted claim (or a hu on the discard) is confirmed by the tile seen taken. A camera that reads another
+        tile or nothing is logged and shown, and the bot's own report is recorded: the camera is checked, the
+        game is never stalled by it."""
+        referee = hand.referee
+        assert referee is not None
+        if action.kind is ActionKind.DISCARD and action.tile is not None:
+            reading = camera.discard(action.seat, action.tile)
+            if reading.tile == action.tile:
+                seen = Action(ActionKind.DISCARD, action.seat, reading.tile)
+                self.record(hand, Event.action(seen, "camera", self.clock()))
+                assert self.camera_stats is not None
+                self.camera_stats.latencies.append(time.perf_counter() - reading.seen_at)
+            else:
+                self._mismatch(hand, "discard", action.seat, action.tile, reading)
+                data = {"action": action.to_dict(), "source": "bot", "camera": reading.code}
+                self.record(hand, Event(EventKind.ACTION, data, self.clock()))
+            return
+        offered, discarder, claims = referee.offer, referee.offer_seat, referee.claims_made
+        on_offer = referee.phase is Phase.CLAIMS and offered is not None and discarder is not None
+        self.record(hand, Event.action(action, "bot", self.clock()))
+        taken = referee.claims_made > claims or (referee.phase is Phase.OVER and bool(referee.wins))
+        if on_offer and taken:
+            assert offered is not None and discarder is not None
+            reading = camera.take(discarder)
+            if reading.tile != offered:
+                self._mismatch(hand, "taken", discarder, offered, reading)
+
+    def _mismatch(self, hand: HandState, what: str, seat: int, tile: int, reading: Reading) -> None:
+        assert self.camera_stats is not None
+        self.camera_stats.mismatches += 1
+        line = {
+            "camera": "mismatch",
+            "hand": hand.record.number,
+            "event": what,
+            "seat": seat,
+            "bot": tile_code(tile),
+            "read": reading.code,
+            "using": "bot",
+        }
+        log.warning(
+            "hand %d: camera mismatch: seat %d %s %s, the camera read %s; going on with the bot's report",
+            hand.record.number,
+            seat,
+            what,
+            line["bot"],
+            reading.code,
+        )
+        self.emit(line)
 
     def _finish(self, run: RunRecord, match: MatchRecord, hand: HandState) -> RunRecord:
         referee = hand.referee

@@ -1,0 +1,167 @@
+"""The camera path of the simulated table (``mjtable run --camera sim``): a bot's discard is laid into its seat's
+discard zone of rendered camera frames, read back by ``vision.recognize.Recognizer`` and ``vision.track.Tracker``,
+and the tracker's ``discard`` event (its seat and the tile the camera read) is what the service journals and
+applies. A claim is confirmed by the tracker's ``taken`` event: the claimant's hand reaches into the zone and the
+tile is gone.
+
+The camera is checked, the game is never stalled by it: when the camera reads another tile than the bot
+discarded, or reads nothing within ``MAX_FRAMES`` frames, or does not see a claimed tile taken, the service logs
+the mismatch, shows it (a ``{"camera": "mismatch", ...}`` line to the display and the output) and goes on with
+the bot's own report, journaled with what the camera read.
+
+Simplifications of the simulated table, each said where it is made:
+
+- The vision package reads one row of discards per zone reliably (a second row touching the first is taken for
+  a hand over the zone), so a zone holds at most ``ROW`` tiles: before a seat's seventh, its row is swept out of
+  the camera's view and that seat's tracker starts afresh. A resumed hand starts with swept zones.
+- The light is steady (the default ``Look``) and the tracker reports a tile from one clear frame (``stable=1``),
+  so a discard costs one frame and a claim two; the vision package's own tests cover drifting light and
+  debouncing.
+- ``swap`` (a test hook) changes the tile laid into the zone, or lays none: how a test makes the camera read
+  another tile than the bot reported, or nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine.tiles import Tile, tile_code
+from vision.calibrate import Calibration
+from vision.classify import load_model
+from vision.geometry import DEFAULT_LAYOUT, apply, seat_angle, seat_to_table
+from vision.recognize import Recognizer
+from vision.render import Hand, Look, Placed, Scene, default_camera, render
+from vision.simtable import spot
+from vision.track import Tracker
+
+log = logging.getLogger(__name__)
+
+ROW = 6
+"""Discards a zone holds before the simulated table sweeps its row out of view (see the module doc)."""
+MAX_FRAMES = 3
+"""Frames the service waits for a discard (or a take) to be read before it goes on with the bot's report."""
+FPS = 10.0
+"""Nominal frame rate: the frame times given to the tracker."""
+
+Swap = Callable[[int, Tile], Tile | None]
+"""(seat, tile the bot discarded) → the tile laid into the zone (None: nothing)."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the camera made of one discard or take: the tile it read (None: nothing), the frames it took, and
+    ``seen_at`` (``time.perf_counter``) when the deciding frame was captured."""
+
+    tile: Tile | None
+    frames: int
+    seen_at: float
+
+    @property
+    def code(self) -> str:
+        return "nothing" if self.tile is None else tile_code(self.tile)
+
+
+def _on_table(seat: int, u: float, v: float) -> tuple[float, float]:
+    x, y = apply(seat_to_table(seat), np.array([[u, v]]))[0]
+    return float(x), float(y)
+
+
+@dataclass
+class CameraStats:
+    """Frame-to-verdict latencies (seconds) of the discards the camera read, and the mismatches."""
+
+    latencies: list[float] = field(default_factory=list)
+    discards: int = 0
+    takes: int = 0
+    mismatches: int = 0
+    frames: int = 0
+
+    def to_dict(self) -> dict[str, float | int]:
+        data: dict[str, float | int] = {
+            "discards": self.discards,
+            "takes": self.takes,
+            "mismatches": self.mismatches,
+            "frames": self.frames,
+        }
+        if len(self.latencies) >= 2:
+            cuts = statistics.quantiles(self.latencies, n=100, method="inclusive")
+            data |= {"p50_ms": round(cuts[49] * 1000, 1), "p99_ms": round(cuts[98] * 1000, 1)}
+        return data
+
+
+class SimCamera:
+    """The simulated table as the overhead camera sees it: tiles laid into the seats' discard zones, rendered,
+    read and tracked. ``seed`` fixes the placement of the tiles; frames are rendered on demand."""
+
+    def __init__(self, seed: int, swap: Swap | None = None, stats: CameraStats | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.camera = default_camera(DEFAULT_LAYOUT)
+        calibration = Calibration(self.camera.homography, self.camera.width, self.camera.height, DEFAULT_LAYOUT)
+        self.recognizer = Recognizer(calibration, load_model(), ("discard",))
+        self.look = Look()
+        self.swap = swap
+        self.stats = stats or CameraStats()
+        self._frame = 0
+        self._zones: list[list[Placed | None]] = [[] for _ in range(4)]
+        self._trackers = [self._tracker() for _ in range(4)]
+
+    @staticmethod
+    def _tracker() -> Tracker:
+        return Tracker(stable=1, gone=1, patience=MAX_FRAMES)
+
+    def sweep(self) -> None:
+        """Empty every zone (a new hand, or a resumed one)."""
+        self._zones = [[] for _ in range(4)]
+        self._trackers = [self._tracker() for _ in range(4)]
+
+    def _shot(self, seat: int, hands: tuple[Hand, ...] = ()) -> tuple[list, float]:
+        tiles = tuple(placed for zone in self._zones for placed in zone if placed is not None)
+        image = render(Scene(tiles, hands, DEFAULT_LAYOUT, True), self.camera, self.look, self.rng)
+        seen_at = time.perf_counter()
+        self._frame += 1
+        self.stats.frames += 1
+        views = [view for view in self.recognizer.read(image) if view.seat == seat]
+        return self._trackers[seat].update(views, self._frame, self._frame / FPS), seen_at
+
+    def discard(self, seat: int, tile: Tile) -> Reading:
+        """Lay ``tile`` (or what ``swap`` makes of it) into ``seat``'s zone and read it back."""
+        zone = self._zones[seat]
+        if len(zone) >= ROW:
+            zone.clear()  # the row swept out of view (see the module doc)
+            self._trackers[seat] = self._tracker()
+        shown = tile if self.swap is None else self.swap(seat, tile)
+        u, v, turn = spot(DEFAULT_LAYOUT, len(zone), self.rng)
+        zone.append(None if shown is None else Placed(shown, *_on_table(seat, u, v), seat_angle(seat) + turn))
+        self.stats.discards += 1
+        seen_at = time.perf_counter()
+        for frames in range(1, MAX_FRAMES + 1):
+            events, seen_at = self._shot(seat)
+            for event in events:
+                if event.kind == "discard":
+                    return Reading(event.tiles[0], frames, seen_at)
+        return Reading(None, MAX_FRAMES, seen_at)
+
+    def take(self, seat: int) -> Reading:
+        """The last discard of ``seat`` taken by a claimant: a hand reaches into the zone, the tile is gone."""
+        zone = self._zones[seat]
+        self.stats.takes += 1
+        placed = zone[-1] if zone else None
+        if placed is None:
+            return Reading(None, 0, time.perf_counter())
+        u, v = apply(np.linalg.inv(seat_to_table(seat)), np.array([[placed.x, placed.y]]))[0]
+        hand = Hand(*_on_table(seat, float(u), float(v) + 25), seat_angle(seat) - 90, 1.0)
+        self._shot(seat, (hand,))  # the zone covered: the tracker knows the tile may now be taken
+        zone[-1] = None  # the spot stays used: the row's next tile goes to the next spot
+        seen_at = time.perf_counter()
+        for frames in range(1, MAX_FRAMES + 1):
+            events, seen_at = self._shot(seat)
+            for event in events:
+                if event.kind == "taken":
+                    return Reading(event.tiles[0], frames + 1, seen_at)
+        return Reading(None, MAX_FRAMES + 1, seen_at)

@@ -1,0 +1,89 @@
+"""The camera path of the simulated table (``--camera sim``): discards read by the camera, claims seen taken, a
+misreading camera shown and the game going on with the bots' reports. One hand each (about 12 s with the camera)."""
+
+import logging
+
+import pytest
+
+from controller.cli import build_parser
+from controller.config import Config
+from controller.errors import ConfigError
+from controller.journal import Journal
+from controller.service import Service, journal_path, serve
+from controller.tableside import open_table
+from engine.tiles import tile_code
+
+SEED = 1  # one hand with 75 discards and 10 claims
+
+
+def _config(tmp_path, **service) -> Config:
+    return Config().with_service(http="off", state_dir=str(tmp_path), speed=1000.0, seed=SEED, hands=1, **service)
+
+
+def _discards(config: Config) -> list[dict]:
+    with Journal(journal_path(config)) as journal:
+        (run,) = journal.runs()
+        ((hand, _),) = journal.hands(run.id)
+        return [e.data for e in journal.events(hand.id) if e.kind == "action" and e.data["action"]["kind"] == "discard"]
+
+
+@pytest.fixture(scope="module")
+def plain(tmp_path_factory) -> list[dict]:
+    lines: list[dict] = []
+    serve(_config(tmp_path_factory.mktemp("plain")), lines.append)
+    return lines
+
+
+def test_the_camera_reads_every_discard_and_the_results_are_those_without_it(tmp_path, plain):
+    config = _config(tmp_path, camera="sim")
+    lines: list[dict] = []
+    serve(config, lines.append)
+    *results, summary = lines
+    camera = summary.pop("camera")
+    assert [*results, summary] == plain  # same seed, same results
+    assert camera["mismatches"] == 0 and camera["discards"] > 20 and camera["takes"] > 0
+    assert camera["frames"] == camera["discards"] + 2 * camera["takes"]  # one frame a discard, two a take
+    assert 0 < camera["p50_ms"] <= camera["p99_ms"]
+    discards = _discards(config)
+    assert len(discards) == camera["discards"]
+    assert {d["source"] for d in discards} == {"camera"}
+
+
+def test_a_misreading_camera_is_shown_and_the_hand_completes_with_the_bots_reports(tmp_path, plain, caplog):
+    config = _config(tmp_path, camera="sim")
+    laid: list[int] = []
+
+    def swap(seat: int, tile: int) -> int | None:
+        laid.append(tile)
+        if len(laid) == 3:
+            return (tile + 1) % 34  # another tile than the bot reported
+        return None if len(laid) == 5 else tile  # the fifth: nothing laid down
+
+    lines: list[dict] = []
+    caplog.set_level(logging.WARNING, logger="controller.service")
+    with Journal(journal_path(config)) as journal, open_table(config) as side:
+        Service(config, side, journal, lines.append, camera_swap=swap).run()
+    mismatches = [line for line in lines if line.get("camera") == "mismatch"]
+    assert [(m["event"], m["bot"], m["read"], m["using"]) for m in mismatches] == [
+        ("discard", tile_code(laid[2]), tile_code((laid[2] + 1) % 34), "bot"),
+        ("discard", tile_code(laid[4]), "nothing", "bot"),
+    ]
+    assert sum("camera mismatch" in record.message for record in caplog.records) == 2
+    *results, summary = [line for line in lines if line not in mismatches]
+    assert summary.pop("camera")["mismatches"] == 2
+    assert [*results, summary] == plain  # the game went on with the bots' reports
+    discards = _discards(config)
+    assert [(d["source"], d.get("camera")) for d in discards[2:5]] == [
+        ("bot", tile_code((laid[2] + 1) % 34)),
+        ("camera", None),
+        ("bot", "nothing"),
+    ]
+
+
+def test_the_camera_option_is_off_by_default_and_checked():
+    assert Config().service.camera == "off"
+    args = build_parser().parse_args(["run", "--camera", "sim"])
+    assert args.camera == "sim"
+    assert Config().with_service(camera=args.camera).service.camera == "sim"
+    with pytest.raises(ConfigError, match=r"service\.camera"):
+        Config().with_service(camera="usb")
