@@ -5,10 +5,13 @@ an event-stream client on loopback has the state that shows it: journal commit +
 Reference, measured in the same run: a plain ``GET /api/state`` round trip on the same server. Footprint: CPU
 seconds per wall second of the run (the share of one core) and the peak resident memory of the process.
 
-The camera path (frame → tracker → event) is not in the service yet, so this is event-to-display, not
-frame-to-display.
+With ``--camera sim`` the bots' discards go through the simulated camera (``controller.camera``) and the run's
+summary adds frame-to-verdict latency: from the moment the frame that shows a discard is captured (rendered) to
+the referee's verdict on what the camera read (recognition of the frame, tracker, journal commit, referee). The
+rendering itself (about 0.1 s a frame) is the simulated camera's cost, not the service's, and is left out. The
+event-to-display figures above are then measured from the verdict on.
 
-    python bench/bench_service.py [--hands 2] [--speed 20]
+    python bench/bench_service.py [--hands 2] [--speed 20] [--camera sim]
 """
 
 from __future__ import annotations
@@ -86,14 +89,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2)
     parser.add_argument("--speed", type=float, default=20.0)
+    parser.add_argument("--camera", choices=("off", "sim"), default="off", help="sim: discards read by the camera")
     args = parser.parse_args()
     port = _free_port()
     with tempfile.TemporaryDirectory() as state:
         config = Config.from_dict({"http": {"listen": f"127.0.0.1:{port}"}})
-        config = config.with_service(state_dir=str(Path(state)), seed=1, hands=args.hands, speed=args.speed)
+        config = config.with_service(
+            state_dir=str(Path(state)), seed=1, hands=args.hands, speed=args.speed, camera=args.camera
+        )
         latencies: list[float] = []
+        lines: list[dict] = []
         done = threading.Event()
-        runner = threading.Thread(target=serve, args=(config, lambda line: None))
+        runner = threading.Thread(target=serve, args=(config, lines.append))
         usage = resource.getrusage(resource.RUSAGE_SELF)
         started = time.perf_counter()
         runner.start()
@@ -108,9 +115,21 @@ def main() -> None:
     cpu = after.ru_utime + after.ru_stime - usage.ru_utime - usage.ru_stime
     p50, p99 = _percentile(latencies, 0.5), _percentile(latencies, 0.99)
     reference_p50 = statistics.median(reference)
+    camera = {}
+    if args.camera != "off":
+        figures = lines[-1]["camera"]
+        camera = {
+            "camera": args.camera,
+            "frame_to_verdict_ms": {"p50": figures.get("p50_ms"), "p99": figures.get("p99_ms")},
+            "camera_discards": figures["discards"],
+            "camera_takes": figures["takes"],
+            "camera_mismatches": figures["mismatches"],
+            "camera_frames": figures["frames"],
+        }
     print(
         json.dumps(
             {
+                **camera,
                 "hands": args.hands,
                 "speed": args.speed,
                 "actions": len(latencies),
