@@ -7,7 +7,6 @@ MockFactory pins. The simulated MCU's dice are reseeded from each hand's seed ju
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -39,7 +38,7 @@ def open_table(config: Config, faults: FaultPlan = NO_FAULTS) -> Iterator[TableS
             sim, table = stack.enter_context(simulated_table(config.bridge, speed=config.service.speed, faults=faults))
 
             def seed_dice(hand_seed: int) -> None:
-                sim.model.rng = random.Random(f"{hand_seed}/dice")
+                sim.reseed(f"{hand_seed}/dice")
 
             factory = MockFactory()
             side = TableSide(table, Panel(config.bridge.gpio, factory), type(factory).__name__, seed_dice)

@@ -132,6 +132,12 @@ class McuSimulator:
         with self._lock:
             self._boot(reason)
 
+    def reseed(self, seed: int | str) -> None:
+        """Draw the mechanism's randomness (dice, timing jitter) from ``seed`` from now on: a host that ties each
+        hand's dice to its own seed gets the same throw again after a restart."""
+        with self._lock:
+            self.model.rng = random.Random(seed)
+
     def inject(self, faults: FaultPlan) -> None:
         """Mechanical faults for what the table does next (replaces the previous plan)."""
         with self._lock:
