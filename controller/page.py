@@ -51,7 +51,14 @@ function render(){const w=WORDS[lang],s=state;if(s.hand===null||s.hand===undefin
   x.score.fans.map(f=>`${lang==="zh"?f.name_zh:f.name_en} ${f.points}`).join(", ")).join("<br>");
  document.getElementById("win").innerHTML=text?`<div class="win">${text}</div>`:"";
  const e=s.last_event,v=s.verdict;document.getElementById("last").textContent=e?
-  JSON.stringify(e.action||e)+(v?(v.ok?" ✓":" ✗ "+v.reason):""):""}
+  describe(e)+(v?(v.ok?" ✓":" ✗ "+v.reason):""):""}
+const VERBS={zh:{draw:"摸牌",discard:"打出",flower:"补花",concealed_kong:"暗杠",added_kong:"加杠",chi:"吃",pung:"碰",
+ kong:"杠",hu:"和",pass:"过"},en:{draw:"draws",discard:"discards",flower:"sets aside a flower",
+ concealed_kong:"declares a concealed kong",added_kong:"adds to a kong",chi:"chows",pung:"pungs",kong:"kongs",
+ hu:"declares hu",pass:"passes"}};
+function describe(e){const a=e.action;if(e.kind==="table")return `${lang==="zh"?"牌桌":"table"}: ${e.step}`;
+ if(!a||!(a.kind in VERBS.en))return JSON.stringify(e);
+ return `${WORDS[lang].seat} ${a.seat} ${VERBS[lang][a.kind]}`+(a.tile?` ${glyph(a.tile)} (${a.tile})`:"")}
 fetch("/api/state").then(r=>r.json()).then(s=>{state=s;render()});
 new EventSource("/events").onmessage=m=>{state=JSON.parse(m.data);render()};
 </script></body></html>
