@@ -27,12 +27,13 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
 from engine.actions import Action, ActionKind, Verdict
 from engine.errors import IllegalAction, MjtableError
 from engine.match import HandResult, Win
-from engine.notation import Hand, Meld, MeldKind, Situation
+from engine.notation import Hand, Meld, MeldKind, Situation, format_hand
 from engine.procedure import NewHand, Wall, WallLayout, break_wall, deal, new_hand
 from engine.rulesets import ClaimKind, DrawContext, KongType, MultipleWinners, Ruleset, Score, WinContext
 from engine.seats import SeatState
@@ -69,8 +70,6 @@ class WinRecord:
     score: Score
 
     def to_dict(self) -> dict[str, Any]:
-        from engine.notation import format_hand
-
         return {"seat": self.seat, "hand": format_hand(self.hand), "score": self.score.to_dict()}
 
 
@@ -128,6 +127,8 @@ class Referee:
         """The tile on offer: the last discard (``claims``) or the tile of an added kong (``rob``)."""
         self.offer_seat: int | None = None
         self.responses: dict[int, Action] = {}
+        self.declared: dict[int, WinRecord] = {}
+        """Wins declared on the tile on offer, scored once when declared and settled when the offer closes."""
         self.last_drawn: Tile | None = None
         self.may_win_by_draw = True
         """Whether the seat in turn got its last tile from the wall (a chi or pung gives no self-drawn win)."""
@@ -205,7 +206,7 @@ class Referee:
 
     def apply(self, action: Action) -> Verdict:
         """Validate and, when legal, carry out ``action``; an illegal one leaves the state as it was."""
-        handler = self._handlers().get(action.kind)
+        handler = self._handlers.get(action.kind)
         try:
             if not 0 <= action.seat < SEATS:
                 raise IllegalAction(f"seat {action.seat}: expected a seat 0-3")
@@ -223,6 +224,7 @@ class Referee:
         self.history.append(action)
         return Verdict(True, events=tuple(events))
 
+    @cached_property
     def _handlers(self) -> dict[ActionKind, Callable[[Action], list[str]]]:
         return {
             ActionKind.DRAW: self._draw,
@@ -265,8 +267,12 @@ class Referee:
 
     def _start_turn(self, seat: int, drawn: Tile | None, *, after_kong: bool) -> None:
         self.phase, self.turn = Phase.ACT, seat
-        self.offer, self.offer_seat, self.responses = None, None, {}
+        self.offer, self.offer_seat, self.responses, self.declared = None, None, {}, {}
         self.last_drawn, self.may_win_by_draw, self.after_kong = drawn, True, after_kong
+
+    def _open_offer(self, phase: Phase, tile: Tile, seat: int) -> None:
+        """Put ``tile`` on offer to the other three (a discard, or an added kong's fourth tile)."""
+        self.phase, self.offer, self.offer_seat, self.responses, self.declared = phase, tile, seat, {}, {}
 
     def _discard(self, action: Action) -> list[str]:
         seat = self._require_turn(action, Phase.ACT)
@@ -279,7 +285,7 @@ class Referee:
         seat.take(tile)
         seat.discards.append(tile)
         self.discards_made += 1
-        self.phase, self.offer, self.offer_seat, self.responses = Phase.CLAIMS, tile, action.seat, {}
+        self._open_offer(Phase.CLAIMS, tile, action.seat)
         return ["discarded"]
 
     def _flower(self, action: Action) -> list[str]:
@@ -325,7 +331,7 @@ class Referee:
         self._check_visible(tile, 1, f"added kong of {tile_code(tile)}")
         seat.take(tile)
         if KongType.ADDED in self.ruleset.robbable_kongs:
-            self.phase, self.offer, self.offer_seat, self.responses = Phase.ROB, tile, action.seat, {}
+            self._open_offer(Phase.ROB, tile, action.seat)
             return ["kong may be robbed"]
         return self._complete_added_kong(action.seat, tile)
 
@@ -451,6 +457,8 @@ class Referee:
             events = self._false_win(record)
             # A false declaration is penalised and counts as the seat's pass; the offer stays open.
             self.responses[action.seat] = Action(ActionKind.PASS, action.seat) if events else action
+            if not events:
+                self.declared[action.seat] = record
             if len(self.responses) < SEATS - 1:
                 return events or ["answer recorded"]
             return events + self._resolve()
@@ -537,7 +545,7 @@ class Referee:
         return held
 
     def _end_with_wins(self, winners: list[int], discarder: int, tile: Tile, *, robbing: bool) -> list[str]:
-        records = [self._evaluate(self.responses[seat], tile, discarder=discarder, robbing=robbing) for seat in winners]
+        records = [self.declared[seat] for seat in winners]
         if not robbing:
             self.seats[discarder].discards.pop()
         self.seats[winners[0]].add(tile)  # the tile physically goes to the first winner (the others show theirs)
@@ -633,7 +641,8 @@ class Referee:
 
     def _snapshot(self) -> tuple[Any, ...]:
         seats = [(list(s.known), s.unknown, list(s.melds), list(s.discards), list(s.flowers)) for s in self.seats]
-        fields = (self.phase, self.turn, self.offer, self.offer_seat, dict(self.responses), self.last_drawn)
+        offer = (self.offer, self.offer_seat, dict(self.responses), dict(self.declared))
+        fields = (self.phase, self.turn, *offer, self.last_drawn)
         flags = (self.may_win_by_draw, self.after_kong, self.discards_made, self.claims_made)
         return (
             seats,
@@ -650,7 +659,7 @@ class Referee:
         seats, fields, flags, wall_state, history, wins, result, penalties = snapshot
         for seat, (known, unknown, melds, discards, flowers) in zip(self.seats, seats, strict=True):
             seat.known, seat.unknown, seat.melds, seat.discards, seat.flowers = known, unknown, melds, discards, flowers
-        self.phase, self.turn, self.offer, self.offer_seat, self.responses, self.last_drawn = fields
+        self.phase, self.turn, self.offer, self.offer_seat, self.responses, self.declared, self.last_drawn = fields
         self.may_win_by_draw, self.after_kong, self.discards_made, self.claims_made = flags
         self.wall.state, self.wins, self.result, self.penalties = wall_state, wins, result, penalties
         del self.history[history:]
