@@ -27,6 +27,17 @@ def parse_listen(text: str) -> tuple[str, int]:
     return host, int(port)
 
 
+def parse_mqtt_url(text: str) -> tuple[str, int, bool]:
+    """``"mqtt://host:1883"`` / ``"mqtts://host:8883"`` → host, port, TLS; a ``ConfigError`` names the value."""
+    scheme, sep, rest = text.partition("://")
+    host, _, port = rest.rpartition(":")
+    if not sep or scheme not in ("mqtt", "mqtts") or not host or "@" in host or not port.isdigit():
+        raise ConfigError(f"mqtt.url: expected mqtt://HOST:PORT or mqtts://HOST:PORT, got {text!r}")
+    if not 0 < int(port) <= 65535:
+        raise ConfigError(f"mqtt.url: port {port} out of range 1-65535")
+    return host.strip("[]"), int(port), scheme == "mqtts"
+
+
 def default_state_dir() -> Path:
     """The per-user data directory (XDG): journal and history survive reinstalls of the code."""
     base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
@@ -109,6 +120,42 @@ class HttpSection(_Section):
 
 
 @dataclass(frozen=True)
+class MqttSection(_Section):
+    """``[mqtt]``: the parlor's fleet broker (``controller.mqtt_link``). Credentials live here, never in the URL,
+    so ``--mqtt`` on the command line does not show a password in ``ps``."""
+
+    url: str = ""  # mqtt://HOST:PORT or mqtts://HOST:PORT (TLS); "" = no fleet link
+    table_id: str = ""  # the topic level of this table, mjtable/<table_id>/...; "" = the host name
+    username: str = ""
+    password: str = ""
+    ca_certs: str = ""  # TLS: the CA file; "" = the system's CAs
+    certfile: str = ""  # TLS client certificate (with keyfile), if the broker asks for one
+    keyfile: str = ""
+    command_token: str = ""  # commands on .../cmd must carry this token; "" = commands refused
+    queue: int = 1000  # bounded outbox: events beyond it while the broker is slow or away are dropped (counted)
+    keepalive_s: int = 10  # MQTT keepalive: the broker publishes the last will this long after a silent death
+
+    def __post_init__(self) -> None:
+        if self.url:
+            parse_mqtt_url(self.url)
+        if any(char in self.table_id for char in "/+#"):
+            raise ConfigError(f"mqtt.table_id: {self.table_id!r} may not hold '/', '+' or '#'")
+        if self.queue < 1 or not 1 <= self.keepalive_s <= 3600:
+            raise ConfigError("mqtt.queue: expected ≥ 1; mqtt.keepalive_s: expected 1-3600")
+
+
+@dataclass(frozen=True)
+class SystemdSection(_Section):
+    """``[systemd]``: the watchdog (``controller.watchdog``); the period itself is ``WatchdogSec`` in the unit."""
+
+    stall_s: float = 120.0  # the control loop not moving for this long (a fault waiting aside) stops the pings
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.stall_s <= 3600:
+            raise ConfigError(f"systemd.stall_s: expected 1-3600 s, got {self.stall_s}")
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole file. ``[bridge]`` is the firmware bridge's own section (port "" = the simulated table)."""
 
@@ -116,6 +163,8 @@ class Config:
     journal: JournalSection = JournalSection()
     http: HttpSection = HttpSection()
     bridge: BridgeConfig = field(default_factory=BridgeConfig)
+    mqtt: MqttSection = MqttSection()
+    systemd: SystemdSection = SystemdSection()
 
     @property
     def simulated(self) -> bool:
@@ -123,7 +172,7 @@ class Config:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Config:
-        sections = {"service", "journal", "http", "bridge"}
+        sections = {"service", "journal", "http", "bridge", "mqtt", "systemd"}
         for key in data:
             if key not in sections:
                 raise ConfigError(f"{key}: unknown section; known: {', '.join(sorted(sections))}")
@@ -136,15 +185,18 @@ class Config:
             JournalSection.from_dict(data.get("journal", {}), "journal"),
             HttpSection.from_dict(data.get("http", {}), "http"),
             bridge,
+            MqttSection.from_dict(data.get("mqtt", {}), "mqtt"),
+            SystemdSection.from_dict(data.get("systemd", {}), "systemd"),
         )
 
-    def with_service(self, http: str | None = None, **changes: Any) -> Config:
+    def with_service(self, http: str | None = None, mqtt: str | None = None, **changes: Any) -> Config:
         """The configuration with command-line values over the file's (``None`` = not given)."""
         given = {key: value for key, value in changes.items() if value is not None}
         return replace(
             self,
             service=ServiceSection(**{**self.service.__dict__, **given}),
             http=self.http if http is None else replace(self.http, listen=http),
+            mqtt=self.mqtt if mqtt is None else replace(self.mqtt, url=mqtt),
         )
 
 
