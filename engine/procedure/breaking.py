@@ -10,8 +10,8 @@ from engine.procedure.dice import Dice, check_dice, check_seat, dice_seat
 from engine.procedure.errors import ProcedureError
 from engine.procedure.layout import StackRef, check_stack_counts, next_stack
 
-Method = Literal["one_throw", "two_throws", "two_throws_second_sum"]
-METHODS: tuple[str, ...] = ("one_throw", "two_throws", "two_throws_second_sum")
+Method = Literal["one_throw", "two_throws", "two_throws_second_sum", "sum"]
+METHODS: tuple[str, ...] = ("one_throw", "two_throws", "two_throws_second_sum", "sum")
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,7 @@ def break_wall(
       ``seat(dealer, A)``; the count is A + B (4-24).
     - "one_throw" 一次掷骰法 (method 2): the sum picks the starting wall; the count is the smaller die.
     - "two_throws_second_sum" (Harbin, rules-B §7.2): as "two_throws", but the count is B alone.
+    - "sum" (Hebei HB-3): one throw whose sum picks the starting wall and is also the count.
 
     Counting starts on stack 1 of the starting wall and runs clockwise, onto the 上家's wall past the end
     (fan.md §1.2); every stack counts, a half stack included. ``stacks_per_wall``: one count or four by seat.
@@ -71,10 +72,10 @@ def break_wall(
         method = "one_throw" if dice2 is None else "two_throws"
     if method not in METHODS:
         raise ProcedureError(f"method: expected one of {', '.join(METHODS)}, got {method!r}")
-    if method == "one_throw":
+    if method in ("one_throw", "sum"):
         if dice2 is not None:
-            raise ProcedureError(f"dice2: the one_throw method uses one throw, got a second {dice2!r}")
-        count = min(first)
+            raise ProcedureError(f"dice2: the {method} method uses one throw, got a second {dice2!r}")
+        count = min(first) if method == "one_throw" else sum(first)
     else:
         if dice2 is None:
             raise ProcedureError(f"dice2: the {method} method needs the second throw")

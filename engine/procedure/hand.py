@@ -73,7 +73,7 @@ def new_hand(
     dice = check_dice(dice, "dice") if dice is not None else throw_dice(rng)
     if dice2 is not None:
         dice2 = check_dice(dice2, "dice2")
-    elif method != "one_throw":
+    elif method not in ("one_throw", "sum"):
         dice2 = throw_dice(rng)
     layout = layout or WallLayout.for_size(tile_set.size)
     wall_break = break_wall(dealer, dice, dice2, method, stacks_per_wall=layout.stack_counts)

@@ -108,3 +108,11 @@ def test_to_dict_is_the_wall_break_query_answer_and_round_trips():
     assert WallBreak.from_dict(result.to_dict()) == result
     with pytest.raises(ProcedureError, match="first_take"):
         WallBreak.from_dict({**result.to_dict(), "first_take": {"wall_of_seat": 7, "stack_index": 1}})
+
+
+def test_sum_method_counts_the_sum_on_the_wall_it_picks():
+    """fan.md §5 HB-3: (3, 4) → sum 7 → 对家's wall, 7 stacks, taking starts at stack 8."""
+    opened = break_wall(0, (3, 4), method="sum", stacks_per_wall=17)
+    assert (opened.start_wall_of_seat, opened.count) == (2, 7)
+    assert (opened.break_.wall_of_seat, opened.break_.stack_index) == (2, 7)
+    assert (opened.first_take.wall_of_seat, opened.first_take.stack_index) == (2, 8)
