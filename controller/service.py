@@ -320,9 +320,14 @@ def journal_path(config: Config) -> Path:
     return config.service.state_path / "journal.sqlite"
 
 
-def serve(config: Config, emit: Emit, faults: FaultPlan = NO_FAULTS) -> dict[str, Any]:
+Hook = Callable[[ExitStack, Service, TableView], None]
+"""Attaches a part of the deployment (``controller.daemon``: systemd, the fleet link, SIGTERM) to a service about to
+run: it may add listeners, wrap ``sleep``, and push exit callbacks, which run before the table closes."""
+
+
+def serve(config: Config, emit: Emit, faults: FaultPlan = NO_FAULTS, hooks: tuple[Hook, ...] = ()) -> dict[str, Any]:
     """Open the journal, the display and the table, play the run, close them all; ``faults`` go into a simulated
-    table."""
+    table, ``hooks`` are attached once the table is open."""
     view = TableView()
     stop, resume = threading.Event(), threading.Event()
 
@@ -338,4 +343,6 @@ def serve(config: Config, emit: Emit, faults: FaultPlan = NO_FAULTS) -> dict[str
             stack.callback(server.close)
         side = stack.enter_context(open_table(config, faults))
         service = Service(config, side, journal, show, listeners=(view.on_event,), stop=stop, resume=resume)
+        for hook in hooks:
+            hook(stack, service, view)
         return service.run()
