@@ -118,6 +118,10 @@ class Journal:
         assert run_id is not None
         return RunRecord(run_id, seed, rules, options, hands)
 
+    def close_run(self, run_id: int, at: float) -> None:
+        """End a run before its last hand (a new match was asked for): a restart no longer resumes it."""
+        self._transaction(("UPDATE runs SET finished_at = ? WHERE id = ? AND finished_at IS NULL", (at, run_id)))
+
     def matches(self, run_id: int) -> list[MatchRecord]:
         rows = self._db.execute(
             "SELECT id, number, state, finished_at FROM matches WHERE run_id = ? ORDER BY number", (run_id,)
