@@ -8,8 +8,9 @@ import json
 import logging
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, TextIO
 
 from controller.config import load_config
@@ -23,6 +24,7 @@ from engine.errors import MjtableError, TileCountError
 from engine.notation import Hand, parse_hand
 from engine.referee import deal_for
 from engine.rulesets import Ruleset, WinContext, all_rulesets, get_ruleset
+from engine.settle import settle_object
 from engine.simulation import InvariantViolation, simulate
 from engine.tiles import format_tiles, tile_code, to_counts
 
@@ -48,8 +50,16 @@ def _chunks(source: TextIO) -> Iterator[list[str]]:
         yield [pending.decode("utf-8", errors="replace")]
 
 
-def _batch(source: TextIO, answer: Callable[[str], dict[str, Any]], out: TextIO) -> None:
-    """One JSON line out per line in; errors are answers too, never tracebacks."""
+def _batch(
+    source: TextIO,
+    answer: Callable[[str], dict[str, Any]],
+    out: TextIO,
+    *,
+    expected: str = "a hand in MCR notation",
+    failed: Mapping[str, Any] = MappingProxyType({}),
+) -> None:
+    """One JSON line out per line in; errors are answers too, never tracebacks. ``failed`` holds the fields an
+    error answer carries beside ``error`` (``mjtable settle`` answers ``"hu": false``)."""
     number = 0
     for lines in _chunks(source):
         answers = []
@@ -60,10 +70,10 @@ def _batch(source: TextIO, answer: Callable[[str], dict[str, Any]], out: TextIO)
                 if "\ufffd" in text:
                     raise MjtableError("the line is not valid UTF-8 text")
                 if not text.strip():
-                    raise MjtableError("empty line: expected a hand in MCR notation")
+                    raise MjtableError(f"empty line: expected {expected}")
                 result = answer(text)
             except MjtableError as error:
-                result = {"error": f"line {number}: {error}"}
+                result = {**failed, "error": f"line {number}: {error}"}
             answers.append(_dump(result))
         out.write("\n".join(answers) + "\n")
         out.flush()
@@ -113,6 +123,14 @@ def waits_line(ruleset: Ruleset, text: str) -> dict[str, Any]:
     # A wait on a tile whose every copy is already in this hand cannot come (the "formal" wait is not listed).
     found = [tile for tile in waits(counts, rules) if used[tile] < copies[tile]]
     return {"waits": [tile_code(tile) for tile in found], "shanten": shanten(counts, rules)}
+
+
+def _settle(text: str) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise MjtableError(f"not JSON ({error.msg} at character {error.pos})") from None
+    return settle_object(data)
 
 
 def _deal(args: argparse.Namespace, out: TextIO) -> int:
@@ -211,6 +229,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("vision", help="camera tools: enroll, classify, watch, calibrate (mjtable vision -h)")
     with_rules("score", "score hands in MCR notation read from stdin, one JSON line each")
     with_rules("waits", "waits and shanten of 13-3k-tile hands read from stdin")
+    commands.add_parser(
+        "settle", help="settle JSON requests read from stdin, one JSON answer per line (any ruleset, any query)"
+    )
     deal = with_rules("deal", "the wall, dice, break and dealt hands of one seeded hand")
     deal.add_argument("--seed", type=int, required=True)
     deal.add_argument("--dice", type=_dice, help="the dealer's throw, e.g. 3,5 (thrown from the seed if absent)")
@@ -315,6 +336,9 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: Tex
             return _history(args, out)
         if args.command == "doctor":
             return _doctor(args, out)
+        if args.command == "settle":
+            _batch(source, _settle, out, expected="a JSON request object", failed={"hu": False})
+            return 0
         ruleset = get_ruleset(args.rules, _options(args))
         answer = score_line if args.command == "score" else waits_line
         _batch(source, lambda text: answer(ruleset, text), out)

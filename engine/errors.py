@@ -26,5 +26,10 @@ class RulesetError(MjtableError, ValueError):
     """An unknown ruleset or option, or an option value the ruleset does not accept."""
 
 
+class SettleError(MjtableError, ValueError):
+    """A ``mjtable settle`` request that is not what the contract describes: a missing or mistyped field, a
+    meld that cannot be read, a query the ruleset does not answer."""
+
+
 class IllegalAction(MjtableError):
     """An action the referee rejects; the state is unchanged."""

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from engine.errors import RulesetError
 from engine.match import RotationPolicy
+from engine.rulesets.queries import ContractQueries
 from engine.settlement import Payments, combine, exact, no_payments
 from engine.tiles import EAST, FLOWERS, GREEN, NORTH, RED, SOUTH, WEST, WHITE, WIND_LETTERS, Tile, is_honor, rank_of
 from engine.tilesets import TILE_SETS, TileSet
@@ -414,13 +415,28 @@ class Score:
         data.update(self.extra)
         return data
 
+    def to_settle(self) -> dict[str, Any]:
+        """The ``mjtable settle`` answer: ``fans`` as one ``{"name_zh", "value"}`` per instance (compared as a
+        multiset), then the ruleset's own fields from ``extra``."""
+        data: dict[str, Any] = {
+            "hu": self.hu,
+            "payments": None if self.payments is None else {str(seat): self.payments[seat] for seat in range(4)},
+            "total": self.total,
+            "fans": [{"name_zh": fan.name_zh, "value": fan.points} for fan in self.fans for _ in range(fan.count)],
+        }
+        if self.reason is not None:
+            data["reason"] = self.reason
+        data.update(self.extra)
+        return data
+
 
 # ----------------------------------------------------------------------------------------------------------------
 # The ruleset
 
 
-class Ruleset(ABC):
+class Ruleset(ContractQueries, ABC):
     """Base of every ruleset. Subclasses set ``id``, ``description``, ``option_specs`` and override what differs.
+    ``mjtable settle`` queries are answered by ``answer_<query>`` methods (``engine.rulesets.queries``).
 
     The defaults are the general rules of rules-B §2-4 (136 tiles, chi from the 上家, 胡 > 杠 = 碰 > 吃, one
     winner, no wildcard, the wall played to the last tile, robbing an added kong allowed).
@@ -578,4 +594,9 @@ class Ruleset(ABC):
     @classmethod
     def describe(cls) -> dict[str, Any]:
         """``mjtable rules``: id, description and the options with their defaults and allowed values."""
-        return {"id": cls.id, "description": cls.description, "options": [spec.to_dict() for spec in cls.option_specs]}
+        return {
+            "id": cls.id,
+            "description": cls.description,
+            "options": [spec.to_dict() for spec in cls.option_specs],
+            "queries": cls.queries(),
+        }
