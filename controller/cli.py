@@ -18,7 +18,7 @@ from controller.doctor import checks
 from controller.errors import TableStopped
 from controller.journal import Journal
 from controller.records import describe_result, hand_log, run_records
-from controller.service import journal_path, serve
+from controller.service import journal_path
 from engine.analysis import shanten, waits
 from engine.errors import MjtableError, TileCountError
 from engine.notation import Hand, parse_hand
@@ -249,6 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--state", help="journal directory (default ~/.local/share/mjtable)")
     run.add_argument("--http", help="HOST:PORT of the display (default 127.0.0.1:8080), or off")
     run.add_argument("--json", action="store_true", help="one JSON line per hand result, then the summary")
+    run.add_argument("--mqtt", help="the parlor's broker, mqtt://HOST:PORT or mqtts://; credentials in [mqtt]")
     run.add_argument(
         "--camera",
         choices=("off", "sim"),
@@ -274,6 +275,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         speed=args.speed,
         state_dir=args.state,
         camera=args.camera,
+        mqtt=args.mqtt,
     )
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
 
@@ -282,14 +284,20 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         out.write(text + "\n")
         out.flush()
 
+    from controller.daemon import TableDaemon  # paho-mqtt and the signal handling: loaded for the service only
+    from controller.shutdown import Terminated
+
     try:
-        serve(config, emit)
+        TableDaemon(config, emit).run()
     except TableStopped as stop:
         out.write(_dump({"error": str(stop), "fault": stop.code, "hint": stop.hint}) + "\n")
         return 3
     except KeyboardInterrupt:  # Ctrl-C: everything applied is journaled, the next start resumes
         out.write(_dump({"stopped": "interrupted; the same command resumes the run from the journal"}) + "\n")
         return 130
+    except Terminated:  # SIGTERM (systemctl stop): the table was stopped safely; a clean exit for systemd
+        out.write(_dump({"stopped": "terminated; the next start resumes the run from the journal"}) + "\n")
+        return 0
     return 0
 
 

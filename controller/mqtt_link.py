@@ -1,0 +1,226 @@
+"""The table's link to the parlor's MQTT broker (paho-mqtt): availability, retained state, events, commands.
+
+Topics under ``mjtable/<table_id>/``: ``availability`` (retained ``online``/``offline``, the last will
+``offline``), ``state`` (retained JSON, the same object as ``GET /api/state``), ``event`` (each verdict and hand
+result), ``cmd`` (commands with a request id) answered on ``cmd/reply``.
+
+The control loop never waits for the broker: it only appends to a bounded outbox and sets a flag. One worker
+thread publishes (the latest state only, so a burst of moves costs one message), paho's own thread does the
+network, reconnects with backoff and keeps the QoS 1 events of an outage in a bounded queue. On every
+(re)connect the table says ``online`` and re-publishes its state, so a broker that restarted without
+persistence catches up.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+import socket
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from controller.config import MqttSection, parse_mqtt_url
+from engine.errors import MjtableError
+
+log = logging.getLogger(__name__)
+
+Command = Callable[[dict[str, Any]], str]
+"""A command's action: takes the request, returns what was done; a ``MjtableError`` refuses it."""
+
+
+@dataclass(frozen=True)
+class Topics:
+    table_id: str
+
+    @property
+    def base(self) -> str:
+        return f"mjtable/{self.table_id}"
+
+    @property
+    def availability(self) -> str:
+        return f"{self.base}/availability"
+
+    @property
+    def state(self) -> str:
+        return f"{self.base}/state"
+
+    @property
+    def event(self) -> str:
+        return f"{self.base}/event"
+
+    @property
+    def cmd(self) -> str:
+        return f"{self.base}/cmd"
+
+    @property
+    def reply(self) -> str:
+        return f"{self.base}/cmd/reply"
+
+
+def table_id(section: MqttSection) -> str:
+    return section.table_id or socket.gethostname()
+
+
+def make_client(section: MqttSection, url: str, client_id: str) -> tuple[mqtt.Client, str, int]:
+    """A paho client with the configured credentials and TLS, and the broker's host and port from ``url``."""
+    host, port, tls = parse_mqtt_url(url)
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id)
+    if section.username:
+        client.username_pw_set(section.username, section.password or None)
+    if tls:
+        client.tls_set(
+            ca_certs=section.ca_certs or None, certfile=section.certfile or None, keyfile=section.keyfile or None
+        )
+    client.reconnect_delay_set(1, 10)
+    client.max_queued_messages_set(section.queue)
+    return client, host, port
+
+
+class MqttLink:
+    """Publishes one table; ``state`` gives the current display state, ``commands`` maps names to actions."""
+
+    def __init__(
+        self,
+        section: MqttSection,
+        url: str,
+        state: Callable[[], dict[str, Any]],
+        commands: dict[str, Command],
+    ) -> None:
+        self.section = section
+        self.topics = Topics(table_id(section))
+        self.state = state
+        self.commands = commands
+        self.dropped = 0
+        """Events the full outbox turned away (the broker was slower than the table for ``queue`` messages)."""
+        self._outbox: deque[tuple[str, bytes]] = deque()
+        self._state_due = True
+        self._connected = False
+        self._closing = False
+        self._cv = threading.Condition()
+        self.client, self._host, self._port = make_client(section, url, f"mjtable-{self.topics.table_id}")
+        self.client.will_set(self.topics.availability, "offline", qos=1, retain=True)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.message_callback_add(self.topics.cmd, self._on_command)
+        self._worker = threading.Thread(target=self._publish_loop, name="mqtt-publisher", daemon=True)
+
+    # -- life cycle ------------------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Connect in the background: a broker that is down does not keep the table from playing."""
+        self.client.connect_async(self._host, self._port, keepalive=self.section.keepalive_s)
+        self.client.loop_start()
+        self._worker.start()
+        log.info("fleet link: %s:%d as %s", self._host, self._port, self.topics.base)
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Publish the last state and ``offline`` (retained), then disconnect; bounded by ``timeout``."""
+        with self._cv:
+            self._closing = True
+            self._cv.notify_all()
+        self._worker.join(timeout)
+        if self._connected:
+            info = self.client.publish(self.topics.availability, "offline", qos=1, retain=True)
+            try:
+                info.wait_for_publish(timeout)
+            except (RuntimeError, ValueError) as error:  # paho: not queued, or the connection went meanwhile
+                log.warning("fleet link: 'offline' not confirmed: %s", error)
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    # -- fed by the control loop (never blocks) --------------------------------------------------------------
+
+    def state_changed(self) -> None:
+        with self._cv:
+            self._state_due = True
+            self._cv.notify()
+
+    def publish_event(self, event: dict[str, Any]) -> None:
+        self._enqueue(self.topics.event, {**event, "table": self.topics.table_id, "sent_at": time.time()})
+
+    def _enqueue(self, topic: str, payload: dict[str, Any]) -> None:
+        with self._cv:
+            if len(self._outbox) >= self.section.queue:
+                self.dropped += 1
+                return
+            self._outbox.append((topic, json.dumps(payload, ensure_ascii=False).encode()))
+            self._cv.notify()
+
+    # -- the publisher thread --------------------------------------------------------------------------------
+
+    def _publish_loop(self) -> None:
+        while True:
+            with self._cv:
+                self._cv.wait_for(lambda: self._closing or self._outbox or (self._state_due and self._connected))
+                items = list(self._outbox)
+                self._outbox.clear()
+                send_state = self._state_due and self._connected
+                self._state_due = self._state_due and not send_state
+                closing = self._closing
+            for topic, payload in items:
+                self.client.publish(topic, payload, qos=1)
+            if send_state or (closing and self._connected):
+                body = json.dumps(self.state(), ensure_ascii=False)
+                self.client.publish(self.topics.state, body, qos=1, retain=True)
+            if closing:
+                return
+
+    # -- paho's thread ---------------------------------------------------------------------------------------
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        if reason.is_failure:
+            log.error("fleet link: the broker %s:%d refused the connection: %s", self._host, self._port, reason)
+            return
+        log.info("fleet link: connected; publishing %s", self.topics.base)
+        client.publish(self.topics.availability, "online", qos=1, retain=True)
+        client.subscribe(self.topics.cmd, qos=1)
+        with self._cv:
+            self._connected = True
+            self._state_due = True
+            self._cv.notify()
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        with self._cv:
+            was, self._connected = self._connected, False
+        if was and not self._closing:
+            log.warning("fleet link: disconnected (%s); the table plays on and catches up on reconnect", reason)
+
+    def _on_command(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        reply = answer_command(message.payload, self.section.command_token, self.commands)
+        log.info("fleet command %s: %s", reply.get("cmd"), "ok" if reply["ok"] else reply["error"])
+        self._enqueue(self.topics.reply, reply)
+
+
+def answer_command(payload: bytes, token: str, commands: dict[str, Command]) -> dict[str, Any]:
+    """The reply to one command: ``{"id", "cmd", "ok": true, "detail"}`` or ``{"id", "ok": false, "error"}``.
+    A command needs ``"token"`` equal to ``mqtt.command_token``; with no token configured every command is refused
+    (the broker's ACL is the first gate, the token the second)."""
+    try:
+        request = json.loads(payload)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        return {"id": None, "ok": False, "error": f"cmd: not JSON ({error})"}
+    if not isinstance(request, dict):
+        return {"id": None, "ok": False, "error": 'cmd: expected an object such as {"id": "1", "cmd": "pause"}'}
+    request_id, name = request.get("id"), request.get("cmd")
+    reply: dict[str, Any] = {"id": request_id, "cmd": name, "ok": False}
+    given = request.get("token")
+    if not isinstance(request_id, str | int) or isinstance(request_id, bool):
+        return {**reply, "error": "cmd.id: expected a string or number naming the request"}
+    if not token:
+        return {**reply, "error": "refused: commands are off (set mqtt.command_token in the configuration)"}
+    if not isinstance(given, str) or not hmac.compare_digest(given.encode(), token.encode()):
+        return {**reply, "error": "refused: missing or wrong cmd.token"}
+    command = commands.get(name) if isinstance(name, str) else None
+    if command is None:
+        return {**reply, "error": f"cmd.cmd: expected one of {', '.join(sorted(commands))}, got {name!r}"}
+    try:
+        return {**reply, "ok": True, "detail": command(request)}
+    except MjtableError as error:
+        return {**reply, "error": f"{name}: {error}"}
