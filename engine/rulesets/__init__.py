@@ -22,16 +22,23 @@ from engine.rulesets.base import (
     WinContext,
 )
 from engine.rulesets.basic import BasicRuleset
+from engine.rulesets.changsha import ChangshaRuleset
+from engine.rulesets.guizhou import GuizhouRuleset
 from engine.rulesets.mcr import McrRuleset
+from engine.rulesets.sichuan import SichuanRuleset
 
-_RULESETS: dict[str, type[Ruleset]] = {cls.id: cls for cls in (BasicRuleset, McrRuleset)}
+_RULESETS: dict[str, type[Ruleset]] = {
+    cls.id: cls for cls in (BasicRuleset, McrRuleset, SichuanRuleset, GuizhouRuleset, ChangshaRuleset)
+}
 
 __all__ = [
     "BasicRuleset",
     "BreakMethod",
+    "ChangshaRuleset",
     "ClaimKind",
     "DrawContext",
     "FanEntry",
+    "GuizhouRuleset",
     "IndicatorPosition",
     "KongType",
     "McrRuleset",
@@ -39,6 +46,7 @@ __all__ = [
     "OptionSpec",
     "Ruleset",
     "Score",
+    "SichuanRuleset",
     "WildcardRule",
     "WildcardSource",
     "WinContext",

@@ -1,0 +1,337 @@
+"""``sichuan``: Chengdu 成都麻将 played as 血战到底 (108.md §1, decisions SC-1..SC-17).
+
+108 tiles, no chi, 定缺 (a hand still holding its declared void suit cannot win), the 成都计番 fan table with 根 on a
+doubling scale ``2^min(fan, cap)``, 自摸加底, the discarder alone pays a discard win, 刮风下雨 kong money paid at
+once and handed on by 呼叫转移 on a 杠上炮, robbing an added kong only, 血战到底 (winners leave; the hand goes on
+until three have won or the wall is empty), 查花猪 / 查大叫 / 退税 at a drawn hand, and the first winner deals next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cached_property
+from typing import Any
+
+from engine.analysis import ShapeRules
+from engine.errors import RulesetError
+from engine.match import MultiWinDealer, Rotation, RotationPolicy
+from engine.notation import Hand
+from engine.rulesets.base import (
+    DrawContext,
+    FanEntry,
+    KongType,
+    MultipleWinners,
+    OptionSpec,
+    Ruleset,
+    Score,
+    WinContext,
+)
+from engine.rulesets.queries import boolean, require
+from engine.rulesets.sichuan import fans
+from engine.rulesets.sichuan.drawn import StillIn, settle_drawn
+from engine.rulesets.suited108 import (
+    SHAPES,
+    TILE_SET,
+    Kong,
+    hand_counts,
+    just_made_kong,
+    per_seat,
+    read_kongs,
+    read_seat,
+    read_suit,
+    readings,
+    rejected,
+    robbed_kong_type,
+    settle_together,
+    suits_held,
+    tile_counts,
+)
+from engine.settlement import Amount, Payments, collect, combine, no_payments
+from engine.tiles import suit_of
+from engine.tilesets import TileSet
+
+DEFAULT_CAP = 4
+"""SC-5: 4番 (×16). With no cap (``cap_fan: null``) 天胡 / 地胡 and the 花猪 fine still use it."""
+
+_KONG_MONEY = {KongType.EXPOSED: 2, KongType.ADDED: 1, KongType.CONCEALED: 2}
+"""SC-10 刮风下雨, × base: 直杠 2 from the discarder; 补杠 1 and 暗杠 2 from each player still in."""
+
+
+class SichuanRuleset(Ruleset):
+    id = "sichuan"
+    description = "四川 成都 血战到底 (108.md §1) — 108 tiles, 定缺, 成都计番 with 根, 刮风下雨, 查花猪/查大叫"
+    option_specs = (
+        OptionSpec(
+            "cap_fan",
+            DEFAULT_CAP,
+            None,
+            "SC-5 fan cap (multiplier 2^min(fan, cap)); null = no cap",
+            types=(int, type(None)),
+        ),
+        OptionSpec("base", 1, None, "base stake; every amount is a multiple of it", types=(int, float)),
+        OptionSpec(
+            "void_rule",
+            "declared",
+            ("declared", "any_two_suits"),
+            "SC-2: a win must lack the declared void suit; any_two_suits: any hand lacking a suit wins",
+        ),
+        OptionSpec(
+            "self_draw",
+            "add_base",
+            ("add_base", "add_fan"),
+            "SC-7 自摸加底 (each payer adds one base); add_fan: a self-draw adds 1番 instead",
+        ),
+    )
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(options)
+        cap, base = self.options["cap_fan"], self.options["base"]
+        if cap is not None and cap < 0:
+            raise RulesetError(f"ruleset 'sichuan': option 'cap_fan' = {cap} must be 0 or more (or null)")
+        if base <= 0:
+            raise RulesetError(f"ruleset 'sichuan': option 'base' = {base!r} must be a positive number")
+
+    # --- table facts ------------------------------------------------------------------------------------
+
+    @property
+    def tile_set(self) -> TileSet:
+        return TILE_SET
+
+    @property
+    def shape_rules(self) -> ShapeRules:
+        return SHAPES
+
+    @property
+    def allows_chi(self) -> bool:
+        return False  # SC-1
+
+    @property
+    def multiple_winners(self) -> MultipleWinners:
+        return MultipleWinners.ALL  # SC-12 一炮多响
+
+    @property
+    def hand_continues_after_win(self) -> bool:
+        return True  # SC-12 血战到底
+
+    @property
+    def declares_void_suit(self) -> bool:
+        return True  # SC-2 定缺
+
+    @cached_property
+    def rotation(self) -> RotationPolicy:
+        """SC-15: the hand's first winner deals; after a multiple win the discarder; after a draw the dealer."""
+        return RotationPolicy(Rotation.WINNER_DEALS, multi_win_dealer=MultiWinDealer.DISCARDER)
+
+    # --- amounts ----------------------------------------------------------------------------------------
+
+    @property
+    def _base(self) -> Amount:
+        return self.options["base"]
+
+    @property
+    def _top(self) -> int:
+        cap = self.options["cap_fan"]
+        return DEFAULT_CAP if cap is None else cap
+
+    def multiplier(self, fan: int) -> int:
+        """SC-5: ``2^min(fan, cap)``."""
+        cap = self.options["cap_fan"]
+        return 2 ** (fan if cap is None else min(fan, cap))
+
+    def kong_payments(self, kong: Kong, players_out: Sequence[int] = ()) -> Payments:
+        """SC-10 刮风下雨, paid when the kong is declared; players who have won neither pay nor collect."""
+        each = _KONG_MONEY[kong.type] * self._base
+        if kong.type is KongType.EXPOSED:
+            payers: Sequence[int] = [kong.supplier] if kong.supplier not in players_out else []  # type: ignore[list-item]
+        else:
+            payers = [seat for seat in range(4) if seat != kong.seat and seat not in players_out]
+        return collect(kong.seat, {payer: each for payer in payers})
+
+    # --- a win ------------------------------------------------------------------------------------------
+
+    def void_problem(self, counts: Sequence[int], void_suit: str | None) -> str | None:
+        """Why tiles holding these suits cannot win (SC-2), or ``None``."""
+        held = suits_held(counts)
+        if self.options["void_rule"] == "any_two_suits":
+            return "the hand holds all three suits (缺门 needed)" if len(held) == 3 else None
+        if void_suit is None:
+            raise RulesetError("situation field 'void_suit' is missing: the suit the winner declared void (定缺)")
+        return f"the hand still holds the declared void suit {void_suit} (定缺)" if void_suit in held else None
+
+    def evaluate(self, hand: Hand, ctx: WinContext) -> Score:
+        found = readings(hand)
+        counts = hand_counts(hand)
+        void_suit = read_suit(ctx.extra["void_suit"], "void_suit") if "void_suit" in ctx.extra else None
+        facts = {"winner": ctx.winner, "discarder": ctx.discarder}
+        if not found:
+            return rejected("not a winning shape: neither 4 sets + pair nor seven pairs", **facts)
+        problem = self.void_problem(counts, void_suit)
+        if problem is not None:
+            return rejected(problem, **facts)
+        robbed = robbed_kong_type(ctx)
+        if robbed is not None and robbed is not KongType.ADDED:
+            return rejected(f"a {robbed.value} kong cannot be robbed: only an added kong (SC-9)", **facts)
+        kinds, fan, roots = self._fan(hand, found, counts, ctx)
+        multiplier = self.multiplier(fan)
+        win = self._win_payments(ctx, multiplier)
+        kong = just_made_kong(ctx)
+        transfer = collect(ctx.winner, {ctx.discarder: sum(kong.paid_by.values())}) if kong else no_payments()  # type: ignore[dict-item]
+        payments = combine(win, transfer)
+        entries = [FanEntry(kind.name_zh, kind.name_zh, kind.name.split(" ", 1)[1], kind.fan) for kind in kinds]
+        if roots:
+            entries.append(FanEntry("根", "根", "root", 1, roots))
+        wall = ctx.extra.get("wall_remaining")
+        first = ctx.extra.get("first_win_of_hand")
+        return Score(
+            hu=True,
+            shape_ok=True,
+            total=fan,
+            total_without_flowers=fan,
+            meets_minimum=True,
+            fans=tuple(entries),
+            payments=payments,
+            extra={
+                **facts,
+                "kinds": [kind.name for kind in kinds],
+                "fan": fan,
+                "roots": roots,
+                "multiplier": multiplier,
+                "must_hu": type(wall) is int and wall <= 3,
+                "hand_over": len(ctx.players_out) + 1 >= 3,
+                "next_dealer": ctx.winner if first is True else None,
+                "breakdown": {"win": per_seat(win), "call_transfer": per_seat(transfer)},
+            },
+        )
+
+    def _fan(
+        self, hand: Hand, found: list[Any], counts: list[int], ctx: WinContext
+    ) -> tuple[list[fans.Kind], int, int]:
+        """Named kinds, total fan (uncapped) and roots. 天胡 / 地胡 are paid at the cap and named alone."""
+        if ctx.first_turn and ctx.self_drawn:
+            return [fans.HEAVENLY if ctx.winner == ctx.dealer else fans.EARTHLY], self._top, 0
+        own = fans.hand_fan(found, counts, len(hand.melds))
+        situational = [
+            kind
+            for kind, applies in (
+                (fans.KONG_BLOOM, ctx.after_kong and ctx.self_drawn),
+                (fans.KONG_DISCARD, bool(ctx.extra.get("discarder_after_kong")) and not ctx.self_drawn),
+                (fans.ROBBING, ctx.robbing_kong),
+                (fans.LAST_TILE, ctx.last_tile and ctx.self_drawn),
+                (fans.SELF_DRAW, ctx.self_drawn and self.options["self_draw"] == "add_fan"),
+            )
+            if applies
+        ]
+        return [own.base, *situational], own.fan + len(situational), own.roots
+
+    def _win_payments(self, ctx: WinContext, multiplier: int) -> Payments:
+        """SC-6/7/9: the discarder (or robbed konger) pays ``base × multiplier``; on a self-draw every player
+        still in pays that, plus one base under 自摸加底."""
+        amount = self._base * multiplier
+        if not ctx.self_drawn:
+            return collect(ctx.winner, {ctx.discarder: amount})  # type: ignore[dict-item]
+        bonus = self._base if self.options["self_draw"] == "add_base" else 0
+        return collect(ctx.winner, {payer: amount + bonus for payer in ctx.payers})
+
+    def settle_wins(self, scores: Sequence[Score]) -> Payments:
+        """一炮多响: each winner is paid his win; the 呼叫转移 goes to the first winner after the discarder (SC-11)."""
+        return settle_together(scores, own=("win",), once=("call_transfer",))
+
+    def hand_fan_as_discard(self, hand: Hand, void_suit: str | None) -> int | None:
+        """查大叫's maxfan of one completed hand: base kind + 根 as a discard win; ``None`` if it is no win."""
+        found = readings(hand)
+        counts = hand_counts(hand)
+        if not found or self.void_problem(counts, void_suit) is not None:
+            return None
+        return fans.hand_fan(found, counts, len(hand.melds)).fan
+
+    # --- a drawn hand -----------------------------------------------------------------------------------
+
+    def is_huazhu(self, player: StillIn) -> bool:
+        held = suits_held(tile_counts(player.melds, player.concealed))
+        return len(held) == 3 or (self.options["void_rule"] == "declared" and player.void_suit in held)
+
+    def drawn(self, players: Sequence[StillIn], kongs: Sequence[Kong]) -> Any:
+        return settle_drawn(
+            players,
+            kongs,
+            is_huazhu=self.is_huazhu,
+            win_fan=lambda hand, player: self.hand_fan_as_discard(hand, player.void_suit),
+            value=lambda fan: self._base * self.multiplier(fan),
+            huazhu_value=self._base * 2**self._top,
+        )
+
+    def settle_draw(self, ctx: DrawContext) -> Payments | None:
+        """SC-14 from the seats and kongs the referee describes (``seats``, ``kongs`` as in the contract)."""
+        players = self._still_in(ctx.extra.get("seats", {}))
+        return self.drawn(players, read_kongs(ctx.extra)).payments
+
+    def _still_in(self, seats: Any) -> list[StillIn]:
+        if not isinstance(seats, Mapping) or sorted(seats) != ["0", "1", "2", "3"]:
+            raise RulesetError('situation field \'seats\': expected an object keyed "0"-"3"')
+        players = []
+        for key in sorted(seats):
+            where = f"seats.{key}"
+            entry = seats[key]
+            if not isinstance(entry, Mapping) or entry.get("status") not in ("won", "in"):
+                raise RulesetError(f'situation field {where!r}: expected {{"status": "won"}} or status "in"')
+            if entry["status"] == "won":
+                continue
+            from engine.settle.melds import read_melds  # engine.settle imports the registry: read at call time
+
+            concealed = tuple(self.read_tiles(_text(entry.get("hand", ""), f"{where}.hand"), f"{where}.hand"))
+            melds = read_melds(
+                entry.get("melds", []), lambda text, at=where: self.read_tiles(text, at), f"{where}.melds"
+            )
+            if len(concealed) + 3 * len(melds) != 13:
+                raise RulesetError(f"situation field {where!r}: expected 13 tiles (hand + 3 × melds) at the draw")
+            TILE_SET.check([*concealed, *(tile for meld in melds for tile in meld.tiles)], where)
+            void = entry.get("void_suit")
+            players.append(StillIn(int(key), melds, concealed, None if void is None else read_suit(void, where)))
+        return players
+
+    # --- settle queries ---------------------------------------------------------------------------------
+
+    def answer_multi_win(self, request: Any) -> dict[str, Any]:
+        answer = super().answer_multi_win(request)
+        situation = request.situation
+        out = situation.get("players_out", [])
+        winners = len(answer["per_winner"])
+        answer["hand_over"] = len(out) + winners >= 3 if isinstance(out, list) else False
+        answer["next_dealer"] = situation.get("discarder") if situation.get("first_win_of_hand") is True else None
+        return answer
+
+    def answer_kong_payment(self, request: Any) -> dict[str, Any]:
+        """SC-10: the money paid at once for ``situation.kong``; a kong of the konger's void suit is not allowed
+        (void-suit tiles may not be claimed, SC-2) and pays nothing."""
+        situation = request.situation
+        kong = Kong.read(require(situation, "kong"), "kong")
+        out = [read_seat(seat, "players_out") for seat in situation.get("players_out", [])]
+        if kong.seat in out:
+            raise RulesetError("situation field 'players_out': the konger has already won and left the hand")
+        void = situation.get("void_suit")
+        if void is not None and suit_of(kong.tile) == read_suit(void, "void_suit"):
+            return {"hu": None, "payments": per_seat(no_payments()), "kong_allowed": False}
+        return {"hu": None, "payments": per_seat(self.kong_payments(kong, out)), "kong_allowed": True}
+
+    def answer_drawn_settlement(self, request: Any) -> dict[str, Any]:
+        situation = request.situation
+        if not boolean(situation, "drawn", True):
+            raise RulesetError("situation field 'drawn': a drawn settlement is asked with drawn: true")
+        dealer = read_seat(require(situation, "dealer"), "dealer")
+        first = situation.get("first_winner")
+        result = self.drawn(self._still_in(require(situation, "seats")), read_kongs(situation))
+        return {
+            "hu": None,
+            "payments": per_seat(result.payments),
+            "next_dealer": dealer if first is None else read_seat(first, "first_winner"),
+            "huazhu": {str(seat): value for seat, value in result.huazhu.items()},
+            "ready": {str(seat): value for seat, value in result.ready.items()},
+            "max_fan": {str(seat): value for seat, value in result.max_fan.items()},
+            "breakdown": {name: per_seat(part) for name, part in result.breakdown.items()},
+        }
+
+
+def _text(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise RulesetError(f"situation field {where!r}: expected a tile string, found {value!r}")
+    return value

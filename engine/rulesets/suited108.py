@@ -1,0 +1,254 @@
+"""What the three 108-tile rulesets (``sichuan``, ``guizhou``, ``changsha``; 108.md §0) read from a hand and a
+situation: the readings of a complete hand with its melds, the suits and four-of-a-kinds of its 14 tiles, the
+kong objects of the settle contract, and how several wins on one discard are settled together.
+
+Readings: 4 sets + pair and seven pairs (a four-of-a-kind counts as two pairs, S000:145; a declared kong is a set,
+so any meld rules seven pairs out). 十三幺 and 全不靠 need honors and cannot occur with 108 tiles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.analysis import ShapeRules, decompositions
+from engine.errors import RulesetError
+from engine.notation import Hand, Meld, MeldKind
+from engine.rulesets.base import KongType, Score
+from engine.rulesets.handcheck import concealed_counts
+from engine.settlement import Amount, Payments, combine, exact
+from engine.tiles import NUM_KINDS, SUITS, Tile, parse_tile, rank_of, suit_of, to_counts
+from engine.tilesets import TILE_SETS, TileSet
+
+if TYPE_CHECKING:
+    from engine.rulesets.base import WinContext
+
+TILE_SET: TileSet = TILE_SETS["108"]
+SUITED_SUITS = SUITS[:3]
+"""``m``, ``p``, ``s``: the only suits of the 108-tile set."""
+
+SHAPES = ShapeRules(
+    standard=True, seven_pairs=True, seven_pairs_quad_as_two_pairs=True, thirteen_orphans=False, honors_knitted=False
+)
+"""4 sets + pair and seven pairs (108.md §0)."""
+
+MeldSet = tuple[str, Tile]
+"""A set of a reading: ("chow" | "pung" | "kong", lowest tile)."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way to read a complete hand. ``sets`` holds the declared melds and the concealed sets together."""
+
+    form: str
+    """``standard`` (4 sets + pair) or ``seven_pairs``."""
+    sets: tuple[MeldSet, ...] = ()
+    pair: Tile | None = None
+    pairs: tuple[Tile, ...] = ()
+
+    @property
+    def all_pungs(self) -> bool:
+        return self.form == "standard" and all(kind != "chow" for kind, _ in self.sets)
+
+    def groups(self) -> list[tuple[Tile, ...]]:
+        """Every set and the pair as its tiles (standard readings)."""
+        tiles = [(tile, tile + 1, tile + 2) if kind == "chow" else (tile,) for kind, tile in self.sets]
+        return [*tiles, (self.pair,)] if self.pair is not None else tiles
+
+
+def _meld_set(meld: Meld) -> MeldSet:
+    return {MeldKind.CHOW: "chow", MeldKind.PUNG: "pung", MeldKind.KONG: "kong"}[meld.kind], meld.tile
+
+
+def readings(hand: Hand, shapes: ShapeRules = SHAPES) -> list[Reading]:
+    """Every reading of the declared hand (none: not a winning shape); ``TileCountError`` for a hand that cannot
+    exist in the 108-tile set."""
+    counts = concealed_counts(hand, TILE_SET)
+    melded = tuple(_meld_set(meld) for meld in hand.melds)
+    found = []
+    for split in decompositions(counts, shapes):
+        if split.form == "standard":
+            found.append(Reading("standard", melded + split.sets, split.pair))
+        elif split.form == "seven_pairs":
+            found.append(Reading("seven_pairs", pairs=split.pairs))
+    return found
+
+
+def tile_counts(melds: Iterable[Meld], concealed: Iterable[Tile]) -> list[int]:
+    """Counts of every tile a player holds: concealed tiles and the tiles of his melds (a kong counts four)."""
+    return to_counts([*(tile for meld in melds for tile in meld.tiles), *concealed])
+
+
+def hand_counts(hand: Hand) -> list[int]:
+    """The 14 tiles of a declared win, melds and winning tile included."""
+    return to_counts(hand.all_tiles())
+
+
+def suits_held(counts: Sequence[int]) -> set[str]:
+    return {suit_of(tile) for tile in range(NUM_KINDS) if counts[tile]}
+
+
+def four_of_a_kinds(counts: Sequence[int]) -> int:
+    """Kinds held four times (Sichuan 根, Changsha 豪华七小对)."""
+    return sum(1 for n in counts if n == 4)
+
+
+def all_ranks_in(counts: Sequence[int], ranks: frozenset[int]) -> bool:
+    return all(rank_of(tile) in ranks for tile in range(NUM_KINDS) if counts[tile])
+
+
+RANKS_258 = frozenset({2, 5, 8})
+
+
+def read_suit(value: Any, where: str) -> str:
+    """A declared suit (定缺): ``"m"``, ``"p"`` or ``"s"``."""
+    if not isinstance(value, str) or value not in SUITED_SUITS or len(value) != 1:
+        raise RulesetError(f'situation field {where!r}: expected a suit "m", "p" or "s", found {value!r}')
+    return value
+
+
+def read_tile(value: Any, where: str) -> Tile:
+    """One tile of the 108-tile set, as the contract writes it (``"5m"``)."""
+    try:
+        tile = parse_tile(value) if isinstance(value, str) else None
+    except ValueError:
+        tile = None
+    if tile is None or not TILE_SET.copies[tile]:
+        raise RulesetError(f'situation field {where!r}: expected a suited tile such as "5m", found {value!r}')
+    return tile
+
+
+def read_seat(value: Any, where: str) -> int:
+    if type(value) is not int or not 0 <= value <= 3:
+        raise RulesetError(f"situation field {where!r}: expected a seat 0-3, found {value!r}")
+    return value
+
+
+def read_seat_map(value: Any, where: str) -> dict[int, Amount]:
+    """A per-seat map of amounts keyed ``"0"``-``"3"`` (``paid_by``)."""
+    if not isinstance(value, Mapping):
+        raise RulesetError(f'situation field {where!r}: expected an object keyed "0"-"3", found {value!r}')
+    amounts: dict[int, Amount] = {}
+    for key, amount in value.items():
+        if key not in ("0", "1", "2", "3") or isinstance(amount, bool) or not isinstance(amount, int | float):
+            raise RulesetError(f'situation field {where!r}: expected seat keys "0"-"3" with amounts, found {key!r}')
+        amounts[int(key)] = exact(amount)
+    return amounts
+
+
+@dataclass(frozen=True)
+class Kong:
+    """One kong of the hand as the settle contract describes it (README "kong object"); the referee writes the
+    same dictionaries, so one reader serves both."""
+
+    seat: int
+    type: KongType
+    tile: Tile
+    supplier: int | None = None
+    """``from``: the discarder of an exposed kong (直杠 / 点豆)."""
+    paid_by: Mapping[int, Amount] = field(default_factory=dict)
+    """What each player already paid the konger for it (Sichuan 刮风下雨)."""
+    just_made: bool = False
+
+    @classmethod
+    def read(cls, data: Any, where: str) -> Kong:
+        if not isinstance(data, Mapping):
+            raise RulesetError(f"situation field {where!r}: expected a kong object {{seat, type, tile, ...}}")
+        for key in ("seat", "type", "tile"):
+            if key not in data:
+                raise RulesetError(f"situation field {where!r}: the kong has no {key!r}")
+        try:
+            kind = KongType(data["type"])
+        except ValueError:
+            raise RulesetError(
+                f"situation field {where}.type: expected exposed, added or concealed, found {data['type']!r}"
+            ) from None
+        seat = read_seat(data["seat"], f"{where}.seat")
+        supplier = data.get("from")
+        if kind is KongType.EXPOSED:
+            if supplier is None:
+                raise RulesetError(f"situation field {where!r}: an exposed kong names the discarder in 'from'")
+            if read_seat(supplier, f"{where}.from") == seat:
+                raise RulesetError(f"situation field {where}.from: the konger cannot supply his own kong")
+        just_made = data.get("just_made", False)
+        if type(just_made) is not bool:
+            raise RulesetError(f"situation field {where}.just_made: expected true or false, found {just_made!r}")
+        return cls(
+            seat,
+            kind,
+            read_tile(data["tile"], f"{where}.tile"),
+            supplier if kind is KongType.EXPOSED else None,
+            read_seat_map(data.get("paid_by", {}), f"{where}.paid_by"),
+            just_made,
+        )
+
+
+def read_kongs(situation: Mapping[str, Any]) -> list[Kong]:
+    """``situation.kongs``: the kongs made in the hand (may be empty)."""
+    items = situation.get("kongs", [])
+    if not isinstance(items, list):
+        raise RulesetError(f"situation field 'kongs': expected a list of kong objects, found {items!r}")
+    return [Kong.read(item, f"kongs[{index}]") for index, item in enumerate(items)]
+
+
+def just_made_kong(ctx: WinContext) -> Kong | None:
+    """The discarder's kong made right before the winning discard (杠上炮 / 热炮), when the situation says so."""
+    if ctx.self_drawn or ctx.robbing_kong or not ctx.extra.get("discarder_after_kong", False):
+        return None
+    mine = [kong for kong in read_kongs(ctx.extra) if kong.seat == ctx.discarder and kong.just_made]
+    if not mine:
+        raise RulesetError("situation field 'kongs': 'discarder_after_kong' needs the discarder's kong with just_made")
+    return mine[-1]
+
+
+def robbed_kong_type(ctx: WinContext) -> KongType | None:
+    """The type of the kong declaration a robbing win is made on (``situation.kong``; an added kong when the
+    situation does not describe it); ``None`` when no kong is robbed."""
+    if not ctx.robbing_kong:
+        return None
+    if "kong" not in ctx.extra:
+        return KongType.ADDED
+    kong = Kong.read(ctx.extra["kong"], "kong")
+    if kong.seat != ctx.discarder:
+        raise RulesetError("situation field 'kong': a robbed kong is the discarder's (the konger)")
+    return kong.type
+
+
+def rejected(reason: str, **extra: Any) -> Score:
+    """A declaration that is no win: nothing is paid (README "Output")."""
+    return Score(
+        hu=False,
+        shape_ok=False,
+        total=0,
+        total_without_flowers=0,
+        meets_minimum=True,
+        payments={seat: 0 for seat in range(4)},
+        reason=reason,
+        extra=extra,
+    )
+
+
+def turn_order(scores: Sequence[Score]) -> list[Score]:
+    """The scores of one discard's winners in turn order after the discarder (claim order, 108.md SC-11 / GZ-9)."""
+
+    def distance(score: Score) -> int:
+        discarder = score.extra.get("discarder")
+        return (score.extra["winner"] - (discarder if discarder is not None else score.extra["winner"])) % 4
+
+    return sorted(scores, key=distance)
+
+
+def settle_together(scores: Sequence[Score], own: Sequence[str], once: Sequence[str]) -> Payments:
+    """Several wins on one discard: each winner's ``own`` breakdown parts, plus the ``once`` parts (a transfer, the
+    whole 豆 settlement) taken from the first winner in turn order after the discarder only."""
+    ordered = turn_order(scores)
+    parts = [score.extra["breakdown"][name] for score in ordered for name in own]
+    if ordered:
+        parts += [ordered[0].extra["breakdown"][name] for name in once]
+    return combine(*({int(seat): amount for seat, amount in part.items()} for part in parts))
+
+
+def per_seat(payments: Mapping[int, Amount]) -> dict[str, Amount]:
+    """A per-seat map as the contract writes it (``"0"``-``"3"``)."""
+    return {str(seat): exact(payments.get(seat, 0)) for seat in range(4)}
