@@ -115,6 +115,12 @@ class TableDaemon:
                     return summary
                 self._begin_new_run()
 
+    def stop(self) -> None:
+        """Stop after the current move (any thread); the journal keeps the run for the next start."""
+        if self._service is not None:
+            self._service.stop.set()
+        self.gate.resume()
+
     def _begin_new_run(self) -> None:
         self._new_match = False
         with Journal(journal_path(self.config), self.config.journal.synchronous) as journal:

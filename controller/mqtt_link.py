@@ -78,7 +78,7 @@ def make_client(section: MqttSection, url: str, client_id: str) -> tuple[mqtt.Cl
         client.tls_set(
             ca_certs=section.ca_certs or None, certfile=section.certfile or None, keyfile=section.keyfile or None
         )
-    client.reconnect_delay_set(1, 10)
+    client.reconnect_delay_set(1, 5)  # a restarted broker is found again within 5 s
     client.max_queued_messages_set(section.queue)
     return client, host, port
 

@@ -1,0 +1,110 @@
+"""A real Mosquitto broker for the fleet tests: its own process on loopback, a free port, a temporary config.
+
+``password_file`` and ``acl_file`` are made with ``mosquitto_passwd`` when users are given. Persistence is off,
+so a restarted broker has forgotten every retained message: what a table shows after a restart it published
+again. Skips nothing: a machine without mosquitto fails the tests (``.ci/run`` installs it).
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+
+MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Broker:
+    def __init__(self, directory: Path, users: dict[str, str] | None = None, acl: str = "") -> None:
+        self.directory = directory
+        self.port = free_port()
+        self.url = f"mqtt://127.0.0.1:{self.port}"
+        lines = [f"listener {self.port} 127.0.0.1", "persistence false", "user root"]
+        lines.append(f"log_dest file {directory / 'mosquitto.log'}")
+        if users:
+            passwords = directory / "passwords"
+            for index, (name, password) in enumerate(users.items()):
+                create = ["-c"] if index == 0 else []
+                subprocess.run(["mosquitto_passwd", *create, "-b", str(passwords), name, password], check=True)
+            lines += ["allow_anonymous false", f"password_file {passwords}"]
+        else:
+            lines.append("allow_anonymous true")
+        if acl:
+            (directory / "acl").write_text(acl)
+            lines.append(f"acl_file {directory / 'acl'}")
+        self.config = directory / "mosquitto.conf"
+        self.config.write_text("\n".join(lines) + "\n")
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Broker:
+        self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.config)], stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return self
+            except OSError:
+                if self.process.poll() is not None:
+                    raise RuntimeError(f"mosquitto exited: {self.process.stderr.read().decode()}") from None
+                time.sleep(0.05)
+        raise RuntimeError("mosquitto did not listen within 10 s")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(10)
+            if self.process.stderr is not None:
+                self.process.stderr.close()
+            self.process = None
+
+    def __enter__(self) -> Broker:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class Listener:
+    """A test client that records every message under ``topic`` (``mjtable/#`` by default), in arrival order."""
+
+    def __init__(self, broker: Broker, topic: str = "mjtable/#", username: str = "", password: str = "") -> None:
+        self.messages: list[tuple[str, bytes, bool, float]] = []
+        self.connected: list[str] = []
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+        if username:
+            self.client.username_pw_set(username, password)
+        self.client.on_connect = lambda c, u, f, reason, p: (
+            self.connected.append(str(reason)),
+            None if reason.is_failure else c.subscribe(topic, qos=1),
+        )
+        self.client.on_message = lambda c, u, m: self.messages.append((m.topic, m.payload, m.retain, time.time()))
+        self.client.reconnect_delay_set(1, 1)
+        self.client.connect_async("127.0.0.1", broker.port)
+        self.client.loop_start()
+
+    def on(self, topic: str) -> list[bytes]:
+        return [payload for name, payload, _, _ in list(self.messages) if name == topic]
+
+    def wait_for(self, predicate, timeout: float = 15.0, what: str = "the message") -> None:
+        deadline = time.monotonic() + timeout
+        while not predicate():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{what} did not come within {timeout} s; heard {len(self.messages)} messages")
+            time.sleep(0.02)
+
+    def publish(self, topic: str, payload: str) -> None:
+        self.client.publish(topic, payload, qos=1).wait_for_publish(5)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()

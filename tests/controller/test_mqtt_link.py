@@ -1,0 +1,247 @@
+"""The fleet link against a real Mosquitto broker on loopback (issue 7): availability and the last will, retained
+state equal to ``/api/state``, events, commands with replies, a broker restart, and refusals (ACL, token)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from controller.config import Config, MqttSection
+from controller.daemon import TableDaemon
+from controller.mqtt_link import answer_command
+from engine.errors import MjtableError
+from tests.controller.mosquitto import Broker, Listener, free_port
+
+TOKEN = "s3cret"
+
+
+def _config(tmp: Path, broker: Broker, table: str, hands: int = 0, http: str = "off", **mqtt) -> Config:
+    config = Config().with_service(http=http, speed=1000.0, hands=hands, seed=7, state_dir=str(tmp / table))
+    section = MqttSection(url=broker.url, table_id=table, command_token=TOKEN, keepalive_s=1, **mqtt)
+    return replace(config, mqtt=section)
+
+
+class Table:
+    """A table service (``TableDaemon``) in a thread, as ``mjtable run --mqtt`` runs it."""
+
+    def __init__(self, config: Config) -> None:
+        self.lines: list[dict] = []
+        self.daemon = TableDaemon(config, self.lines.append)
+        self.thread = threading.Thread(target=self.daemon.run, name="table-under-test")
+        self.thread.start()
+
+    def close(self) -> None:
+        self.daemon.stop()
+        self.thread.join(30)
+        assert not self.thread.is_alive()
+
+
+def _json(listener: Listener, topic: str) -> list[dict]:
+    return [json.loads(payload) for payload in listener.on(topic)]
+
+
+def _command(listener: Listener, table: str, **request) -> dict:
+    """Send one command and wait for the reply with its id."""
+    listener.publish(f"mjtable/{table}/cmd", json.dumps(request))
+    replies = lambda: [r for r in _json(listener, f"mjtable/{table}/cmd/reply") if r["id"] == request["id"]]  # noqa: E731
+    listener.wait_for(replies, what=f"the reply to {request['id']}")
+    return replies()[0]
+
+
+# -- commands, without a broker -----------------------------------------------------------------------------------
+
+
+def _pause(request: dict) -> str:
+    return "paused"
+
+
+def _bad(request: dict) -> str:
+    raise MjtableError("no such ruleset")
+
+
+COMMANDS = {"pause": _pause, "set_ruleset": _bad}
+
+
+@pytest.mark.parametrize(
+    ("payload", "token", "expected"),
+    [
+        (b'{"id": "1", "cmd": "pause", "token": "s3cret"}', TOKEN, {"ok": True, "detail": "paused"}),
+        (b'{"id": "2", "cmd": "pause"}', TOKEN, {"ok": False, "error": "refused: missing or wrong cmd.token"}),
+        (b'{"id": "3", "cmd": "pause", "token": "guess"}', TOKEN, {"ok": False}),
+        (b'{"id": "4", "cmd": "pause", "token": ""}', "", {"ok": False}),  # no token configured: commands off
+        (
+            b'{"cmd": "pause", "token": "s3cret"}',
+            TOKEN,
+            {"ok": False, "error": "cmd.id: expected a string or number naming the request"},
+        ),
+        (b'{"id": 5, "cmd": "fly", "token": "s3cret"}', TOKEN, {"id": 5, "ok": False}),
+        (
+            b'{"id": 6, "cmd": "set_ruleset", "token": "s3cret"}',
+            TOKEN,
+            {"ok": False, "error": "set_ruleset: no such ruleset"},
+        ),
+        (b"pause", TOKEN, {"id": None, "ok": False}),
+        (b"\xff", TOKEN, {"id": None, "ok": False}),
+    ],
+)
+def test_a_command_needs_an_id_and_the_token_and_errors_are_replies(payload, token, expected):
+    reply = answer_command(payload, token, COMMANDS)
+    assert reply.items() >= expected.items()
+
+
+# -- against the broker --------------------------------------------------------------------------------------------
+
+
+def test_a_table_publishes_availability_retained_state_every_verdict_and_the_hand_result(tmp_path):
+    with Broker(tmp_path).start() as broker:
+        listener = Listener(broker)
+        table = Table(_config(tmp_path, broker, "t1", hands=1))
+        table.thread.join(60)
+        assert not table.thread.is_alive()
+        listener.wait_for(lambda: listener.on("mjtable/t1/availability")[-1:] == [b"offline"], what="offline")
+        listener.close()
+        assert listener.on("mjtable/t1/availability")[0] == b"online"
+        events = _json(listener, "mjtable/t1/event")
+        results = [e for e in events if e["type"] == "hand"]
+        assert len(results) == 1 and results[0]["hand"] == 0
+        verdicts = [e for e in events if e["type"] == "verdict"]
+        # every move of the hand was published and none twice (the result counts the referee's history)
+        assert len(verdicts) == results[0]["actions"]
+        assert all(v["verdict"]["ok"] for v in verdicts)
+        draws = [v["event"]["action"] for v in verdicts if v["event"]["action"]["kind"] == "draw"]
+        assert draws and all("tile" not in draw for draw in draws)  # a drawn tile is concealed
+        # a listener that comes later gets the retained state: the table after its one hand
+        late = Listener(broker)
+        late.wait_for(lambda: late.on("mjtable/t1/state") and late.on("mjtable/t1/availability"), what="retained")
+        late.close()
+        (state,) = _json(late, "mjtable/t1/state")
+        assert state["hand"] == 0 and state["scores"] == results[0]["scores"]
+        assert late.on("mjtable/t1/availability") == [b"offline"]
+
+
+def test_commands_pause_and_resume_the_table_refuse_a_wrong_token_and_start_a_match_with_new_rules(tmp_path):
+    http = f"127.0.0.1:{free_port()}"
+    with Broker(tmp_path).start() as broker:
+        listener = Listener(broker)
+        table = Table(_config(tmp_path, broker, "t2", http=http))
+        try:
+            listener.wait_for(lambda: any(s["hand"] is not None for s in _json(listener, "mjtable/t2/state")))
+            reply = _command(listener, "t2", id="p1", cmd="pause", token=TOKEN)
+            assert reply["ok"] and reply["cmd"] == "pause"
+            time.sleep(0.5)  # the move in flight ends; the retained state is then the paused table's
+            before = len(listener.on("mjtable/t2/state"))
+            time.sleep(0.5)
+            assert len(listener.on("mjtable/t2/state")) == before, "a paused table kept moving"
+            with urllib.request.urlopen(f"http://{http}/api/state", timeout=5) as answer:
+                assert json.load(answer) == _json(listener, "mjtable/t2/state")[-1]  # the same object as the page's
+            refused = _command(listener, "t2", id="p2", cmd="resume", token="guess")
+            assert not refused["ok"] and "refused" in refused["error"]
+            assert len(listener.on("mjtable/t2/state")) == before
+            bad = _command(listener, "t2", id=3, cmd="set_ruleset", rules="nope", token=TOKEN)
+            assert not bad["ok"] and "nope" in bad["error"]
+            assert _command(listener, "t2", id="p4", cmd="resume", token=TOKEN)["ok"]
+            listener.wait_for(lambda: len(listener.on("mjtable/t2/state")) > before + 3, what="moves after resume")
+            assert _command(listener, "t2", id="m1", cmd="start_match", rules="basic", token=TOKEN)["ok"]
+            listener.wait_for(
+                lambda: any(s.get("rules") == "basic" for s in _json(listener, "mjtable/t2/state")),
+                what="a hand under the new rules",
+            )
+        finally:
+            table.close()
+            listener.close()
+        assert [line for line in table.lines if line.get("stopped")]  # the first run was stopped for the match
+
+
+def test_a_table_killed_with_sigkill_is_declared_offline_by_its_last_will(tmp_path):
+    with Broker(tmp_path).start() as broker:
+        config = tmp_path / "table.toml"
+        config.write_text(
+            f'[service]\nspeed = 1000.0\nstate_dir = "{tmp_path / "t3"}"\n[http]\nlisten = "off"\n'
+            f'[mqtt]\nurl = "{broker.url}"\ntable_id = "t3"\nkeepalive_s = 1\n'
+        )
+        listener = Listener(broker)
+        command = [sys.executable, "-m", "controller.cli", "run", "--config", str(config)]
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            listener.wait_for(lambda: listener.on("mjtable/t3/state"), what="the table's state")
+            assert listener.on("mjtable/t3/availability") == [b"online"]
+        finally:
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait(10)
+        listener.wait_for(lambda: listener.on("mjtable/t3/availability")[-1:] == [b"offline"], timeout=5, what="will")
+        listener.close()
+        late = Listener(broker)
+        late.wait_for(lambda: late.on("mjtable/t3/availability") and late.on("mjtable/t3/state"), what="retained")
+        late.close()
+        assert late.on("mjtable/t3/availability") == [b"offline"]
+
+
+def test_the_table_plays_on_while_the_broker_is_down_and_republishes_its_state_when_it_is_back(tmp_path):
+    broker = Broker(tmp_path).start()
+    listener = Listener(broker)
+    table = Table(_config(tmp_path, broker, "t4"))
+    try:
+        listener.wait_for(lambda: any(s["hand"] is not None for s in _json(listener, "mjtable/t4/state")))
+        listener.close()
+        broker.stop()
+        played = len(table.lines)
+        deadline = time.monotonic() + 20
+        while len(table.lines) < played + 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(table.lines) >= played + 2, "the table stopped playing with its broker"
+        last_before = json.loads(listener.on("mjtable/t4/state")[-1])
+        broker.start()  # same port, no persistence: every retained message is gone
+        back = Listener(broker)
+        back.wait_for(lambda: back.on("mjtable/t4/availability") and back.on("mjtable/t4/state"), what="catch-up")
+        assert back.on("mjtable/t4/availability")[0] == b"online"
+        # the first state after the restart is the table's current one: two hands on from the last one seen
+        assert json.loads(back.on("mjtable/t4/state")[0])["hand"] >= last_before["hand"] + 2
+        back.close()
+    finally:
+        table.close()
+        broker.stop()
+
+
+ACL = """user table5
+topic readwrite mjtable/table5/#
+user boss
+topic write mjtable/+/cmd
+topic read mjtable/#
+user viewer
+topic read mjtable/#
+"""
+
+
+def test_the_broker_refuses_strangers_and_a_viewer_cannot_command_a_table(tmp_path):
+    users = {"table5": "pw-table", "boss": "pw-boss", "viewer": "pw-viewer"}
+    with Broker(tmp_path, users, ACL).start() as broker:
+        stranger = Listener(broker)
+        wrong = Listener(broker, username="boss", password="guess")
+        table = Table(_config(tmp_path, broker, "table5", username="table5", password="pw-table"))
+        viewer = Listener(broker, username="viewer", password="pw-viewer")
+        boss = Listener(broker, username="boss", password="pw-boss")
+        try:
+            viewer.wait_for(lambda: viewer.on("mjtable/table5/state"), what="the state, to the viewer")
+            stranger.wait_for(lambda: stranger.connected, what="the stranger's answer")
+            wrong.wait_for(lambda: wrong.connected, what="the wrong password's answer")
+            assert stranger.connected[0] == "Not authorized" and not stranger.messages
+            assert wrong.connected[0] == "Not authorized"
+            viewer.publish("mjtable/table5/cmd", json.dumps({"id": "v1", "cmd": "pause", "token": TOKEN}))
+            assert _command(boss, "table5", id="b1", cmd="pause")["error"].startswith("refused")
+            assert _command(boss, "table5", id="b2", cmd="pause", token=TOKEN)["ok"]
+            ids = [reply["id"] for reply in _json(boss, "mjtable/table5/cmd/reply")]
+            assert ids == ["b1", "b2"]  # the viewer's command never reached the table (the ACL dropped it)
+        finally:
+            table.close()
+            for client in (stranger, wrong, viewer, boss):
+                client.close()
