@@ -25,10 +25,11 @@ from engine.rulesets.basic import BasicRuleset
 from engine.rulesets.changsha import ChangshaRuleset
 from engine.rulesets.guizhou import GuizhouRuleset
 from engine.rulesets.mcr import McrRuleset
+from engine.rulesets.riichi import RiichiRuleset
 from engine.rulesets.sichuan import SichuanRuleset
 
 _RULESETS: dict[str, type[Ruleset]] = {
-    cls.id: cls for cls in (BasicRuleset, McrRuleset, SichuanRuleset, GuizhouRuleset, ChangshaRuleset)
+    cls.id: cls for cls in (BasicRuleset, McrRuleset, SichuanRuleset, GuizhouRuleset, ChangshaRuleset, RiichiRuleset)
 }
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
     "McrRuleset",
     "MultipleWinners",
     "OptionSpec",
+    "RiichiRuleset",
     "Ruleset",
     "Score",
     "SichuanRuleset",

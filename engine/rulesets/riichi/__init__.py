@@ -1,0 +1,11 @@
+"""Japanese riichi mahjong (``riichi``).
+
+``yakulist`` the yaku table; ``reading`` the readings of a winning hand; ``yaku`` and ``fu`` what one reading
+scores; ``dora`` the indicators; ``points`` han/fu to points and payments; ``scorer`` the best reading;
+``situation`` the settle situation keys; ``answer`` the settle answer; ``draws`` tenpai payments and nagashi
+mangan; ``match`` the hanchan (rounds, 連荘, 本場, end, ranking); ``ruleset`` options and queries.
+"""
+
+from engine.rulesets.riichi.ruleset import RiichiRuleset
+
+__all__ = ["RiichiRuleset"]

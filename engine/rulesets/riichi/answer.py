@@ -1,0 +1,96 @@
+"""The ``mjtable settle`` answer of a riichi win: fields, yaku names, the payment breakdown.
+
+Answer fields: ``hu``, ``han``, ``fu``, ``yaku`` (``{"key", "name_ja", "name_en", "han"}`` per yaku; dora as one
+entry with its count), ``limit`` ("" below mangan, else mangan ... yakuman), ``basic_points``, ``payments`` (net
+per seat: hand, honba and riichi sticks), ``breakdown`` (those three parts per seat), ``fans`` (the common
+contract list, ``name_zh`` holding the Japanese name) and ``reason`` when it is no win.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import SettleError
+from engine.procedure.dice import check_seat
+from engine.rulesets.base import FanEntry, Score, WinContext
+from engine.rulesets.riichi.points import hand_payments
+from engine.rulesets.riichi.scorer import HandValue
+from engine.rulesets.riichi.situation import Counters
+from engine.rulesets.riichi.yakulist import YAKU
+from engine.settlement import Payments, collect, combine, no_payments
+
+if TYPE_CHECKING:
+    from engine.settle import SettleRequest
+
+RIICHI_STICK = 1000
+
+
+@cache
+def yaku_entry(key: str, han: int) -> FanEntry:
+    yaku = YAKU[key]
+    return FanEntry(key, yaku.name_ja, yaku.name_en, han)
+
+
+def win_parts(value: HandValue, ctx: WinContext, counters: Counters) -> dict[str, Payments]:
+    """The three parts of a win's settlement, each a per-seat net map: the hand, the honba, the sticks."""
+    hand = hand_payments(value.limit.basic, ctx.winner, ctx.dealer, ctx.discarder)
+    with_honba = hand_payments(value.limit.basic, ctx.winner, ctx.dealer, ctx.discarder, counters.honba)
+    sticks = no_payments()
+    sticks[ctx.winner] = RIICHI_STICK * counters.riichi_sticks
+    return {
+        "hand": collect(ctx.winner, hand),
+        "honba": collect(ctx.winner, {seat: with_honba[seat] - hand[seat] for seat in hand}),
+        "riichi_sticks": sticks,
+    }
+
+
+def answer_fields(value: HandValue, parts: Mapping[str, Payments] | None) -> dict[str, Any]:
+    fields: dict[str, Any] = {
+        "han": value.han,
+        "fu": value.fu,
+        "yaku": [
+            {"key": key, "name_ja": YAKU[key].name_ja, "name_en": YAKU[key].name_en, "han": han}
+            for key, han in value.yaku
+        ],
+        "limit": value.limit.name,
+        "basic_points": value.limit.basic,
+    }
+    if parts is not None:
+        fields["breakdown"] = {name: {str(seat): part[seat] for seat in range(4)} for name, part in parts.items()}
+    return fields
+
+
+def settle_answer(score: Score) -> dict[str, Any]:
+    """``Score.to_settle`` with ``payments`` including the riichi sticks from the table."""
+    data = score.to_settle()
+    breakdown = score.extra.get("breakdown")
+    if breakdown is not None:
+        data["payments"] = {
+            str(seat): amount for seat, amount in combine(*(as_seats(part) for part in breakdown.values())).items()
+        }
+    return data
+
+
+def as_seats(part: Mapping[str, Any]) -> Payments:
+    return {int(seat): amount for seat, amount in part.items()}
+
+
+def with_red_fives(request: SettleRequest) -> WinContext:
+    """The request's context with ``red_fives`` = the rank-0 tiles written in hand, melds and winning tile."""
+    texts = (request.hand, request.win_tile or "", *request.melds)
+    red = sum(text.count("0") for text in texts if isinstance(text, str))
+    situation = dict(request.situation)
+    if "red_fives" in situation:
+        raise SettleError("situation field 'red_fives': write red fives as rank 0 in the tiles (0m 0p 0s) instead")
+    if red:
+        situation["red_fives"] = red
+    return WinContext.from_dict(situation)
+
+
+def answer_discarder(request: SettleRequest) -> int:
+    discarder = request.situation.get("discarder")
+    if discarder is None:
+        raise SettleError("situation field 'discarder': several winners need the seat that discarded")
+    return check_seat(discarder, "discarder")

@@ -1,0 +1,229 @@
+"""``riichi``: Japanese riichi mahjong (rules-A §13 for the equipment and the match; the common rules for the rest).
+
+rules-A §13 gives 136 tiles, two dice, 25,000 points each, the match lengths, seating, the first dealer, 連荘 with
+本場 and the last-hand rules, and says yaku, furiten, riichi and the dead wall are not in the sources. Those
+follow the common Japanese rules (Tenhou's, which the PyPI ``mahjong`` scorer reproduces and the tests use as an
+oracle); each choice is written next to its code and every table difference is an option.
+
+Settle (``mjtable settle``): ``answer_score`` (one win), ``answer_multi_win`` (several ron, when the option
+``multiple_ron`` allows), ``answer_drawn_settlement`` (tenpai payments), ``answer_next_dealer`` (連荘 and 本場).
+Red fives are written with rank 0 (``0m 0p 0s``, the usual riichi notation) when the option ``red_fives`` is on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.analysis import ShapeRules
+from engine.errors import RulesetError, SettleError
+from engine.match import RotationPolicy
+from engine.notation import Hand
+from engine.procedure.dice import check_seat
+from engine.rulesets.base import BreakMethod, MultipleWinners, OptionSpec, Ruleset, Score, WinContext, boolean_option
+from engine.rulesets.queries import boolean, contract_seats, no_verdict, payments_out, require
+from engine.rulesets.riichi.answer import (
+    answer_discarder,
+    answer_fields,
+    as_seats,
+    settle_answer,
+    win_parts,
+    with_red_fives,
+    yaku_entry,
+)
+from engine.rulesets.riichi.draws import nagashi_payments, tenpai_payments
+from engine.rulesets.riichi.match import HandOutcome
+from engine.rulesets.riichi.reading import RIICHI_SHAPES
+from engine.rulesets.riichi.scorer import NO_SHAPE, HandValue, Options, hand_value
+from engine.rulesets.riichi.situation import Counters, read_situation
+from engine.settlement import combine, no_payments
+from engine.tiles import Tile
+
+if TYPE_CHECKING:
+    from engine.settle import SettleRequest
+
+DEAD_WALL = 14
+"""王牌: seven stacks at the tail, never drawn except as kan replacements (嶺上牌) and indicators."""
+
+
+class RiichiRuleset(Ruleset):
+    id = "riichi"
+    description = "日本麻将 立直 (Japanese riichi) — yaku, fu, han, limits, dora; hanchan of 25,000 points"
+    option_specs = (
+        boolean_option("open_tanyao", True, "喰いタン: all simples also with an open hand"),
+        boolean_option("red_fives", False, "赤ドラ: one red 5m, 5p and 5s (rank 0 in tile strings), one han each"),
+        boolean_option(
+            "double_yakuman",
+            False,
+            "13-sided kokushi, suuankou tanki, pure nine gates and daisuushii count as two yakuman",
+        ),
+        OptionSpec(
+            "counted_yakuman",
+            "yakuman",
+            ("yakuman", "sanbaiman"),
+            "数え役満: 13 han or more without a yakuman scores a yakuman, or is capped at sanbaiman",
+        ),
+        boolean_option("kiriage", False, "切り上げ満貫: 4 han 30 fu and 3 han 60 fu round up to mangan"),
+        OptionSpec(
+            "renhou",
+            "none",
+            ("none", "han5", "yakuman"),
+            "人和 (a non-dealer's ron before his first draw, no call made): not a yaku, 5 han, or yakuman",
+        ),
+        OptionSpec(
+            "multiple_ron",
+            "head_bump",
+            ("head_bump", "double", "all"),
+            "several ron on one discard: only the first after the discarder (頭ハネ), up to two (three is an "
+            "abortive draw), or all",
+        ),
+        boolean_option(
+            "kyuushu_kyuuhai",
+            True,
+            "九種九牌: nine kinds of terminals/honours on the first draw may end the hand drawn",
+        ),
+        boolean_option("suufon_renda", True, "四風連打: the same wind discarded by all four first discards"),
+        boolean_option("suucha_riichi", True, "四家立直: all four players in riichi"),
+        boolean_option("suukaikan", True, "四開槓: a fourth kan by two or more players"),
+        boolean_option(
+            "nagashi_mangan",
+            True,
+            "流し満貫: at an exhaustive draw, a discard pile of terminals and "
+            "honours with none claimed is paid as a mangan self-draw",
+        ),
+        OptionSpec(
+            "length",
+            "hanchan",
+            ("hanchan", "tonpuusen", "zenchan", "east_north", "east_east"),
+            "match: 半荘 (east + south), 東風戦, 全荘 (16 hands), 東北 or 東東 (rules-A §13)",
+        ),
+        OptionSpec("start_points", 25000, None, "points of each player at the start (rules-A §13)", types=(int,)),
+        boolean_option(
+            "last_hand_repeat",
+            True,
+            "オーラス: a dealer who keeps the deal but is not first plays on (off: the match ends, rules-A §13)",
+        ),
+        boolean_option("bust", True, "飛び: the match ends when a player's points go below zero (rules-A §13)"),
+    )
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        super().__init__(options)
+        start = self.options["start_points"]
+        if start <= 0:
+            raise RulesetError(f"ruleset 'riichi': option 'start_points' must be positive, found {start}")
+        self.scoring = Options(self.options["counted_yakuman"], self.options["kiriage"])
+
+    @property
+    def shape_rules(self) -> ShapeRules:
+        return RIICHI_SHAPES
+
+    @property
+    def reserved_tiles(self) -> int:
+        return DEAD_WALL
+
+    @property
+    def break_method(self) -> BreakMethod:
+        """One throw of two dice: the sum picks the wall and counts the stacks (the usual riichi break)."""
+        return BreakMethod.SUM
+
+    @property
+    def multiple_winners(self) -> MultipleWinners:
+        return MultipleWinners.FIRST if self.options["multiple_ron"] == "head_bump" else MultipleWinners.ALL
+
+    @property
+    def rotation(self) -> RotationPolicy:
+        """The generic policy's nearest reading (the dealer keeps the deal on a win); the riichi match itself
+        (``engine.rulesets.riichi.match``) also keeps it on a tenpai draw and counts 本場."""
+        return RotationPolicy()
+
+    def read_tiles(self, text: str, where: str) -> list[Tile]:
+        """Rank 0 is a red five (0m 0p 0s), read as a five; ``with_red_fives`` counts them."""
+        return super().read_tiles(text.replace("0", "5"), where)
+
+    # --- scoring ------------------------------------------------------------------------------------------
+
+    def value(self, hand: Hand, ctx: WinContext) -> tuple[HandValue, Counters]:
+        """The hand's value and the table counters; ``RulesetError`` for a situation that cannot happen.
+        ``ctx.extra["red_fives"]`` is the number of red fives held (``answer_score`` counts the rank-0 tiles)."""
+        facts, bonus, counters = read_situation(hand, ctx, self.options, self.read_tiles)
+        self.tile_set.check([*hand.all_tiles(), *bonus.indicators, *bonus.ura_indicators], "hand and indicators")
+        return hand_value(hand, facts, bonus, self.scoring), counters
+
+    def evaluate(self, hand: Hand, ctx: WinContext) -> Score:
+        """Verdict and payments of the hand and its honba (summing to 0); ``extra["breakdown"]`` adds the riichi
+        sticks the winner collects from the table."""
+        value, counters = self.value(hand, ctx)
+        parts = win_parts(value, ctx, counters) if value.hu else None
+        return Score(
+            hu=value.hu,
+            shape_ok=value.reason != NO_SHAPE,
+            total=value.han,
+            total_without_flowers=value.han,
+            meets_minimum=value.hu,
+            fans=tuple(yaku_entry(key, han) for key, han in value.yaku),
+            payments=combine(parts["hand"], parts["honba"]) if parts else None,
+            reason=value.reason,
+            extra=answer_fields(value, parts),
+        )
+
+    def answer_score(self, request: SettleRequest) -> dict[str, Any]:
+        """One win: ``payments`` are the seats' net change for the hand, honba and riichi sticks (they sum to
+        1,000 × ``riichi_sticks``: the sticks come from the table, not from a seat)."""
+        ctx = with_red_fives(request)
+        return settle_answer(self.evaluate(request.read_hand(self, ctx), ctx))
+
+    def answer_multi_win(self, request: SettleRequest) -> dict[str, Any]:
+        """Several ron on one discard (option ``multiple_ron`` = ``double`` or ``all``): each winner is paid his
+        hand; honba and riichi sticks go to the first winner after the discarder (上家取り). Three winners
+        under ``double`` are an abortive draw (三家和): nothing is paid."""
+        if self.options["multiple_ron"] == "head_bump":
+            raise SettleError("ruleset 'riichi': option multiple_ron is head_bump, one player wins on a discard")
+        answer = super().answer_multi_win(request)
+        discarder = answer_discarder(request)
+        per_winner = answer["per_winner"]
+        won = [int(seat) for seat, each in per_winner.items() if each["hu"]]
+        winners = sorted(won, key=lambda seat: (seat - discarder) % 4)
+        if self.options["multiple_ron"] == "double" and len(winners) > 2:
+            return answer | {"hu": False, "payments": payments_out(no_payments()), "abortive_draw": "sanchahou"}
+        parts = [as_seats(per_winner[str(seat)]["breakdown"]["hand"]) for seat in winners]
+        if winners:
+            first = per_winner[str(winners[0])]["breakdown"]
+            parts += [as_seats(first["honba"]), as_seats(first["riichi_sticks"])]
+        return answer | {"payments": payments_out(combine(*parts))}
+
+    def answer_drawn_settlement(self, request: SettleRequest) -> dict[str, Any]:
+        """Exhaustive draw: 3,000 points from the players not ready to those ready (``tenpai``: list of seats),
+        or 流し満貫 for the seats in ``nagashi`` (option ``nagashi_mangan``); the dealer keeps the deal when
+        ready (rules-A §13: 連荘 "if the dealer ... is tenpai at 流局")."""
+        situation = request.situation
+        dealer = check_seat(require(situation, "dealer"), "dealer")
+        tenpai = contract_seats(situation.get("tenpai", []), "tenpai")
+        nagashi = contract_seats(situation.get("nagashi", []), "nagashi")
+        if nagashi and not self.options["nagashi_mangan"]:
+            raise SettleError("situation field 'nagashi': the option nagashi_mangan is off")
+        payments = nagashi_payments(nagashi, dealer) if nagashi else tenpai_payments(tenpai)
+        honba = situation.get("honba", 0)
+        return {
+            "hu": None,
+            "payments": payments_out(payments),
+            "next_dealer": dealer if dealer in tenpai else (dealer + 1) % 4,
+            "next_honba": (honba if type(honba) is int else 0) + 1,
+        }
+
+    def answer_next_dealer(self, request: SettleRequest) -> dict[str, Any]:
+        """連荘: the dealer keeps the deal when he wins, or is ready at an exhaustive draw (``dealer_tenpai``),
+        or the hand is an abortive draw; 本場 go up by one on a dealer repeat or any draw, back to 0 when
+        another player wins (rules-A §13 names the counters; the reset is the common rule)."""
+        situation = request.situation
+        dealer = check_seat(require(situation, "dealer"), "dealer")
+        winners = contract_seats(situation.get("winners", []), "winners")
+        drawn = boolean(situation, "drawn", not winners)
+        if drawn == bool(winners):
+            raise SettleError("situation fields 'winners' and 'drawn': a drawn hand has no winners and vice versa")
+        honba = situation.get("honba", 0)
+        if type(honba) is not int or honba < 0:
+            raise SettleError(f"situation field 'honba': expected a whole number 0 or more, found {honba!r}")
+        outcome = HandOutcome(dealer, winners, boolean(situation, "dealer_tenpai"), boolean(situation, "abortive"))
+        return no_verdict(
+            next_dealer=outcome.next_dealer, next_honba=outcome.next_honba(honba), dealer_repeats=outcome.dealer_keeps
+        )

@@ -1,0 +1,119 @@
+"""The riichi facts of a winning declaration, read from a ``WinContext`` (settle situation keys) and checked.
+
+Situation keys beside the core ones (``winner``, ``dealer``, ``discarder``, ``round_wind``, ``after_kong``,
+``robbing_kong``, ``last_tile``, ``first_turn``): ``riichi``, ``double_riichi``, ``ippatsu`` (bools),
+``dora_indicators``, ``ura_dora_indicators`` (tile strings, kan dora included, at most five each), ``honba``
+and ``riichi_sticks`` (whole numbers). ``last_tile`` is 海底 on a self-draw and 河底 on a discard;
+``first_turn`` is an uninterrupted first go-around (天和 / 地和, 人和 where the option allows it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import RulesetError
+from engine.notation import Hand, MeldKind
+from engine.rulesets.base import WinContext
+from engine.rulesets.riichi.scorer import Bonus
+from engine.rulesets.riichi.yaku import WinFacts
+from engine.tiles import EAST, Tile
+
+MAX_INDICATORS = 5
+"""The first indicator and one per kan (four kans end the hand or the game)."""
+
+RIICHI_KEYS = (
+    "riichi",
+    "double_riichi",
+    "ippatsu",
+    "dora_indicators",
+    "ura_dora_indicators",
+    "honba",
+    "riichi_sticks",
+    "red_fives",
+)
+"""``red_fives`` (0-3) is filled in from rank-0 tiles by the settle answer, or passed by a table driver."""
+
+
+@dataclass(frozen=True)
+class Counters:
+    honba: int = 0
+    riichi_sticks: int = 0
+
+
+def _flag(extra: Mapping[str, Any], key: str) -> bool:
+    value = extra.get(key, False)
+    if type(value) is not bool:
+        raise RulesetError(f"situation field {key!r}: expected true or false, found {value!r}")
+    return value
+
+
+def _count(extra: Mapping[str, Any], key: str) -> int:
+    value = extra.get(key, 0)
+    if type(value) is not int or value < 0:
+        raise RulesetError(f"situation field {key!r}: expected a whole number 0 or more, found {value!r}")
+    return value
+
+
+def _indicators(extra: Mapping[str, Any], key: str, read: Callable[[str, str], list[Tile]]) -> tuple[Tile, ...]:
+    value = extra.get(key, "")
+    if not isinstance(value, str):
+        raise RulesetError(f'situation field {key!r}: expected a tile string such as "3m7z", found {value!r}')
+    tiles = tuple(read(value, key))
+    if len(tiles) > MAX_INDICATORS:
+        raise RulesetError(f"situation field {key!r}: {len(tiles)} indicators, at most {MAX_INDICATORS}")
+    return tiles
+
+
+def read_situation(
+    hand: Hand, ctx: WinContext, options: Mapping[str, Any], read: Callable[[str, str], list[Tile]]
+) -> tuple[WinFacts, Bonus, Counters]:
+    """The facts, dora and counters of a declaration; ``RulesetError`` for a situation that cannot happen."""
+    extra = ctx.extra
+    unknown = sorted(set(extra) - set(RIICHI_KEYS))
+    if unknown:
+        raise RulesetError(f"situation field {unknown[0]!r} is not a riichi situation key; known: {RIICHI_KEYS}")
+    riichi, double, ippatsu = (_flag(extra, key) for key in ("riichi", "double_riichi", "ippatsu"))
+    closed = all(meld.is_concealed_kong for meld in hand.melds)
+    self_drawn = ctx.discarder is None
+    if (riichi or double) and not closed:
+        raise RulesetError("situation field 'riichi': riichi needs a closed hand (no chi, pon or open kan)")
+    if ippatsu and not (riichi or double):
+        raise RulesetError("situation field 'ippatsu': ippatsu needs riichi or double_riichi")
+    if ctx.after_kong and not self_drawn:
+        raise RulesetError("situation field 'after_kong': a win on the replacement tile is a self-draw")
+    kans = sum(meld.kind is MeldKind.KONG for meld in hand.melds)
+    if ctx.after_kong and not kans:
+        raise RulesetError("situation field 'after_kong': the hand declares no kan")
+    if ctx.last_tile and (ctx.after_kong or ctx.robbing_kong):
+        raise RulesetError("situation field 'last_tile': the last tile is neither a kan replacement nor a robbed kan")
+    indicators = _indicators(extra, "dora_indicators", read)
+    ura = _indicators(extra, "ura_dora_indicators", read)
+    if ura and not (riichi or double):
+        raise RulesetError("situation field 'ura_dora_indicators': ura dora are turned over only after riichi")
+    red_fives = _count(extra, "red_fives")
+    if red_fives > 3:
+        raise RulesetError(f"situation field 'red_fives': the set has three red fives, found {red_fives}")
+    if red_fives and not options["red_fives"]:
+        raise RulesetError("hand: a red five (rank 0) is played only with the option red_fives")
+    facts = WinFacts(
+        closed=closed,
+        self_drawn=self_drawn,
+        seat_wind=EAST + ctx.seat_wind,
+        round_wind=EAST + ctx.round_wind,
+        dealer=ctx.winner == ctx.dealer,
+        riichi=riichi and not double,
+        double_riichi=double,
+        ippatsu=ippatsu,
+        rinshan=ctx.after_kong,
+        chankan=ctx.robbing_kong,
+        last_tile=ctx.last_tile,
+        first_turn=ctx.first_turn,
+        kans=kans,
+        open_tanyao=options["open_tanyao"],
+        double_yakuman=options["double_yakuman"],
+        renhou=options["renhou"],
+    )
+    counters = Counters(_count(extra, "honba"), _count(extra, "riichi_sticks"))
+    return facts, Bonus(indicators, ura, red_fives), counters
