@@ -261,6 +261,10 @@ def build_parser() -> argparse.ArgumentParser:
     history.add_argument("--run", type=int, help="run id (default: the latest)")
     history.add_argument("--hand", type=int, help="only this hand number")
     history.add_argument("--log", action="store_true", help="the readable hand log instead of JSON")
+    fleet = commands.add_parser("fleet", help="the parlor's page: every table's state from the MQTT broker")
+    fleet.add_argument("--mqtt", help="the broker, mqtt://HOST:PORT or mqtts:// (default: [mqtt] url)")
+    fleet.add_argument("--http", default="127.0.0.1:8090", help="HOST:PORT of the page (default 127.0.0.1:8090)")
+    fleet.add_argument("--config", type=Path, help="TOML configuration (its [mqtt] credentials and TLS)")
     doctor = commands.add_parser("doctor", help="check the configuration and the hardware it points at")
     doctor.add_argument("--config", type=Path, help="TOML configuration (default: the simulated table)")
     return parser
@@ -314,6 +318,28 @@ def _history(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _fleet(args: argparse.Namespace, out: TextIO) -> int:
+    config = load_config(args.config).with_service(mqtt=args.mqtt)
+    if not config.mqtt.url:
+        raise MjtableError("fleet: no broker; give --mqtt mqtt://HOST:PORT or [mqtt] url in --config")
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
+    from threading import Event
+
+    from controller.fleet import serve_fleet  # paho-mqtt is loaded for the fleet and the service only
+    from controller.shutdown import Terminated, terminate_on_sigterm
+
+    def announce(url: str) -> None:
+        out.write(_dump({"fleet": url, "broker": config.mqtt.url}) + "\n")
+        out.flush()
+
+    try:
+        with terminate_on_sigterm():
+            serve_fleet(config.mqtt, config.mqtt.url, args.http, announce, Event())
+    except (KeyboardInterrupt, Terminated):
+        pass
+    return 0
+
+
 def _doctor(args: argparse.Namespace, out: TextIO) -> int:
     failed = False
     for answer in checks(args.config):
@@ -344,6 +370,8 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: Tex
             return _history(args, out)
         if args.command == "doctor":
             return _doctor(args, out)
+        if args.command == "fleet":
+            return _fleet(args, out)
         if args.command == "settle":
             _batch(source, _settle, out, expected="a JSON request object", failed={"hu": False})
             return 0

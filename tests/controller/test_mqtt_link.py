@@ -8,52 +8,20 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
-from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
-from controller.config import Config, MqttSection
-from controller.daemon import TableDaemon
 from controller.mqtt_link import answer_command
 from engine.errors import MjtableError
-from tests.controller.mosquitto import Broker, Listener, free_port
-
-TOKEN = "s3cret"
-
-
-def _config(tmp: Path, broker: Broker, table: str, hands: int = 0, http: str = "off", **mqtt) -> Config:
-    config = Config().with_service(http=http, speed=1000.0, hands=hands, seed=7, state_dir=str(tmp / table))
-    section = MqttSection(url=broker.url, table_id=table, command_token=TOKEN, keepalive_s=1, **mqtt)
-    return replace(config, mqtt=section)
-
-
-class Table:
-    """A table service (``TableDaemon``) in a thread, as ``mjtable run --mqtt`` runs it."""
-
-    def __init__(self, config: Config) -> None:
-        self.lines: list[dict] = []
-        self.daemon = TableDaemon(config, self.lines.append)
-        self.thread = threading.Thread(target=self.daemon.run, name="table-under-test")
-        self.thread.start()
-
-    def close(self) -> None:
-        self.daemon.stop()
-        self.thread.join(30)
-        assert not self.thread.is_alive()
-
-
-def _json(listener: Listener, topic: str) -> list[dict]:
-    return [json.loads(payload) for payload in listener.on(topic)]
+from tests.controller.fleet_harness import TOKEN, Broker, Listener, Table, free_port, payloads, table_config
 
 
 def _command(listener: Listener, table: str, **request) -> dict:
     """Send one command and wait for the reply with its id."""
     listener.publish(f"mjtable/{table}/cmd", json.dumps(request))
-    replies = lambda: [r for r in _json(listener, f"mjtable/{table}/cmd/reply") if r["id"] == request["id"]]  # noqa: E731
+    replies = lambda: [r for r in payloads(listener, f"mjtable/{table}/cmd/reply") if r["id"] == request["id"]]  # noqa: E731
     listener.wait_for(replies, what=f"the reply to {request['id']}")
     return replies()[0]
 
@@ -105,13 +73,13 @@ def test_a_command_needs_an_id_and_the_token_and_errors_are_replies(payload, tok
 def test_a_table_publishes_availability_retained_state_every_verdict_and_the_hand_result(tmp_path):
     with Broker(tmp_path).start() as broker:
         listener = Listener(broker)
-        table = Table(_config(tmp_path, broker, "t1", hands=1))
+        table = Table(table_config(tmp_path, broker, "t1", hands=1))
         table.thread.join(60)
         assert not table.thread.is_alive()
         listener.wait_for(lambda: listener.on("mjtable/t1/availability")[-1:] == [b"offline"], what="offline")
         listener.close()
         assert listener.on("mjtable/t1/availability")[0] == b"online"
-        events = _json(listener, "mjtable/t1/event")
+        events = payloads(listener, "mjtable/t1/event")
         results = [e for e in events if e["type"] == "hand"]
         assert len(results) == 1 and results[0]["hand"] == 0
         verdicts = [e for e in events if e["type"] == "verdict"]
@@ -124,7 +92,7 @@ def test_a_table_publishes_availability_retained_state_every_verdict_and_the_han
         late = Listener(broker)
         late.wait_for(lambda: late.on("mjtable/t1/state") and late.on("mjtable/t1/availability"), what="retained")
         late.close()
-        (state,) = _json(late, "mjtable/t1/state")
+        (state,) = payloads(late, "mjtable/t1/state")
         assert state["hand"] == 0 and state["scores"] == results[0]["scores"]
         assert late.on("mjtable/t1/availability") == [b"offline"]
 
@@ -133,9 +101,9 @@ def test_commands_pause_and_resume_the_table_refuse_a_wrong_token_and_start_a_ma
     http = f"127.0.0.1:{free_port()}"
     with Broker(tmp_path).start() as broker:
         listener = Listener(broker)
-        table = Table(_config(tmp_path, broker, "t2", http=http))
+        table = Table(table_config(tmp_path, broker, "t2", http=http))
         try:
-            listener.wait_for(lambda: any(s["hand"] is not None for s in _json(listener, "mjtable/t2/state")))
+            listener.wait_for(lambda: any(s["hand"] is not None for s in payloads(listener, "mjtable/t2/state")))
             reply = _command(listener, "t2", id="p1", cmd="pause", token=TOKEN)
             assert reply["ok"] and reply["cmd"] == "pause"
             time.sleep(0.5)  # the move in flight ends; the retained state is then the paused table's
@@ -143,7 +111,7 @@ def test_commands_pause_and_resume_the_table_refuse_a_wrong_token_and_start_a_ma
             time.sleep(0.5)
             assert len(listener.on("mjtable/t2/state")) == before, "a paused table kept moving"
             with urllib.request.urlopen(f"http://{http}/api/state", timeout=5) as answer:
-                assert json.load(answer) == _json(listener, "mjtable/t2/state")[-1]  # the same object as the page's
+                assert json.load(answer) == payloads(listener, "mjtable/t2/state")[-1]  # the same object as the page's
             refused = _command(listener, "t2", id="p2", cmd="resume", token="guess")
             assert not refused["ok"] and "refused" in refused["error"]
             assert len(listener.on("mjtable/t2/state")) == before
@@ -153,7 +121,7 @@ def test_commands_pause_and_resume_the_table_refuse_a_wrong_token_and_start_a_ma
             listener.wait_for(lambda: len(listener.on("mjtable/t2/state")) > before + 3, what="moves after resume")
             assert _command(listener, "t2", id="m1", cmd="start_match", rules="basic", token=TOKEN)["ok"]
             listener.wait_for(
-                lambda: any(s.get("rules") == "basic" for s in _json(listener, "mjtable/t2/state")),
+                lambda: any(s.get("rules") == "basic" for s in payloads(listener, "mjtable/t2/state")),
                 what="a hand under the new rules",
             )
         finally:
@@ -189,9 +157,9 @@ def test_a_table_killed_with_sigkill_is_declared_offline_by_its_last_will(tmp_pa
 def test_the_table_plays_on_while_the_broker_is_down_and_republishes_its_state_when_it_is_back(tmp_path):
     broker = Broker(tmp_path).start()
     listener = Listener(broker)
-    table = Table(_config(tmp_path, broker, "t4"))
+    table = Table(table_config(tmp_path, broker, "t4"))
     try:
-        listener.wait_for(lambda: any(s["hand"] is not None for s in _json(listener, "mjtable/t4/state")))
+        listener.wait_for(lambda: any(s["hand"] is not None for s in payloads(listener, "mjtable/t4/state")))
         listener.close()
         broker.stop()
         played = len(table.lines)
@@ -227,7 +195,7 @@ def test_the_broker_refuses_strangers_and_a_viewer_cannot_command_a_table(tmp_pa
     with Broker(tmp_path, users, ACL).start() as broker:
         stranger = Listener(broker)
         wrong = Listener(broker, username="boss", password="guess")
-        table = Table(_config(tmp_path, broker, "table5", username="table5", password="pw-table"))
+        table = Table(table_config(tmp_path, broker, "table5", username="table5", password="pw-table"))
         viewer = Listener(broker, username="viewer", password="pw-viewer")
         boss = Listener(broker, username="boss", password="pw-boss")
         try:
@@ -239,7 +207,7 @@ def test_the_broker_refuses_strangers_and_a_viewer_cannot_command_a_table(tmp_pa
             viewer.publish("mjtable/table5/cmd", json.dumps({"id": "v1", "cmd": "pause", "token": TOKEN}))
             assert _command(boss, "table5", id="b1", cmd="pause")["error"].startswith("refused")
             assert _command(boss, "table5", id="b2", cmd="pause", token=TOKEN)["ok"]
-            ids = [reply["id"] for reply in _json(boss, "mjtable/table5/cmd/reply")]
+            ids = [reply["id"] for reply in payloads(boss, "mjtable/table5/cmd/reply")]
             assert ids == ["b1", "b2"]  # the viewer's command never reached the table (the ACL dropped it)
         finally:
             table.close()

@@ -1,4 +1,4 @@
-"""A real Mosquitto broker for the fleet tests: its own process on loopback, a free port, a temporary config.
+"""The fleet tests' harness. A real Mosquitto broker: its own process on loopback, a free port, a temporary config.
 
 ``password_file`` and ``acl_file`` are made with ``mosquitto_passwd`` when users are given. Persistence is off,
 so a restarted broker has forgotten every retained message: what a table shows after a restart it published
@@ -7,14 +7,21 @@ again. Skips nothing: a machine without mosquitto fails the tests (``.ci/run`` i
 
 from __future__ import annotations
 
+import json
 import shutil
 import socket
 import subprocess
+import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
 
+from controller.config import Config, MqttSection
+from controller.daemon import TableDaemon
+
+TOKEN = "s3cret"
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 
 
@@ -108,3 +115,28 @@ class Listener:
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+
+
+def table_config(tmp: Path, broker: Broker, table: str, hands: int = 0, http: str = "off", **mqtt) -> Config:
+    config = Config().with_service(http=http, speed=1000.0, hands=hands, seed=7, state_dir=str(tmp / table))
+    section = MqttSection(url=broker.url, table_id=table, command_token=TOKEN, keepalive_s=1, **mqtt)
+    return replace(config, mqtt=section)
+
+
+class Table:
+    """A table service (``TableDaemon``) in a thread, as ``mjtable run --mqtt`` runs it."""
+
+    def __init__(self, config: Config) -> None:
+        self.lines: list[dict] = []
+        self.daemon = TableDaemon(config, self.lines.append)
+        self.thread = threading.Thread(target=self.daemon.run, name="table-under-test")
+        self.thread.start()
+
+    def close(self) -> None:
+        self.daemon.stop()
+        self.thread.join(30)
+        assert not self.thread.is_alive()
+
+
+def payloads(listener: Listener, topic: str) -> list[dict]:
+    return [json.loads(payload) for payload in listener.on(topic)]

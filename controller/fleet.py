@@ -1,0 +1,129 @@
+"""``mjtable fleet``: the parlor's view of every table, from the broker (``mjtable/+/state`` and
+``mjtable/+/availability``, both retained, so a fresh fleet view sees every table at once) on one web page.
+
+The page (``GET /``) polls ``GET /api/tables``: ``{"<table_id>": {"availability": "online", "state": {...}}}``, the
+state being each table's own ``/api/state``. Read-only: commands go to the tables through the broker, whose ACL
+decides who may send them.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from controller.config import MqttSection, parse_listen
+from controller.errors import ConfigError
+from controller.fleet_page import FLEET_PAGE
+from controller.mqtt_link import make_client
+
+log = logging.getLogger(__name__)
+
+
+class Fleet:
+    """Every table heard of, with its availability and latest state; kept up to date by paho's thread."""
+
+    def __init__(self, section: MqttSection, url: str, client_id: str = "mjtable-fleet") -> None:
+        self._lock = threading.Lock()
+        self._tables: dict[str, dict[str, Any]] = {}
+        self.client, self._host, self._port = make_client(section, url, client_id)
+        self.client.on_connect = self._on_connect
+        self.client.on_message = self._on_message
+
+    def start(self) -> None:
+        self.client.connect_async(self._host, self._port, keepalive=30)
+        self.client.loop_start()
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def tables(self) -> dict[str, dict[str, Any]]:
+        with self._lock:
+            return {name: dict(table) for name, table in sorted(self._tables.items())}
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        if reason.is_failure:
+            log.error("fleet: the broker %s:%d refused the connection: %s", self._host, self._port, reason)
+            return
+        client.subscribe([("mjtable/+/state", 1), ("mjtable/+/availability", 1)])
+        log.info("fleet: connected to %s:%d", self._host, self._port)
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        _, table_id, kind = message.topic.split("/", 2)
+        try:
+            value: Any = message.payload.decode() if kind == "availability" else json.loads(message.payload)
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            log.warning("fleet: %s: unreadable payload (%s)", message.topic, error)
+            return
+        with self._lock:
+            table = self._tables.setdefault(table_id, {"availability": "unknown", "state": None})
+            table[kind] = value
+
+
+class FleetServer:
+    """The parlor page and ``/api/tables`` on ``listen`` (HOST:PORT), in its own thread until ``close``."""
+
+    def __init__(self, listen: str, fleet: Fleet) -> None:
+        handler = type("Handler", (_Handler,), {"fleet": fleet})
+        try:
+            self._server = ThreadingHTTPServer(parse_listen(listen), handler)
+        except OSError as error:
+            raise ConfigError(f"fleet --http {listen}: {error.strerror}") from None
+        self._thread = threading.Thread(target=self._server.serve_forever, name="fleet-http")
+        self._thread.start()
+        host, port = self._server.server_address[:2]
+        self.url = f"http://{host}:{port}"
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join()
+
+
+class _Handler(BaseHTTPRequestHandler):
+    fleet: Fleet
+
+    def log_message(self, format: str, *args: Any) -> None:
+        log.debug("%s %s", self.address_string(), format % args)
+
+    def do_GET(self) -> None:
+        path = self.path.split("?", 1)[0]
+        if path == "/":
+            self._send(HTTPStatus.OK, FLEET_PAGE.encode(), "text/html; charset=utf-8")
+        elif path == "/api/tables":
+            body = json.dumps(self.fleet.tables(), ensure_ascii=False).encode()
+            self._send(HTTPStatus.OK, body, "application/json; charset=utf-8")
+        else:
+            body = json.dumps({"error": f"{path}: no such page; try / or /api/tables"}).encode()
+            self._send(HTTPStatus.NOT_FOUND, body, "application/json; charset=utf-8")
+
+    def _send(self, status: HTTPStatus, body: bytes, content_type: str) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def serve_fleet(
+    section: MqttSection, url: str, listen: str, announce: Callable[[str], None], stop: threading.Event
+) -> None:
+    """Follow the broker and serve the page until ``stop`` is set (or a signal's exception unwinds the wait)."""
+    fleet = Fleet(section, url)
+    fleet.start()
+    try:
+        server = FleetServer(listen, fleet)
+        try:
+            announce(server.url)
+            stop.wait()
+        finally:
+            server.close()
+    finally:
+        fleet.close()

@@ -1,0 +1,69 @@
+"""``mjtable fleet`` (issue 7): the parlor page follows every table through the broker's retained messages."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from tests.controller.fleet_harness import Broker, Listener, Table, free_port, payloads, table_config
+
+
+def _get(url: str) -> bytes:
+    with urllib.request.urlopen(url, timeout=5) as answer:
+        return answer.read()
+
+
+def _fleet(broker: Broker, http: str, tmp: Path) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "controller.cli", "fleet", "--mqtt", broker.url, "--http", http]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=(tmp / "fleet.log").open("wb"))
+
+
+def test_the_fleet_page_shows_every_table_with_its_availability_and_state(tmp_path):
+    with Broker(tmp_path).start() as broker:
+        listener = Listener(broker)
+        finished = Table(table_config(tmp_path, broker, "east", hands=1))
+        finished.thread.join(60)
+        playing = Table(table_config(tmp_path, broker, "west"))
+        http = f"127.0.0.1:{free_port()}"
+        fleet = _fleet(broker, http, tmp_path)
+        try:
+            assert fleet.stdout is not None
+            announced = json.loads(fleet.stdout.readline())
+            assert announced == {"fleet": f"http://{http}", "broker": broker.url}
+            deadline = time.monotonic() + 15
+            tables: dict = {}
+            while time.monotonic() < deadline and not (
+                tables.get("west", {}).get("state") and tables.get("east", {}).get("state")
+            ):
+                time.sleep(0.1)
+                tables = json.loads(_get(f"http://{http}/api/tables"))
+            assert sorted(tables) == ["east", "west"]
+            assert tables["east"]["availability"] == "offline"  # its one hand played, the table said goodbye
+            assert tables["west"]["availability"] == "online"
+            assert tables["east"]["state"] == payloads(listener, "mjtable/east/state")[-1]  # the table's own state
+            assert tables["west"]["state"]["rules"] == "mcr"
+            page = _get(f"http://{http}/").decode()
+            assert "<title>mjtable fleet</title>" in page and "/api/tables" in page
+            fleet.send_signal(signal.SIGTERM)
+            assert fleet.wait(10) == 0
+        finally:
+            fleet.kill()
+            fleet.wait(10)
+            fleet.stdout.close()
+            playing.close()
+            listener.close()
+
+
+def test_fleet_without_a_broker_says_what_to_give(tmp_path):
+    from io import StringIO
+
+    from controller.cli import main
+
+    out = StringIO()
+    assert main(["fleet"], stdout=out) == 2
+    assert "--mqtt" in json.loads(out.getvalue())["error"]
