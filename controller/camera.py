@@ -11,9 +11,9 @@ the bot's own report, journaled with what the camera read.
 
 Simplifications of the simulated table, each said where it is made:
 
-- The vision package reads one row of discards per zone reliably (a second row touching the first is taken for
-  a hand over the zone), so a zone holds at most ``ROW`` tiles: before a seat's seventh, its row is swept out of
-  the camera's view and that seat's tracker starts afresh. A resumed hand starts with swept zones.
+- A discard zone holds two rows of six (the third row of a long river would reach past the zone's edge), so a
+  zone holds at most ``ROW`` tiles: before a seat's thirteenth, its rows are swept out of the camera's view and
+  that seat's tracker starts afresh. A resumed hand starts with swept zones.
 - The light is steady (the default ``Look``) and the tracker reports a tile from one clear frame (``stable=1``),
   so a discard costs one frame and a claim two; the vision package's own tests cover drifting light and
   debouncing.
@@ -42,8 +42,8 @@ from vision.track import Tracker
 
 log = logging.getLogger(__name__)
 
-ROW = 6
-"""Discards a zone holds before the simulated table sweeps its row out of view (see the module doc)."""
+ROW = 12
+"""Discards a zone holds (two rows of six) before the simulated table sweeps them out of view (see the module doc)."""
 MAX_FRAMES = 3
 """Frames the service waits for a discard (or a take) to be read before it goes on with the bot's report."""
 FPS = 10.0

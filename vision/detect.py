@@ -141,6 +141,29 @@ def _seeds(pieces: list[Piece], shape: tuple[int, ...]) -> np.ndarray:
     return markers
 
 
+def _rows(zone: np.ndarray, blob: np.ndarray, tile_area: float) -> list[np.ndarray]:
+    """A blob of touching rows of discards (a river is laid in rows of six, each row close behind the one before)
+    cut into its rows: as many as the blob is tall in upright tiles, each cut on the darkest line of tile body
+    (the rows' shadowed edges, judged by the line's brightest body, which a face's ink does not darken) near where
+    a row ends. Returns the rows' outer contours; none for one row."""
+    long = np.sqrt(tile_area * TILE_H_MM / TILE_W_MM)
+    count = round(blob.shape[0] / (long * (1 + 2 / TILE_H_MM)))
+    if count < 2:
+        return []
+    value = cv2.cvtColor(zone, cv2.COLOR_BGR2HSV)[..., 2].astype(np.float32)
+    value[blob == 0] = np.nan
+    with np.errstate(all="ignore"):  # rows without body (the blob's ragged ends) are all-NaN: never the cut
+        profile = np.nan_to_num(np.nanpercentile(value, 95, axis=1), nan=np.inf)
+    cut = blob.copy()
+    step = blob.shape[0] / count
+    for row in range(1, count):
+        around = np.arange(max(1, round((row - 0.25) * step)), min(blob.shape[0] - 1, round((row + 0.25) * step)))
+        line = int(around[np.argmin(profile[around])])
+        cut[line] = 0
+    contours, _ = cv2.findContours(cut, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return [contour for contour in contours if cv2.contourArea(contour) >= 0.3 * tile_area]
+
+
 def _pieces(zone: np.ndarray, contour: np.ndarray, tile_area: float) -> list[Piece]:
     """The tiles of one blob: one tile, or touching tiles separated by a watershed seeded by their bright cores,
     or if those do not fit, by the parts beyond its waists, or by the parts of a straight run. A blob that is not
@@ -154,6 +177,13 @@ def _pieces(zone: np.ndarray, contour: np.ndarray, tile_area: float) -> list[Pie
     blob = np.zeros((h, w), np.uint8)
     cv2.drawContours(blob, [local], -1, 255, -1)
     roi = np.ascontiguousarray(zone[y : y + h, x : x + w])
+    rows = [_pieces(roi, strip, tile_area) for strip in _rows(roi, blob, tile_area)]
+    if rows and all(rows):  # a row that is no whole number of tiles: not rows of discards (a hand, say)
+        return [
+            (centre + np.array([x, y]), long_side, short_side, sideways)
+            for row in rows
+            for centre, long_side, short_side, sideways in row
+        ]
     run = _cut_run(cv2.minAreaRect(local), tile_area)
     area = cv2.countNonZero(blob)
     for count, seeds in (_cores(roi, blob, tile_area), _waists(blob, tile_area), (len(run), _seeds(run, blob.shape))):
