@@ -515,8 +515,17 @@ class Referee:
             fourth_tile=fourth,
             flowers=len(seat.flowers),
             consecutive_dealer=self.consecutive_dealer,
+            extra=self._table_facts(),
         )
         return WinRecord(action.seat, hand, context, self.ruleset.evaluate(hand, context))
+
+    def _table_facts(self) -> dict[str, Any]:
+        """Facts of the table some rulesets score beside the core situation: the dealer's ``dice`` (Quanjiao's D,
+        QJ-17) and ``wall_remaining``, the live-wall tiles left (Quanjiao's last two tiles, QJ-6)."""
+        facts: dict[str, Any] = {"wall_remaining": self.wall.live_remaining}
+        if self.dice is not None:
+            facts["dice"] = list(self.dice)
+        return facts
 
     def _standing_for_win(self, action: Action, win_tile: Tile, *, self_drawn: bool) -> list[Tile]:
         """The winner's concealed tiles without the winning tile: known, or revealed with the declaration."""

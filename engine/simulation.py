@@ -74,6 +74,25 @@ def _next_actions(referee: Referee, bots: list[SimpleBot]) -> list[Action]:
     return answers
 
 
+def _play_one(ruleset: Ruleset, hand_seed: int, match: Match, *, check: bool) -> Referee:
+    """One hand under the shared referee, or on the ruleset's own table where it has one (``play_own_hand``:
+    十万's ten-rank suits do not fit the referee's tile ids); the own table reports like a referee."""
+    deal = match.deal
+    own_table = getattr(ruleset, "play_own_hand", None)
+    if own_table is not None:
+        try:
+            return own_table(
+                hand_seed, deal.dealer, round_wind=deal.round_wind, consecutive_dealer=deal.consecutive_dealer
+            )
+        except AssertionError as error:
+            raise InvariantViolation(str(error)) from None
+    referee = Referee.deal(
+        ruleset, hand_seed, deal.dealer, round_wind=deal.round_wind, consecutive_dealer=deal.consecutive_dealer
+    )
+    bots = [SimpleBot(seat, random.Random(hand_seed + seat)) for seat in range(SEATS)]
+    return play_hand(referee, bots, check=check)
+
+
 def simulate(ruleset: Ruleset, hands: int, seed: int, *, check: bool = True) -> Iterator[SimulatedHand]:
     """``hands`` hands in matches (局) under the ruleset's dealer rotation; a new match starts when one ends."""
     rng = random.Random(seed)
@@ -83,15 +102,7 @@ def simulate(ruleset: Ruleset, hands: int, seed: int, *, check: bool = True) -> 
             match = Match.start(ruleset.rotation, first_dealer=rng.randrange(SEATS))
         hand_seed = rng.getrandbits(64)
         deal = match.deal
-        referee = Referee.deal(
-            ruleset,
-            hand_seed,
-            deal.dealer,
-            round_wind=deal.round_wind,
-            consecutive_dealer=deal.consecutive_dealer,
-        )
-        bots = [SimpleBot(seat, random.Random(hand_seed + seat)) for seat in range(SEATS)]
-        play_hand(referee, bots, check=check)
+        referee = _play_one(ruleset, hand_seed, match, check=check)
         assert referee.result is not None
         yield SimulatedHand(number, hand_seed, deal.dealer, deal.round_wind, referee)
         match = match.record_hand(referee.result)

@@ -23,13 +23,33 @@ from engine.rulesets.base import (
 )
 from engine.rulesets.basic import BasicRuleset
 from engine.rulesets.changsha import ChangshaRuleset
+from engine.rulesets.contest111 import Contest111Ruleset
 from engine.rulesets.guizhou import GuizhouRuleset
+from engine.rulesets.hangzhou import HangzhouRuleset
+from engine.rulesets.hebei import HebeiRuleset
 from engine.rulesets.mcr import McrRuleset
+from engine.rulesets.nanchang import NanchangRuleset
+from engine.rulesets.quanjiao import QuanjiaoRuleset
 from engine.rulesets.riichi import RiichiRuleset
+from engine.rulesets.shiwan import ShiwanRuleset
 from engine.rulesets.sichuan import SichuanRuleset
 
 _RULESETS: dict[str, type[Ruleset]] = {
-    cls.id: cls for cls in (BasicRuleset, McrRuleset, SichuanRuleset, GuizhouRuleset, ChangshaRuleset, RiichiRuleset)
+    cls.id: cls
+    for cls in (
+        BasicRuleset,
+        McrRuleset,
+        SichuanRuleset,
+        GuizhouRuleset,
+        ChangshaRuleset,
+        RiichiRuleset,
+        QuanjiaoRuleset,
+        NanchangRuleset,
+        Contest111Ruleset,
+        HebeiRuleset,
+        HangzhouRuleset,
+        ShiwanRuleset,
+    )
 }
 
 __all__ = [
@@ -37,17 +57,23 @@ __all__ = [
     "BreakMethod",
     "ChangshaRuleset",
     "ClaimKind",
+    "Contest111Ruleset",
     "DrawContext",
     "FanEntry",
     "GuizhouRuleset",
+    "HangzhouRuleset",
+    "HebeiRuleset",
     "IndicatorPosition",
     "KongType",
     "McrRuleset",
     "MultipleWinners",
+    "NanchangRuleset",
     "OptionSpec",
+    "QuanjiaoRuleset",
     "RiichiRuleset",
     "Ruleset",
     "Score",
+    "ShiwanRuleset",
     "SichuanRuleset",
     "WildcardRule",
     "WildcardSource",

@@ -1,0 +1,90 @@
+"""``shiwan``: 十万麻将, minimal reading (fan.md §7, S002:93). 136 tiles: 万/饼/条 of ranks 1-10 and the winds, no
+dragons. A win is 4 sets + pair with chows that do not wrap (SW-1); the scoring is cut off in the source, so the
+answer has ``fans`` [], ``total`` null and ``payments`` null. A tile outside the set is an input error (SW-2).
+
+The tiles are 十万's own ids (``shiwan.tiles``); ``engine.notation.Hand`` and ``Meld`` only carry them (a chow's
+tiles are consecutive ids in both models), and no shared analysis or referee code ever sees them. Full hands are
+played by ``shiwan.table`` rather than the shared referee, which is built on nine-rank suits.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.analysis import ShapeRules
+from engine.errors import SettleError, TileCountError
+from engine.notation import Hand, Meld, MeldKind
+from engine.rulesets.base import Ruleset, Score, WinContext
+from engine.rulesets.readings import STANDARD_ONLY
+from engine.rulesets.shiwan.shape import ShiwanMeld, concealed_counts, is_win, read_meld
+from engine.rulesets.shiwan.table import ShiwanTable
+from engine.rulesets.shiwan.tiles import check_copies, read_tiles
+
+if TYPE_CHECKING:
+    from engine.settle import SettleRequest
+
+HAND_SIZE = 13
+_ORIGIN_OFFER = {"from=left": 1, "from=opposite": 2, "from=right": 3}
+
+
+def to_meld(meld: ShiwanMeld, origin: str) -> Meld:
+    """The engine's meld record holding 十万 ids (``offer`` as in ``engine.settle.melds``)."""
+    if meld.kind == "chi":
+        return Meld(MeldKind.CHOW, meld.tiles[0])
+    kind = MeldKind.PUNG if meld.kind == "pon" else MeldKind.KONG
+    offer = _ORIGIN_OFFER.get(origin)
+    return Meld(kind, meld.tiles[0], None if offer is None else offer + (4 if meld.kind == "kakan" else 0))
+
+
+def read_hand(request: SettleRequest) -> Hand:
+    """The declared hand in 十万 ids: 13 tiles before the winning one, no face more than four times."""
+    standing = tuple(read_tiles(request.hand, "hand"))
+    melds = []
+    for index, text in enumerate(request.melds):
+        place = f"melds[{index}] {text!r}"
+        melds.append(to_meld(read_meld(text, place), str(text).split(":")[-1]))
+    if request.win_tile is None:
+        raise SettleError("field 'win_tile' is null: this query scores a win and needs the winning tile")
+    win = read_tiles(request.win_tile, "win_tile")
+    if len(win) != 1:
+        raise SettleError(f"field 'win_tile': expected exactly one tile, found {request.win_tile!r}")
+    if len(standing) + 3 * len(melds) != HAND_SIZE:
+        raise TileCountError(
+            f"hand: {len(standing)} standing tiles beside {len(melds)} melds; expected {HAND_SIZE - 3 * len(melds)}"
+        )
+    hand = Hand(tuple(melds), standing, win[0])
+    check_copies(hand.all_tiles(), "hand, melds and win_tile")
+    return hand
+
+
+class ShiwanRuleset(Ruleset):
+    id = "shiwan"
+    description = "十万麻将 (S002) — 十万: suits of ranks 1-10 + winds (136 tiles), 4 sets + pair, chows do not wrap"
+
+    @property
+    def shape_rules(self) -> ShapeRules:
+        """For the shared code's sake only: 十万's own check is ``shiwan.shape.is_win`` on its ten-rank ids."""
+        return STANDARD_ONLY
+
+    def read_tiles(self, text: str, where: str) -> list[int]:
+        return read_tiles(text, where)
+
+    def evaluate(self, hand: Hand, ctx: WinContext) -> Score:
+        """SW-1 on a hand of 十万 ids (``read_hand``)."""
+        won = is_win(concealed_counts(hand.standing, hand.win_tile))  # type: ignore[arg-type]
+        return Score(
+            hu=won,
+            shape_ok=won,
+            total=None,
+            total_without_flowers=None,
+            meets_minimum=True,
+            reason=None if won else "not 4 sets + pair (chows of ranks 1-10 that do not wrap)",
+        )
+
+    def answer_score(self, request: SettleRequest) -> dict[str, Any]:
+        ctx = WinContext.from_dict(request.situation)
+        return self.evaluate(read_hand(request), ctx).to_settle()
+
+    def play_own_hand(self, seed: int, dealer: int, *, round_wind: int = 0, consecutive_dealer: int = 1) -> ShiwanTable:
+        """One full hand on 十万's own table (``engine.simulation`` calls this instead of the shared referee)."""
+        return ShiwanTable(self, seed, dealer, round_wind=round_wind, consecutive_dealer=consecutive_dealer).play()
