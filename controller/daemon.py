@@ -67,15 +67,6 @@ class PauseGate:
         return gated
 
 
-def public_event(event: Event) -> dict[str, Any]:
-    """The event as the fleet may see it: the tile a player draws is concealed, so it is left out."""
-    data = event.to_dict()
-    action = data.get("action")
-    if isinstance(action, dict) and action.get("kind") == "draw":
-        data["action"] = {key: value for key, value in action.items() if key != "tile"}
-    return data
-
-
 class TableDaemon:
     """One table's service, run again with new settings when the fleet asks for a new match."""
 
@@ -160,24 +151,13 @@ class TableDaemon:
 
     def _on_event(self, hand: HandState, event: Event, verdict: Verdict | None) -> None:
         self.heartbeat.beat()
-        if self.link is None:
-            return
-        if verdict is not None:
-            self.link.publish_event(
-                {
-                    "type": "verdict",
-                    "hand": hand.record.number,
-                    "event": public_event(event),
-                    "verdict": verdict.to_dict(),
-                }
-            )
-        self.link.state_changed()
+        if self.link is not None:
+            self.link.on_event(hand, event, verdict)
 
     def _emit(self, line: dict[str, Any]) -> None:
         self.emit(line)
         if self.link is not None:
-            self.link.publish_event({"type": "hand" if "wins" in line else "notice", **line})
-            self.link.state_changed()
+            self.link.on_line(line)
 
     # -- the fleet's commands (paho's thread; each only sets a flag the control loop reads) ------------------
 
@@ -217,4 +197,4 @@ class TableDaemon:
 
     def _notice(self, line: dict[str, Any]) -> None:
         assert self.link is not None
-        self.link.publish_event({"type": "notice", **line})
+        self.link.on_line(line)

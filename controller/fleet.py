@@ -13,7 +13,7 @@ import logging
 import threading
 from collections.abc import Callable
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -22,6 +22,7 @@ from controller.config import MqttSection, parse_listen
 from controller.errors import ConfigError
 from controller.fleet_page import FLEET_PAGE
 from controller.mqtt_link import make_client
+from controller.web import _Handler as DisplayHandler
 
 log = logging.getLogger(__name__)
 
@@ -87,29 +88,22 @@ class FleetServer:
         self._thread.join()
 
 
-class _Handler(BaseHTTPRequestHandler):
-    fleet: Fleet
+class _Handler(DisplayHandler):
+    """The display's handler (its logging and JSON answers) serving the fleet's two pages; nothing to POST."""
 
-    def log_message(self, format: str, *args: Any) -> None:
-        log.debug("%s %s", self.address_string(), format % args)
+    fleet: Fleet
 
     def do_GET(self) -> None:
         path = self.path.split("?", 1)[0]
         if path == "/":
             self._send(HTTPStatus.OK, FLEET_PAGE.encode(), "text/html; charset=utf-8")
         elif path == "/api/tables":
-            body = json.dumps(self.fleet.tables(), ensure_ascii=False).encode()
-            self._send(HTTPStatus.OK, body, "application/json; charset=utf-8")
+            self._json(HTTPStatus.OK, self.fleet.tables())
         else:
-            body = json.dumps({"error": f"{path}: no such page; try / or /api/tables"}).encode()
-            self._send(HTTPStatus.NOT_FOUND, body, "application/json; charset=utf-8")
+            self._json(HTTPStatus.NOT_FOUND, {"error": f"{path}: no such page; try / or /api/tables"})
 
-    def _send(self, status: HTTPStatus, body: bytes, content_type: str) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+    def do_POST(self) -> None:
+        self._json(HTTPStatus.METHOD_NOT_ALLOWED, {"error": "the fleet view is read-only"})
 
 
 def serve_fleet(

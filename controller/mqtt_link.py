@@ -21,12 +21,14 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import paho.mqtt.client as mqtt
 
 from controller.config import MqttSection, parse_mqtt_url
+from controller.events import Event
+from controller.hand import HandState
+from engine.actions import Verdict
 from engine.errors import MjtableError
 
 log = logging.getLogger(__name__)
@@ -35,33 +37,17 @@ Command = Callable[[dict[str, Any]], str]
 """A command's action: takes the request, returns what was done; a ``MjtableError`` refuses it."""
 
 
-@dataclass(frozen=True)
 class Topics:
-    table_id: str
+    """The topics of one table: ``mjtable/<table_id>/availability``, ``state``, ``event``, ``cmd``, ``cmd/reply``."""
 
-    @property
-    def base(self) -> str:
-        return f"mjtable/{self.table_id}"
-
-    @property
-    def availability(self) -> str:
-        return f"{self.base}/availability"
-
-    @property
-    def state(self) -> str:
-        return f"{self.base}/state"
-
-    @property
-    def event(self) -> str:
-        return f"{self.base}/event"
-
-    @property
-    def cmd(self) -> str:
-        return f"{self.base}/cmd"
-
-    @property
-    def reply(self) -> str:
-        return f"{self.base}/cmd/reply"
+    def __init__(self, table_id: str) -> None:
+        self.table_id = table_id
+        self.base = f"mjtable/{table_id}"
+        self.availability = f"{self.base}/availability"
+        self.state = f"{self.base}/state"
+        self.event = f"{self.base}/event"
+        self.cmd = f"{self.base}/cmd"
+        self.reply = f"{self.base}/cmd/reply"
 
 
 def table_id(section: MqttSection) -> str:
@@ -145,6 +131,18 @@ class MqttLink:
     def publish_event(self, event: dict[str, Any]) -> None:
         self._enqueue(self.topics.event, {**event, "table": self.topics.table_id, "sent_at": time.time()})
 
+    def on_event(self, hand: HandState, event: Event, verdict: Verdict | None) -> None:
+        """A service listener: each verdict goes out as an event, and the state is due."""
+        if verdict is not None:
+            number, seen = hand.record.number, public_event(event)
+            self.publish_event({"type": "verdict", "hand": number, "event": seen, "verdict": verdict.to_dict()})
+        self.state_changed()
+
+    def on_line(self, line: dict[str, Any]) -> None:
+        """A line the service emits: a hand's result (``type`` hand), or a notice (a summary, a fault to repair)."""
+        self.publish_event({"type": "hand" if "wins" in line else "notice", **line})
+        self.state_changed()
+
     def _enqueue(self, topic: str, payload: dict[str, Any]) -> None:
         with self._cv:
             if len(self._outbox) >= self.section.queue:
@@ -196,6 +194,15 @@ class MqttLink:
         reply = answer_command(message.payload, self.section.command_token, self.commands)
         log.info("fleet command %s: %s", reply.get("cmd"), "ok" if reply["ok"] else reply["error"])
         self._enqueue(self.topics.reply, reply)
+
+
+def public_event(event: Event) -> dict[str, Any]:
+    """The event as the fleet may see it: the tile a player draws is concealed, so it is left out."""
+    data = event.to_dict()
+    action = data.get("action")
+    if isinstance(action, dict) and action.get("kind") == "draw":
+        data["action"] = {key: value for key, value in action.items() if key != "tile"}
+    return data
 
 
 def answer_command(payload: bytes, token: str, commands: dict[str, Command]) -> dict[str, Any]:
