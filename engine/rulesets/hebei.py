@@ -114,6 +114,8 @@ class HebeiRuleset(Ruleset):
             raise SettleError("field 'hand': the 13 tiles before the draw (standing + 3 × melds)")
         self.tile_set.check([*hand.all_tiles(), *(() if drawn is None else (drawn,))], "hand, melds and kong")
         after = standing_after_kong(hand, kind, tile, drawn)
-        tiles = waits(after, STANDARD_ONLY)
+        held = [*hand.all_tiles(), *(() if drawn is None else (drawn,)), *((tile,) if kind == "exposed" else ())]
+        # A tile whose four copies are all the player's own (the kong's, say) is no wait.
+        tiles = [wait for wait in waits(after, STANDARD_ONLY) if held.count(wait) < 4]
         ready = boolean(situation, "declared_ready")
         return no_verdict(kong_allowed=bool(tiles) or not ready, waits_after=[tile_code(t) for t in tiles])
