@@ -31,9 +31,18 @@ class ActionKind(StrEnum):
     """Declare a win: on one's own draw, on a discard, or robbing an added kong."""
     PASS = "pass"
     """Decline the discard (or the added kong) on offer."""
+    DECLARE_VOID = "declare_void"
+    """定缺 (Sichuan): before the dealer's first discard, declare a suit void; ``tile`` is any tile of that suit."""
 
 
-_TILE_KINDS = {ActionKind.DISCARD, ActionKind.FLOWER, ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG, ActionKind.CHI}
+_TILE_KINDS = {
+    ActionKind.DISCARD,
+    ActionKind.FLOWER,
+    ActionKind.CONCEALED_KONG,
+    ActionKind.ADDED_KONG,
+    ActionKind.CHI,
+    ActionKind.DECLARE_VOID,
+}
 
 
 @dataclass(frozen=True)

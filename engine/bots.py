@@ -1,7 +1,9 @@
 """Simple players for simulation and tests: they see their own hand (full information) and play plainly.
 
 A bot wins whenever it can, replaces flowers, makes every kong it can, claims pungs and chows now and then
-(seeded), and discards the tile that helps its hand least. It is a workload for the referee, not an opponent.
+(seeded), and discards the tile that helps its hand least. Where a void suit is declared (定缺) it declares the
+suit it holds least, discards that suit first and never claims or kongs it. It is a workload for the referee,
+not an opponent.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from engine.actions import Action, ActionKind
 from engine.analysis import is_win
 from engine.notation import MeldKind
 from engine.referee import Phase, Referee
-from engine.tiles import NUM_KINDS, Tile, is_flower, is_suited
+from engine.tiles import NUM_KINDS, SUITS, Tile, is_flower, is_suited, suit_of
 
 CLAIM_PUNG_CHANCE = 0.6
 CLAIM_CHI_CHANCE = 0.3
@@ -25,6 +27,14 @@ class SimpleBot:
         self.seat = seat
         self.rng = rng
 
+    def declare(self, referee: Referee) -> Action:
+        """定缺: the suit it holds fewest tiles of (ties broken by the seeded rng), named by its 1."""
+        known = referee.seats[self.seat].known
+        held = {suit: sum(known[9 * index : 9 * index + 9]) for index, suit in enumerate(SUITS[:3])}
+        fewest = min(held.values())
+        suit = self.rng.choice([suit for suit, count in held.items() if count == fewest])
+        return Action(ActionKind.DECLARE_VOID, self.seat, 9 * SUITS.index(suit))
+
     def act(self, referee: Referee) -> Action:
         """The seat's move in its turn (phase ``act``)."""
         seat = referee.seats[self.seat]
@@ -34,13 +44,16 @@ class SimpleBot:
             return Action(ActionKind.FLOWER, self.seat, flower)
         if referee.may_win_by_draw and self._can_win(referee, None):
             return Action(ActionKind.HU, self.seat)
+        void = referee.void_suits.get(self.seat)
         if not referee.wall.exhausted and referee.ruleset.allows_kong:
             for tile in range(NUM_KINDS):
-                if known[tile] == 4:
+                if known[tile] == 4 and suit_of(tile) != void:
                     return Action(ActionKind.CONCEALED_KONG, self.seat, tile)
             for meld in seat.melds:
                 if meld.kind is MeldKind.PUNG and known[meld.tile]:
                     return Action(ActionKind.ADDED_KONG, self.seat, meld.tile)
+        if void is not None and any(known[tile] for tile in range(NUM_KINDS) if suit_of(tile) == void):
+            return Action(ActionKind.DISCARD, self.seat, self._least_useful(known, void))
         return Action(ActionKind.DISCARD, self.seat, self._least_useful(known))
 
     def answer(self, referee: Referee) -> Action:
@@ -53,6 +66,8 @@ class SimpleBot:
             return Action(ActionKind.PASS, self.seat)
         known = referee.seats[self.seat].known
         ruleset = referee.ruleset
+        if referee.void_suits.get(self.seat) == suit_of(tile):
+            return Action(ActionKind.PASS, self.seat)
         if known[tile] == 3 and ruleset.allows_kong:
             return Action(ActionKind.KONG, self.seat)
         if known[tile] >= 2 and ruleset.allows_pung and self.rng.random() < CLAIM_PUNG_CHANCE:
@@ -84,12 +99,13 @@ class SimpleBot:
                 return low
         return None
 
-    def _least_useful(self, known: list[int]) -> Tile:
-        """The held tile with the fewest partners (copies and suit neighbours); ties broken by the seeded rng."""
+    def _least_useful(self, known: list[int], only_suit: str | None = None) -> Tile:
+        """The held tile (of ``only_suit`` if given) with the fewest partners (copies and suit neighbours); ties
+        broken by the seeded rng."""
         best: list[Tile] = []
         best_value = None
         for tile in range(NUM_KINDS):
-            if not known[tile] or is_flower(tile):
+            if not known[tile] or is_flower(tile) or (only_suit is not None and suit_of(tile) != only_suit):
                 continue
             value = 3 * (known[tile] - 1)
             if is_suited(tile):

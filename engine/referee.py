@@ -10,15 +10,23 @@ referee owns the wall, so it always counts it, and it runs
   the public information allows is still checked (turn order, claim priority, chi only from the 上家, no
   tile seen more than its copies, a declared win really being a win).
 
-Phases: ``act`` (the seat in turn holds 14 - 3k tiles and discards, kongs, sets a flower aside or declares a
-self-drawn win), ``claims`` (the other three answer the discard: chi / pung / kong / hu / pass), ``rob`` (the
-others may rob an added kong), ``draw`` (the seat in turn draws), ``over``.
+Phases: ``declare`` (Sichuan 定缺: each player declares a void suit before the dealer's first discard), ``act``
+(the seat in turn holds 14 - 3k tiles and discards, kongs, sets a flower aside or declares a self-drawn win),
+``claims`` (the other players still in answer the discard: chi / pung / kong / hu / pass), ``rob`` (they may rob
+an added kong), ``draw`` (the seat in turn draws), ``over``.
+
+Where the ruleset says so the hand goes on after a win (Sichuan 血战到底): the winners leave, the seat after the
+last of them draws next, and the hand ends when all but one have won or the live wall is empty (the players still
+in are then settled as a drawn hand). Kong money (刮风下雨), opening wins (Changsha 起手胡) and birds (扎鸟) are
+asked of the ruleset through its hooks (``kong_payments``, ``opening_settlement``, ``bird_count``); birds and
+opening wins need the faces, so a table that sees only backs leaves them to ``mjtable settle``.
 
 Rule choices not written in the sources, each next to its code: claims are resolved once all three other seats
 have answered (a draw by the next seat while nobody has answered means all passed); on the last discard, with
 the live wall empty, only a win may be claimed (no chi/pung/kong: nothing is left to draw); a kong needs a
 replacement tile, so it cannot be made on an empty live wall; a flower that cannot be replaced ends the hand
-drawn.
+drawn; 定缺 tiles may not be claimed (SC-2); after a discard win in a continuing hand the seat after the last
+winner in turn order draws (108.md leaves it open).
 """
 
 from __future__ import annotations
@@ -37,14 +45,16 @@ from engine.notation import Hand, Meld, MeldKind, Situation, format_hand
 from engine.procedure import NewHand, Wall, WallLayout, break_wall, deal, new_hand
 from engine.rulesets import ClaimKind, DrawContext, KongType, MultipleWinners, Ruleset, Score, WinContext
 from engine.seats import SeatState
+from engine.settle.melds import contract_meld
 from engine.settlement import Payments, combine, no_payments
-from engine.tiles import NUM_TILE_IDS, Tile, format_tiles, is_flower, is_suited, tile_code
+from engine.tiles import NUM_TILE_IDS, Tile, format_tiles, is_flower, is_suited, suit_of, tile_code
 
 SEATS = 4
 _NO_TILE = frozenset({ActionKind.DRAW, ActionKind.PASS, ActionKind.PUNG, ActionKind.KONG})
 
 
 class Phase(StrEnum):
+    DECLARE = "declare"
     ACT = "act"
     DRAW = "draw"
     CLAIMS = "claims"
@@ -121,7 +131,7 @@ class Referee:
         self.seats = [SeatState.dealt(tiles) for tiles in hands]
         for seat, set_aside in zip(self.seats, flowers or [[] for _ in hands], strict=True):
             seat.flowers.extend(set_aside)
-        self.phase = Phase.ACT
+        self.phase = Phase.DECLARE if ruleset.declares_void_suit else Phase.ACT
         self.turn = dealer
         self.offer: Tile | None = None
         """The tile on offer: the last discard (``claims``) or the tile of an added kong (``rob``)."""
@@ -142,6 +152,19 @@ class Referee:
         self.result: HandResult | None = None
         self.dice: tuple[int, ...] | None = None
         self.dice2: tuple[int, ...] | None = None
+        self.void_suits: dict[int, str] = {}
+        """定缺: the suit each seat declared void."""
+        self.players_out: list[int] = []
+        """Seats that won and left a continuing hand (血战), in the order they won."""
+        self.win_events: list[Win] = []
+        self.settlements: list[Payments] = []
+        """Payments made during the hand: opening wins, kong money, each win; added up at its end."""
+        self.kongs: list[dict[str, Any]] = []
+        """Every kong made, as the settle contract describes it (seat, type, tile, from, paid_by)."""
+        if full_information:
+            opening = ruleset.opening_settlement([seat.concealed_tiles() for seat in self.seats], dealer)
+            if opening is not None:
+                self.settlements.append(opening)
 
     # --- construction ------------------------------------------------------------------------------------
 
@@ -237,6 +260,7 @@ class Referee:
             ActionKind.KONG: self._respond,
             ActionKind.PASS: self._respond,
             ActionKind.HU: self._hu,
+            ActionKind.DECLARE_VOID: self._declare_void,
         }
 
     # --- turn actions ------------------------------------------------------------------------------------
@@ -248,12 +272,39 @@ class Referee:
 
     def _waiting_for(self) -> str:
         if self.phase in (Phase.CLAIMS, Phase.ROB):
-            waiting = [s for s in range(SEATS) if s != self.offer_seat and s not in self.responses]
+            waiting = [s for s in self.answering_seats() if s not in self.responses]
             return f"the answers of seats {waiting} to the {tile_code(self.offer)} on offer"  # type: ignore[arg-type]
+        if self.phase is Phase.DECLARE:
+            return f"the void-suit declarations of seats {self.undeclared_seats()}"
         return f"seat {self.turn}'s turn to {self.phase.value}"
 
+    def answering_seats(self) -> list[int]:
+        """The seats that answer the tile on offer, in turn order after its owner: everyone still in the hand."""
+        return [
+            seat for seat in (self._next(self.offer_seat, k) for k in range(1, SEATS)) if seat not in self.players_out
+        ]
+
+    def undeclared_seats(self) -> list[int]:
+        """Seats that still have to declare a void suit (phase ``declare``)."""
+        return [seat for seat in range(SEATS) if seat not in self.void_suits]
+
+    def _declare_void(self, action: Action) -> list[str]:
+        """定缺 (108.md SC-2): every seat declares one suit void before the dealer's first discard, in any order."""
+        if self.phase is not Phase.DECLARE:
+            raise IllegalAction(f"no void suit is declared now: it is {self._waiting_for()}")
+        if action.seat in self.void_suits:
+            raise IllegalAction(f"seat {action.seat} has already declared {self.void_suits[action.seat]} void")
+        tile = self._tile(action)
+        if not is_suited(tile):
+            raise IllegalAction(f"{tile_code(tile)} names no suit to declare void: use a tile of m, p or s")
+        self.void_suits[action.seat] = suit_of(tile)
+        if len(self.void_suits) < SEATS:
+            return ["void declared"]
+        self.phase = Phase.ACT
+        return ["void declared", "play starts"]
+
     def _draw(self, action: Action) -> list[str]:
-        if self.phase is Phase.CLAIMS and not self.responses and action.seat == self._next(self.offer_seat):
+        if self.phase is Phase.CLAIMS and not self.responses and action.seat == self.answering_seats()[0]:
             events = ["all passed"]  # a draw by the next seat closes an unanswered discard
         else:
             self._require_turn(action, Phase.DRAW)
@@ -318,6 +369,7 @@ class Referee:
         self._check_visible(tile, 4, f"concealed kong of {tile_code(tile)}")
         seat.take(tile, 4)
         seat.melds.append(Meld(MeldKind.KONG, tile))
+        self._record_kong(action.seat, KongType.CONCEALED, tile)
         return self._kong_replacement(action.seat)
 
     def _added_kong(self, action: Action) -> list[str]:
@@ -340,7 +392,19 @@ class Referee:
         index = next(i for i, meld in enumerate(melds) if meld.kind is MeldKind.PUNG and meld.tile == tile)
         supplier = melds[index].offer
         melds[index] = Meld(MeldKind.KONG, tile, None if supplier is None else supplier + 4)
+        self._record_kong(konger, KongType.ADDED, tile)
         return self._kong_replacement(konger)
+
+    def _record_kong(self, seat: int, kind: KongType, tile: Tile, supplier: int | None = None) -> None:
+        """Keep the kong for the rulesets that score the hand's kongs, and pay its kong money at once."""
+        kong: dict[str, Any] = {"seat": seat, "type": kind.value, "tile": tile_code(tile)}
+        if supplier is not None:
+            kong["from"] = supplier
+        money = self.ruleset.kong_payments(kong, tuple(self.players_out))
+        if money is not None:
+            kong["paid_by"] = {str(payer): -amount for payer, amount in money.items() if amount < 0}
+            self.settlements.append(money)
+        self.kongs.append(kong)
 
     def _check_kong_possible(self, tile: Tile) -> None:
         if not self.ruleset.allows_kong:
@@ -359,14 +423,14 @@ class Referee:
     def _respond(self, action: Action) -> list[str]:
         if self.phase not in (Phase.CLAIMS, Phase.ROB):
             raise IllegalAction(f"{action.kind.value} by seat {action.seat}: nothing is on offer")
-        if action.seat == self.offer_seat or action.seat in self.responses:
+        if action.seat not in self.answering_seats() or action.seat in self.responses:
             raise IllegalAction(f"seat {action.seat} cannot answer: {self._waiting_for()}")
         if action.kind is not ActionKind.PASS:
             if self.phase is Phase.ROB:
                 raise IllegalAction("an added kong can only be robbed by a win (hu) or passed")
             self._check_claim(action)
         self.responses[action.seat] = action
-        if len(self.responses) < SEATS - 1:
+        if len(self.responses) < len(self.answering_seats()):
             return ["answer recorded"]
         return self._resolve()
 
@@ -376,6 +440,8 @@ class Referee:
         if self.wall.exhausted:
             raise IllegalAction("the live wall is exhausted: only a win may be claimed on the last discard")
         name = tile_code(tile)
+        if action.kind is not ActionKind.CHI and self.void_suits.get(action.seat) == suit_of(tile):
+            raise IllegalAction(f"seat {action.seat} declared {suit_of(tile)} void: its tiles may not be claimed")
         if action.kind is ActionKind.CHI:
             if not self.ruleset.allows_chi:
                 raise IllegalAction(f"the {self.ruleset.id} ruleset has no chi")
@@ -406,7 +472,7 @@ class Referee:
         discarder), else the next seat draws (or, with the live wall empty, the hand is drawn)."""
         discarder, tile = self.offer_seat, self.offer
         assert discarder is not None and tile is not None
-        order = [self._next(discarder, k) for k in range(1, SEATS)]
+        order = self.answering_seats()
         hu = [seat for seat in order if self.responses[seat].kind is ActionKind.HU]
         if hu:
             if self.ruleset.multiple_winners is MultipleWinners.FIRST:
@@ -440,6 +506,7 @@ class Referee:
             state.take(tile, 3 if kind is MeldKind.KONG else 2)
             state.melds.append(Meld(kind, tile, offer))
             if kind is MeldKind.KONG:
+                self._record_kong(seat, KongType.EXPOSED, tile, discarder)
                 return [f"seat {seat} kong", *self._kong_replacement(seat)[1:]]
         self._start_turn(seat, None, after_kong=False)
         self.may_win_by_draw = False
@@ -449,7 +516,7 @@ class Referee:
 
     def _hu(self, action: Action) -> list[str]:
         if self.phase in (Phase.CLAIMS, Phase.ROB):
-            if action.seat == self.offer_seat or action.seat in self.responses:
+            if action.seat not in self.answering_seats() or action.seat in self.responses:
                 raise IllegalAction(f"seat {action.seat} cannot answer: {self._waiting_for()}")
             win_tile = self.offer
             assert win_tile is not None
@@ -459,7 +526,7 @@ class Referee:
             self.responses[action.seat] = Action(ActionKind.PASS, action.seat) if events else action
             if not events:
                 self.declared[action.seat] = record
-            if len(self.responses) < SEATS - 1:
+            if len(self.responses) < len(self.answering_seats()):
                 return events or ["answer recorded"]
             return events + self._resolve()
         self._require_turn(action, Phase.ACT)
@@ -515,7 +582,8 @@ class Referee:
             fourth_tile=fourth,
             flowers=len(seat.flowers),
             consecutive_dealer=self.consecutive_dealer,
-            extra=self._table_facts(),
+            players_out=tuple(self.players_out),
+            extra={**self._table_facts(), **self._hand_facts(action.seat, discarder, robbing)},
         )
         return WinRecord(action.seat, hand, context, self.ruleset.evaluate(hand, context))
 
@@ -525,6 +593,26 @@ class Referee:
         facts: dict[str, Any] = {"wall_remaining": self.wall.live_remaining}
         if self.dice is not None:
             facts["dice"] = list(self.dice)
+        return facts
+
+    def _hand_facts(self, winner: int, discarder: int | None, robbing: bool) -> dict[str, Any]:
+        """What the 108-tile rulesets read beside the core situation, in the settle contract's words: the winner's
+        ``void_suit``, the hand's ``kongs`` (the discarder's last one ``just_made`` on a 杠上炮 / 热炮), the robbed
+        ``kong``, and the ``birds`` turned up from the live wall (with full information)."""
+        facts: dict[str, Any] = {"kongs": [dict(kong) for kong in self.kongs]}
+        if winner in self.void_suits:
+            facts["void_suit"] = self.void_suits[winner]
+        if discarder is not None and not robbing and self.after_kong:
+            facts["discarder_after_kong"] = True
+            made = [kong for kong in facts["kongs"] if kong["seat"] == discarder]
+            if made:
+                made[-1]["just_made"] = True
+        if robbing:
+            facts["kong"] = {"seat": discarder, "type": KongType.ADDED.value, "tile": tile_code(self.offer)}  # type: ignore[arg-type]
+        if self.ruleset.bird_count and self.full_information:
+            state = self.wall.state
+            ahead = state.standing()[: min(self.ruleset.bird_count, state.live_remaining)]
+            facts["birds"] = [tile_code(state.faces[index]) for index in ahead]  # type: ignore[arg-type]
         return facts
 
     def _standing_for_win(self, action: Action, win_tile: Tile, *, self_drawn: bool) -> list[Tile]:
@@ -561,17 +649,63 @@ class Referee:
         return self._finish(records, discarder)
 
     def _finish(self, records: list[WinRecord], discarder: int | None) -> list[str]:
-        self.wins = records
-        payments = combine(self.ruleset.settle_wins([record.score for record in records]), *self.penalties)
-        self.result = HandResult((Win(tuple(record.seat for record in records), discarder),), payments)
-        self.phase = Phase.OVER
-        return [f"seat {record.seat} hu" for record in records]
+        self.wins = [*self.wins, *records]
+        self.win_events.append(Win(tuple(record.seat for record in records), discarder))
+        self.settlements.append(self.ruleset.settle_wins([record.score for record in records]))
+        events = [f"seat {record.seat} hu" for record in records]
+        if not self.ruleset.hand_continues_after_win:
+            return self._close(events)
+        self.players_out += [record.seat for record in records]
+        if len(self.players_out) >= SEATS - 1:
+            return self._close(events)
+        if self.wall.exhausted:
+            return self._end_drawn(events)
+        follower = next(
+            s for s in (self._next(records[-1].seat, k) for k in range(1, SEATS)) if s not in self.players_out
+        )
+        self.phase, self.turn = Phase.DRAW, follower
+        self.offer, self.offer_seat, self.responses, self.declared = None, None, {}, {}
+        return [*events, "play goes on"]
 
     def _end_drawn(self, events: list[str]) -> list[str]:
-        payments = self.ruleset.settle_draw(DrawContext(self.dealer, self.consecutive_dealer, self.round_wind))
-        self.result = HandResult.draw(combine(payments if payments is not None else no_payments(), *self.penalties))
+        """The live wall is empty: the players still in are settled as a drawn hand."""
+        context = DrawContext(
+            self.dealer,
+            self.consecutive_dealer,
+            self.round_wind,
+            tuple(self.players_out),
+            extra=self._draw_facts(),
+        )
+        payments = self.ruleset.settle_draw(context)
+        self.settlements.append(payments if payments is not None else no_payments())
+        return self._close([*events, "drawn game"])
+
+    def _draw_facts(self) -> dict[str, Any]:
+        """The hand's kongs and, with full information, every seat as the settle contract describes it at a draw
+        (Sichuan 查花猪 / 查大叫 / 退税)."""
+        facts: dict[str, Any] = {"kongs": [dict(kong) for kong in self.kongs]}
+        if self.full_information:
+            facts["seats"] = {str(seat): self._seat_fact(seat) for seat in range(SEATS)}
+        return facts
+
+    def _seat_fact(self, seat: int) -> dict[str, Any]:
+        if seat in self.players_out:
+            return {"status": "won"}
+        state = self.seats[seat]
+        fact = {
+            "status": "in",
+            "hand": format_tiles(state.concealed_tiles()),
+            "melds": [contract_meld(meld) for meld in state.melds],
+        }
+        if seat in self.void_suits:
+            fact["void_suit"] = self.void_suits[seat]
+        return fact
+
+    def _close(self, events: list[str]) -> list[str]:
+        payments = combine(*self.settlements, *self.penalties)
+        self.result = HandResult(tuple(self.win_events), payments)
         self.phase = Phase.OVER
-        return [*events, "drawn game"]
+        return events
 
     # --- helpers -----------------------------------------------------------------------------------------
 
@@ -611,7 +745,11 @@ class Referee:
         """Every legal action now, for every seat (full information): bots choose from it, tests check that
         exactly these are accepted."""
         candidates: list[Action] = []
-        if self.phase is Phase.DRAW:
+        if self.phase is Phase.DECLARE:
+            candidates += [
+                Action(ActionKind.DECLARE_VOID, seat, t) for seat in self.undeclared_seats() for t in range(27)
+            ]
+        elif self.phase is Phase.DRAW:
             candidates.append(Action(ActionKind.DRAW, self.turn))
         elif self.phase is Phase.ACT:
             seat = self.seats[self.turn]
@@ -620,16 +758,14 @@ class Referee:
                 candidates += [Action(kind, self.turn, tile) for tile in held]
             candidates += [Action(ActionKind.HU, self.turn), Action(ActionKind.HU, self.turn, self.last_drawn)]
         elif self.phase in (Phase.CLAIMS, Phase.ROB):
-            for seat in range(SEATS):
-                if seat == self.offer_seat:
-                    continue
+            for seat in self.answering_seats():
                 candidates += [Action(kind, seat) for kind in (ActionKind.PASS, ActionKind.HU)]
                 if self.phase is Phase.CLAIMS:
                     candidates += [Action(kind, seat) for kind in (ActionKind.PUNG, ActionKind.KONG)]
                     low = self.offer - 2  # type: ignore[operator]
                     candidates += [Action(ActionKind.CHI, seat, t) for t in range(max(low, 0), self.offer + 1)]  # type: ignore[operator]
             if self.phase is Phase.CLAIMS and not self.responses:
-                candidates.append(Action(ActionKind.DRAW, self._next(self.offer_seat)))
+                candidates.append(Action(ActionKind.DRAW, self.answering_seats()[0]))
         return [action for action in candidates if self.is_legal(action)]
 
     def would_win(self, seat: int) -> bool:
@@ -653,6 +789,13 @@ class Referee:
         offer = (self.offer, self.offer_seat, dict(self.responses), dict(self.declared))
         fields = (self.phase, self.turn, *offer, self.last_drawn)
         flags = (self.may_win_by_draw, self.after_kong, self.discards_made, self.claims_made)
+        progress = (
+            dict(self.void_suits),
+            list(self.players_out),
+            list(self.win_events),
+            list(self.settlements),
+            [dict(kong) for kong in self.kongs],
+        )
         return (
             seats,
             fields,
@@ -662,10 +805,12 @@ class Referee:
             list(self.wins),
             self.result,
             list(self.penalties),
+            progress,
         )
 
     def _restore(self, snapshot: tuple[Any, ...]) -> None:
-        seats, fields, flags, wall_state, history, wins, result, penalties = snapshot
+        seats, fields, flags, wall_state, history, wins, result, penalties, progress = snapshot
+        self.void_suits, self.players_out, self.win_events, self.settlements, self.kongs = progress
         for seat, (known, unknown, melds, discards, flowers) in zip(self.seats, seats, strict=True):
             seat.known, seat.unknown, seat.melds, seat.discards, seat.flowers = known, unknown, melds, discards, flowers
         self.phase, self.turn, self.offer, self.offer_seat, self.responses, self.declared, self.last_drawn = fields
@@ -733,6 +878,9 @@ class Referee:
                 "claims_made": self.claims_made,
             },
             "wins": [record.to_dict() for record in self.wins],
+            "void_suits": {str(seat): suit for seat, suit in sorted(self.void_suits.items())},
+            "players_out": list(self.players_out),
+            "kongs": [dict(kong) for kong in self.kongs],
             "penalties": [{str(seat): amount for seat, amount in penalty.items()} for penalty in self.penalties],
             "result": None if self.result is None else self.result.to_dict(),
         }

@@ -61,16 +61,17 @@ def play_hand(referee: Referee, bots: list[SimpleBot], *, check: bool = True) ->
 
 
 def _next_actions(referee: Referee, bots: list[SimpleBot]) -> list[Action]:
+    if referee.phase is Phase.DECLARE:
+        return [bots[seat].declare(referee) for seat in referee.undeclared_seats()]
     if referee.phase is Phase.DRAW:
         return [Action(ActionKind.DRAW, referee.turn)]
     if referee.phase is Phase.ACT:
         return [bots[referee.turn].act(referee)]
-    offer_seat = referee.offer_seat
-    assert offer_seat is not None
-    answers = [bots[(offer_seat + k) % SEATS].answer(referee) for k in range(1, SEATS)]
+    answering = referee.answering_seats()
+    answers = [bots[seat].answer(referee) for seat in answering]
     nobody_claims = all(answer.kind is ActionKind.PASS for answer in answers)
     if nobody_claims and referee.phase is Phase.CLAIMS and not referee.wall.exhausted:
-        return [Action(ActionKind.DRAW, (offer_seat + 1) % SEATS)]  # the table's shortcut: the next seat draws
+        return [Action(ActionKind.DRAW, answering[0])]  # the table's shortcut: the next seat still in draws
     return answers
 
 

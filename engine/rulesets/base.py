@@ -591,6 +591,21 @@ class Ruleset(ContractQueries, ABC):
         """Payments at a drawn hand. Default: nobody pays (rules-B §2.13, the majority practice)."""
         return no_payments()
 
+    def kong_payments(self, kong: Mapping[str, Any], players_out: Sequence[int] = ()) -> Payments | None:
+        """Money paid at once when a kong is made (Sichuan 刮风下雨); ``kong`` is a settle-contract kong object
+        (``seat``, ``type``, ``tile``, ``from``). ``None``: kongs pay nothing when made (the default)."""
+        return None
+
+    def opening_settlement(self, hands: Sequence[Sequence[Tile]], dealer: int) -> Payments | None:
+        """Payments for wins shown on the dealt hands before the first discard (Changsha 起手胡); ``hands`` are
+        the four dealt hands by seat. ``None``: no such wins (the default)."""
+        return None
+
+    @property
+    def bird_count(self) -> int:
+        """扎鸟: live-wall tiles turned up after a win and passed to ``evaluate`` as ``birds`` (Changsha); 0 = none."""
+        return 0
+
     @classmethod
     def describe(cls) -> dict[str, Any]:
         """``mjtable rules``: id, description and the options with their defaults and allowed values."""

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 from engine.errors import NotationError, SettleError
 from engine.notation import Meld, MeldKind
-from engine.tiles import Tile, is_suited, rank_of
+from engine.tiles import Tile, format_tiles, is_suited, rank_of
 
 FROM_OFFER = {"left": 1, "opposite": 2, "right": 3}
 """``from=`` of the contract → the relative supplier of ``Meld.offer``."""
@@ -70,3 +70,19 @@ def read_melds(items: object, read_tiles: Callable[[str], Sequence[Tile]], where
             raise SettleError(f"{where}[{index}]: expected a meld string such as 'pon:777p:from=left'")
         melds.append(read_meld(item, read_tiles, _where(where, index, item)))
     return tuple(melds)
+
+
+_ORIGIN_NAMES = {offer: name for name, offer in FROM_OFFER.items()}
+
+
+def contract_meld(meld: Meld) -> str:
+    """A meld in the contract's notation, the inverse of ``read_meld`` (the referee describes seats with it)."""
+    tiles = format_tiles(meld.tiles)
+    if meld.kind is MeldKind.CHOW:
+        return f"chi:{tiles}:from=left"
+    if meld.offer is None:
+        return f"kan:{tiles}:concealed"
+    if meld.kind is MeldKind.KONG and meld.offer >= 5:
+        return f"kakan:{tiles}:from={_ORIGIN_NAMES[meld.offer - 4]}"
+    kind = "kan" if meld.kind is MeldKind.KONG else "pon"
+    return f"{kind}:{tiles}:from={_ORIGIN_NAMES[meld.offer]}"

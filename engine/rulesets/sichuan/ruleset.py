@@ -138,7 +138,7 @@ class SichuanRuleset(Ruleset):
         cap = self.options["cap_fan"]
         return 2 ** (fan if cap is None else min(fan, cap))
 
-    def kong_payments(self, kong: Kong, players_out: Sequence[int] = ()) -> Payments:
+    def kong_money(self, kong: Kong, players_out: Sequence[int] = ()) -> Payments:
         """SC-10 刮风下雨, paid when the kong is declared; players who have won neither pay nor collect."""
         each = _KONG_MONEY[kong.type] * self._base
         if kong.type is KongType.EXPOSED:
@@ -146,6 +146,10 @@ class SichuanRuleset(Ruleset):
         else:
             payers = [seat for seat in range(4) if seat != kong.seat and seat not in players_out]
         return collect(kong.seat, {payer: each for payer in payers})
+
+    def kong_payments(self, kong: Mapping[str, Any], players_out: Sequence[int] = ()) -> Payments | None:
+        """The referee's hook: the kong money of a kong just made."""
+        return self.kong_money(Kong.read(kong, "kong"), players_out)
 
     # --- a win ------------------------------------------------------------------------------------------
 
@@ -262,8 +266,9 @@ class SichuanRuleset(Ruleset):
 
     def settle_draw(self, ctx: DrawContext) -> Payments | None:
         """SC-14 from the seats and kongs the referee describes (``seats``, ``kongs`` as in the contract)."""
-        players = self._still_in(ctx.extra.get("seats", {}))
-        return self.drawn(players, read_kongs(ctx.extra)).payments
+        if "seats" not in ctx.extra:
+            return None  # a table that cannot see the hands: 查叫 is settled by hand (``drawn_settlement``)
+        return self.drawn(self._still_in(ctx.extra["seats"]), read_kongs(ctx.extra)).payments
 
     def _still_in(self, seats: Any) -> list[StillIn]:
         if not isinstance(seats, Mapping) or sorted(seats) != ["0", "1", "2", "3"]:
@@ -311,7 +316,7 @@ class SichuanRuleset(Ruleset):
         void = situation.get("void_suit")
         if void is not None and suit_of(kong.tile) == read_suit(void, "void_suit"):
             return {"hu": None, "payments": per_seat(no_payments()), "kong_allowed": False}
-        return {"hu": None, "payments": per_seat(self.kong_payments(kong, out)), "kong_allowed": True}
+        return {"hu": None, "payments": per_seat(self.kong_money(kong, out)), "kong_allowed": True}
 
     def answer_drawn_settlement(self, request: Any) -> dict[str, Any]:
         situation = request.situation
