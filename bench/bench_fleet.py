@@ -4,12 +4,13 @@ Each table is the engine without the hardware: four bots (``controller.players``
 ``HandState``, ``TableView`` and ``MqttLink`` the service uses, so every move publishes one verdict event and makes
 the retained state due, each hand's end one result event. A subscriber on ``mjtable/#`` counts what arrives and
 takes each event's delivery latency: from ``sent_at`` (stamped when the table hands the event to its outbox, before
-any queue) to its arrival at the subscriber, through the outbox, paho, the broker and back. All tables, their
-paho threads and the subscriber share this one process (the GIL too): the figures are an upper bound of what the
-network path costs. Reference in the same run: one table alone at the same move rate; the ratio is the price of
-sharing the broker and the host with the other tables.
+any queue) to its arrival at the subscriber, through the outbox, paho, the broker and back. A parlor has one
+table per Pi; here the tables are split over ``--processes`` processes on one host, each with its tables' paho and
+publisher threads under one GIL, so the tail of the latency is mostly this host's thread scheduling: an upper bound
+of what the network path costs. Reference in the same run: one table alone at the same move rate; the ratio is the
+price of sharing the broker and the host with the other tables.
 
-    python bench/bench_fleet.py [--tables 100] [--seconds 10] [--rate 5] [--json]
+    python bench/bench_fleet.py [--tables 100] [--seconds 10] [--rate 5] [--processes 4] [--json]
 
 Starts its own Mosquitto on a free loopback port (``mosquitto`` must be installed; ``.ci/run`` installs it).
 """
@@ -19,6 +20,8 @@ from __future__ import annotations
 import argparse
 import heapq
 import json
+import multiprocessing
+import queue
 import random
 import shutil
 import socket
@@ -123,61 +126,91 @@ def _percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else float("nan")
 
 
-def measure(port: int, tables: int, seconds: float, rate: float, prefix: str = "bench") -> dict[str, Any]:
-    """``tables`` tables each making ``rate`` moves a second for ``seconds``, on the broker at 127.0.0.1:``port``."""
+def drive(port: int, names: list[str], seconds: float, rate: float, go: Any, done: Any, results: Any) -> None:
+    """Run the tables ``names`` (a process or a thread of the bench): connect, wait for ``go``, make ``rate``
+    moves a second per table for ``seconds``, report, wait for ``done`` (everything delivered), say offline."""
     url = f"mqtt://127.0.0.1:{port}"
-    subscriber = Subscriber(port)
-    fleet = [HeadlessTable(f"{prefix}{index:03d}", url, index) for index in range(tables)]
+    fleet = [HeadlessTable(name, url, index) for index, name in enumerate(names)]
     for table in fleet:
         table.link.start()
-    names = {table.link.topics.table_id for table in fleet}
-    if not _wait(lambda: subscriber.online >= names, 30):
-        raise RuntimeError(f"only {len(subscriber.online & names)} of {tables} tables came online")
-    with subscriber.lock:
-        subscriber.counts.clear()
-        subscriber.latencies.clear()
+    go.wait()
     started = time.monotonic()
-    due = [(started + index / (rate * tables), index) for index in range(tables)]
+    due = [(started + index / (rate * len(fleet)), index) for index in range(len(fleet))]
     heapq.heapify(due)
-    while True:
+    while due[0][0] < started + seconds:
         at, index = heapq.heappop(due)
-        if at >= started + seconds:
-            break
         pause = at - time.monotonic()
         if pause > 0:
             time.sleep(pause)
         fleet[index].step()
         heapq.heappush(due, (at + 1 / rate, index))
-    driven = time.monotonic() - started
+    moves = sum(table.moves for table in fleet)
     published = sum(table.published for table in fleet)
-    delivered = _wait(lambda: len(subscriber.latencies) >= published, 30)
-    elapsed = time.monotonic() - started
+    results.put({"moves": moves, "published": published, "seconds": time.monotonic() - started})
+    done.wait()
     for table in fleet:
         table.link.close()
-    _wait(lambda: subscriber.offline >= names, 10)
-    subscriber.close()
+    results.put({"dropped": sum(table.link.dropped for table in fleet)})
+
+
+def measure(
+    port: int, tables: int, seconds: float, rate: float, processes: int = 1, prefix: str = "bench"
+) -> dict[str, Any]:
+    """``tables`` tables each making ``rate`` moves a second for ``seconds`` on the broker at 127.0.0.1:``port``,
+    split over ``processes`` processes (1: threads of this one)."""
+    subscriber = Subscriber(port)
+    names = [f"{prefix}{index:03d}" for index in range(tables)]
+    groups = [names[offset::processes] for offset in range(processes)]
+    context: Any = threading if processes == 1 else multiprocessing.get_context("spawn")
+    go, done = context.Event(), context.Event()
+    results: Any = queue.Queue() if processes == 1 else context.Queue()
+    runner = threading.Thread if processes == 1 else context.Process
+    workers = [runner(target=drive, args=(port, group, seconds, rate, go, done, results)) for group in groups]
+    for worker in workers:
+        worker.start()
+    if not _wait(lambda: subscriber.online >= set(names), 60):
+        raise RuntimeError(f"only {len(subscriber.online & set(names))} of {tables} tables came online")
+    with subscriber.lock:
+        subscriber.counts.clear()
+        subscriber.latencies.clear()
+    started = time.monotonic()
+    go.set()
+    driven = [results.get(timeout=seconds + 60) for _ in workers]
+    published = sum(report["published"] for report in driven)
+    delivered = _wait(lambda: len(subscriber.latencies) >= published, 30)
+    elapsed = time.monotonic() - started
     with subscriber.lock:
         counts = dict(subscriber.counts)
         latencies = list(subscriber.latencies)
+    done.set()
+    dropped = sum(results.get(timeout=30)["dropped"] for _ in workers)
+    for worker in workers:
+        worker.join(30)
+    _wait(lambda: subscriber.offline >= set(names), 10)
+    subscriber.close()
+    moves = sum(report["moves"] for report in driven)
+    seconds_driven = max(report["seconds"] for report in driven)
     received = sum(counts.values())
     return {
         "tables": tables,
-        "seconds": round(driven, 2),
-        "moves": sum(table.moves for table in fleet),
-        "moves_per_s": round(sum(table.moves for table in fleet) / driven, 1),
+        "processes": processes,
+        "seconds": round(seconds_driven, 2),
+        "moves": moves,
+        "moves_per_s": round(moves / seconds_driven, 1),
         "events_published": published,
         "events_received": counts.get("event", 0),
         "all_delivered": delivered,
-        "dropped": sum(table.link.dropped for table in fleet),
+        "dropped": dropped,
         "messages_received": received,
         "messages_per_s": round(received / elapsed, 1),
         "by_topic": counts,
         "latency_ms": {
             "p50": round(_percentile(latencies, 0.50) * 1000, 2),
+            "p90": round(_percentile(latencies, 0.90) * 1000, 2),
             "p99": round(_percentile(latencies, 0.99) * 1000, 2),
             "mean": round(statistics.fmean(latencies) * 1000, 2) if latencies else None,
         },
-        "offline_at_end": len(subscriber.offline & names),
+        "offline_at_end": len(subscriber.offline & set(names)),
     }
 
 
@@ -215,12 +248,13 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--rate", type=float, default=5.0, help="moves per second per table (a real table: ~1)")
+    parser.add_argument("--processes", type=int, default=4, help="processes the tables are split over (GIL)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     broker = Mosquitto()
     try:
         reference = measure(broker.port, 1, min(args.seconds, 5.0), args.rate, prefix="alone")
-        fleet = measure(broker.port, args.tables, args.seconds, args.rate)
+        fleet = measure(broker.port, args.tables, args.seconds, args.rate, args.processes)
     finally:
         broker.close()
     ratio = {key: round(fleet["latency_ms"][key] / reference["latency_ms"][key], 2) for key in ("p50", "p99")}
@@ -228,14 +262,16 @@ def main() -> None:
     if args.json:
         print(json.dumps(report))
         return
-    print(f"{fleet['tables']} tables × {args.rate:g} moves/s for {fleet['seconds']} s on one broker (one process)")
+    where = f"{fleet['processes']} processes"
+    print(f"{fleet['tables']} tables × {args.rate:g} moves/s for {fleet['seconds']} s on one broker ({where})")
     print(f"  moves driven        {fleet['moves']} ({fleet['moves_per_s']}/s)")
     print(f"  messages received   {fleet['messages_received']} ({fleet['messages_per_s']}/s) {fleet['by_topic']}")
     print(
         f"  events              {fleet['events_received']}/{fleet['events_published']} delivered, "
         f"{fleet['dropped']} dropped by the outboxes"
     )
-    print(f"  event latency       p50 {fleet['latency_ms']['p50']} ms, p99 {fleet['latency_ms']['p99']} ms")
+    latency = fleet["latency_ms"]
+    print(f"  event latency       p50 {latency['p50']} ms, p90 {latency['p90']} ms, p99 {latency['p99']} ms")
     print(f"  one table alone     p50 {reference['latency_ms']['p50']} ms, p99 {reference['latency_ms']['p99']} ms")
     print(f"  ratio fleet / alone p50 ×{ratio['p50']}, p99 ×{ratio['p99']}")
     print(f"  offline at the end  {fleet['offline_at_end']}/{fleet['tables']}")
