@@ -13,8 +13,6 @@ from engine.actions import Action, ActionKind
 from engine.bots import SimpleBot
 from engine.referee import Phase, Referee
 
-SEATS = 4
-
 
 def _bot(seat: int, hand_seed: int, referee: Referee) -> SimpleBot:
     opened_at = len(referee.history) - len(referee.responses)  # constant while the answers to one offer come in
@@ -22,18 +20,20 @@ def _bot(seat: int, hand_seed: int, referee: Referee) -> SimpleBot:
 
 
 def next_action(referee: Referee, hand_seed: int) -> Action:
-    """The next move at the table: the draw, the turn seat's move, or the next answer to the tile on offer.
-    When all three would pass a discard, the next seat simply draws (what players do at a real table)."""
+    """The next move at the table: a void-suit declaration (定缺), the draw, the turn seat's move, or the next
+    answer to the tile on offer. When everyone still in would pass a discard, the next seat simply draws (what
+    players do at a real table)."""
+    if referee.phase is Phase.DECLARE:
+        seat = referee.undeclared_seats()[0]
+        return _bot(seat, hand_seed, referee).declare(referee)
     if referee.phase is Phase.DRAW:
         return Action(ActionKind.DRAW, referee.turn)
     if referee.phase is Phase.ACT:
         return _bot(referee.turn, hand_seed, referee).act(referee)
-    offer_seat = referee.offer_seat
-    assert offer_seat is not None
-    pending = [(offer_seat + k) % SEATS for k in range(1, SEATS) if (offer_seat + k) % SEATS not in referee.responses]
+    pending = [seat for seat in referee.answering_seats() if seat not in referee.responses]
     if referee.responses:
         return _bot(pending[0], hand_seed, referee).answer(referee)
     answers = [_bot(seat, hand_seed, referee).answer(referee) for seat in pending]
     if referee.phase is Phase.CLAIMS and not referee.wall.exhausted and all(a.kind is ActionKind.PASS for a in answers):
-        return Action(ActionKind.DRAW, (offer_seat + 1) % SEATS)
+        return Action(ActionKind.DRAW, pending[0])
     return answers[0]
