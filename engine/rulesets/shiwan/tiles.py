@@ -37,8 +37,14 @@ def code(tile: int) -> str:
 
 
 def format_tiles(tiles: Iterable[int]) -> str:
-    """Sorted compact notation (ranks ascending, 0 after 9)."""
-    return "".join(code(tile) for tile in sorted(tiles))
+    """Sorted compact notation (ranks ascending, 0 after 9), one suit letter per run: ``190m``."""
+    parts: list[str] = []
+    for tile in sorted(tiles):
+        digit, suit = code(tile)
+        if parts and parts[-1] == suit:
+            parts.pop()
+        parts += [digit, suit]
+    return "".join(parts)
 
 
 def read_tiles(text: str, where: str) -> list[int]:

@@ -1,0 +1,101 @@
+"""十万麻将 (fan.md §7): ten-rank suits read with 0 = 10 (G-1), chows that do not wrap (SW-1), tiles outside the
+set as input errors (SW-2), its own tile model and its own full-hand table; a few lines through ``mjtable settle``."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from controller.cli import main
+from engine.errors import MjtableError
+from engine.rulesets import get_ruleset
+from engine.rulesets.shiwan.shape import is_win, waits
+from engine.rulesets.shiwan.tiles import SET_SIZE, code, counts_of, format_tiles, full_set, read_tiles
+from engine.simulation import simulate
+from tests.engine.rulesets.regional import ask
+
+S = "shiwan"
+SITUATION = {"winner": 1, "dealer": 0, "discarder": 2}
+
+
+def test_the_set_is_136_tiles_of_ranks_1_to_10_and_winds():
+    """§7: 万/饼/条 1-10 × 4 (120) + 东南西北 × 4 (16); 0 reads as 10 and is written after 9."""
+    assert SET_SIZE == len(full_set()) == 136
+    assert [code(tile) for tile in read_tiles("890m0p1234z", "hand")] == [
+        "8m",
+        "9m",
+        "0m",
+        "0p",
+        "1z",
+        "2z",
+        "3z",
+        "4z",
+    ]
+    assert format_tiles(read_tiles("0m9m1m", "hand")) == "190m"
+
+
+def test_eight_nine_ten_is_a_chow():
+    """SW-1: 8-9-10 of one suit is a chow."""
+    answer = ask(S, "890m123p456p789s1z", "1z", **SITUATION)
+    assert answer == {"hu": True, "payments": None, "total": None, "fans": []}
+
+
+def test_chows_do_not_wrap():
+    """SW-1: 9-10-1 is no chow."""
+    assert ask(S, "190m123p456p789s1z", "1z", **SITUATION)["hu"] is False
+
+
+def test_ten_makes_pungs_pairs_and_waits():
+    """A 10 is an ordinary rank: 000m is a pung, 00p a pair; 89s waits on 7s and 10s."""
+    assert ask(S, "000m123p456p789s0p", "0p", **SITUATION)["hu"] is True
+    assert [code(tile) for tile in waits(counts_of(read_tiles("000m123p456p89s11z", "hand")))] == ["7s", "0s"]
+    assert not is_win(counts_of(read_tiles("900m123p456p789s11z", "hand")))
+
+
+def test_melds_follow_the_ten_rank_suits():
+    """Contract melds in 十万 ids: chi of 8-9-10 from the left is a chow; 9-10-1 is refused."""
+    assert ask(S, "123p456p789s1z", "1z", ("chi:890s:from=left",), **SITUATION)["hu"] is True
+    assert ask(S, "123p456p1z", "1z", ("chi:890s:from=left", "pon:000m:from=right"), **SITUATION)["hu"] is True
+    with pytest.raises(MjtableError, match="chow"):
+        ask(S, "123p456p789s1z", "1z", ("chi:190s:from=left",), **SITUATION)
+
+
+@pytest.mark.parametrize(("hand", "where"), [("890m123p456p789s5z", "hand"), ("890m123p456p789s1z", "win_tile")])
+def test_dragons_are_outside_the_set(hand, where):
+    """SW-2: 5z-7z are an input error naming the tile and where it is; through the CLI hu is false."""
+    win = "7z" if where == "win_tile" else "1z"
+    with pytest.raises(MjtableError, match=f"{where}.*{'7z' if where == 'win_tile' else '5z'}"):
+        ask(S, hand, win, **SITUATION)
+
+
+def test_five_copies_are_refused():
+    with pytest.raises(MjtableError, match="5 copies of 0m"):
+        ask(S, "0000m123p456p789s", "0m", **SITUATION)
+
+
+def test_settle_cli_lines():
+    """`mjtable settle`: a win with 0 = 10, an error line (SW-2) with hu false, and the batch goes on."""
+    lines = [
+        {"rules": S, "hand": "890m123p456p789s1z", "win_tile": "1z", "situation": SITUATION},
+        {"rules": S, "hand": "890m123p456p789s6z", "win_tile": "6z", "situation": SITUATION},
+        {"rules": S, "hand": "190m123p456p789s1z", "win_tile": "1z", "situation": SITUATION},
+    ]
+    out = io.StringIO()
+    assert main(["settle"], io.StringIO("".join(json.dumps(line) + "\n" for line in lines)), out) == 0
+    first, error, no_win = (json.loads(line) for line in out.getvalue().splitlines())
+    assert first["hu"] is True and first["payments"] is None
+    assert error["hu"] is False and "6z" in error["error"]
+    assert no_win["hu"] is False
+
+
+def test_own_table_plays_full_hands():
+    """The own table (the shared referee is built on nine-rank ids): every hand balances after each action and
+    each win is a 十万 win."""
+    hands = list(simulate(get_ruleset(S), 20, seed=7))
+    assert len(hands) == 20
+    for hand in hands:
+        for win in hand.referee.wins:
+            assert win.score.hu
+        json.dumps(hand.to_dict())
