@@ -166,12 +166,16 @@ def _deal(args: argparse.Namespace, out: TextIO) -> int:
 
 def _simulate(args: argparse.Namespace, out: TextIO) -> int:
     ruleset = get_ruleset(args.rules, _options(args))
+    # A ruleset with a table driver of its own (riichi) plays its hands there; the others under the referee.
+    own_table = getattr(ruleset, "simulate_hands", None)
+    hands = own_table(args.hands, args.seed) if own_table else simulate(ruleset, args.hands, args.seed)
     started = time.perf_counter()
     wins = drawn = 0
     try:
-        for hand in simulate(ruleset, args.hands, args.seed):
-            out.write(_dump(hand.to_dict()) + "\n")
-            if hand.referee.result is not None and hand.referee.result.drawn:
+        for hand in hands:
+            data = hand.to_dict()
+            out.write(_dump(data) + "\n")
+            if data["drawn"]:
                 drawn += 1
             else:
                 wins += 1

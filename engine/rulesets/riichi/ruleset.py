@@ -12,7 +12,7 @@ Red fives are written with rank 0 (``0m 0p 0s``, the usual riichi notation) when
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.analysis import ShapeRules
@@ -40,6 +40,7 @@ from engine.settlement import combine, no_payments
 from engine.tiles import Tile
 
 if TYPE_CHECKING:
+    from engine.rulesets.riichi.simulation import SimulatedRiichiHand
     from engine.settle import SettleRequest
 
 DEAD_WALL = 14
@@ -139,6 +140,13 @@ class RiichiRuleset(Ruleset):
     def read_tiles(self, text: str, where: str) -> list[Tile]:
         """Rank 0 is a red five (0m 0p 0s), read as a five; ``with_red_fives`` counts them."""
         return super().read_tiles(text.replace("0", "5"), where)
+
+    def simulate_hands(self, hands: int, seed: int) -> Iterator[SimulatedRiichiHand]:
+        """``mjtable simulate``: whole matches at the riichi table (``play``), which has its own driver because
+        the shared referee plays the Chinese claim and scoring flow."""
+        from engine.rulesets.riichi.simulation import simulate_riichi
+
+        return simulate_riichi(self, hands, seed)
 
     # --- scoring ------------------------------------------------------------------------------------------
 
