@@ -19,6 +19,7 @@ from engine.rulesets.base import FanEntry, Ruleset, Score, WinContext
 from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.readings import FinalSet, Reading, concealed_with_win, final_counts, meld_set, suits_present
 from engine.rulesets.situation_fields import optional_seat
+from engine.rulesets.verdicts import rejected, won
 from engine.settlement import Payments, collect, combine
 from engine.tiles import DRAGONS, WINDS, is_honor
 
@@ -146,15 +147,11 @@ class Contest111Ruleset(Ruleset):
         total = sum(int(fan.points or 0) for fan in fans or [])
         if fans is None or total < MINIMUM:
             penalty = "false_win" if fans is None else "below_minimum"
-            return Score(
-                hu=False,
-                shape_ok=fans is not None,
+            return rejected(
+                f"{penalty}: {'no winning hand' if fans is None else f'{total} fans, {MINIMUM} needed'}",
                 total=total,
-                total_without_flowers=total,
-                meets_minimum=False,
-                fans=tuple(fans or ()),
+                fans=fans or (),
                 payments=false_declaration(ctx.winner),
-                reason=f"{penalty}: {'no winning hand' if fans is None else f'{total} fans, {MINIMUM} needed'}",
                 extra={"penalty": penalty, "win_multiplier": 1},
             )
         doubled = ctx.self_drawn or ctx.after_kong or ctx.robbing_kong or ctx.last_tile
@@ -172,13 +169,4 @@ class Contest111Ruleset(Ruleset):
             amounts = {false_claimant: amounts[ctx.discarder]}  # type: ignore[index]  # CT-8: the discarder's place
             penalties.append(false_declaration(false_claimant))
         payments = combine(collect(ctx.winner, amounts), *penalties)
-        return Score(
-            hu=True,
-            shape_ok=True,
-            total=total,
-            total_without_flowers=total,
-            meets_minimum=True,
-            fans=tuple(fans),
-            payments=payments,
-            extra={"win_multiplier": multiplier},
-        )
+        return won(total, fans, payments, {"win_multiplier": multiplier})

@@ -15,6 +15,7 @@ from engine.rulesets.base import FanEntry, Ruleset, Score, WinContext
 from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.readings import STANDARD_ONLY
 from engine.rulesets.situation_fields import flag, tile_kinds
+from engine.rulesets.verdicts import rejected, won
 from engine.rulesets.wildsets import sets_only
 from engine.tiles import NUM_KINDS, Tile
 
@@ -58,9 +59,9 @@ class HangzhouRuleset(Ruleset):
         wild = tile_kinds(ctx.extra, "wildcards")
         standing = list(hand.standing)
         if not ctx.self_drawn:
-            return self._rejected("Hangzhou wins are self-drawn only (HZ-2)")
+            return rejected("Hangzhou wins are self-drawn only (HZ-2)")
         if not is_win_with([*standing, hand.win_tile], wild):  # type: ignore[list-item]
-            return self._rejected("not 4 sets + pair, 财神 counted as any tile (HZ-1)")
+            return rejected("not 4 sets + pair, 财神 counted as any tile (HZ-1)")
         names = []
         if is_baotou(standing, wild):
             names.append("财飘" if flag(ctx.extra, "wildcard_discarded_last_turn") else "爆头")
@@ -69,17 +70,4 @@ class HangzhouRuleset(Ruleset):
         total = 1
         for name in names:
             total *= MULTIPLIERS[name]
-        return Score(
-            hu=True,
-            shape_ok=True,
-            total=total,
-            total_without_flowers=total,
-            meets_minimum=True,
-            fans=tuple(FanEntry(name, name, NAMES_EN[name], MULTIPLIERS[name]) for name in names),
-        )
-
-    @staticmethod
-    def _rejected(reason: str) -> Score:
-        return Score(
-            hu=False, shape_ok=False, total=None, total_without_flowers=None, meets_minimum=True, reason=reason
-        )
+        return won(total, (FanEntry(name, name, NAMES_EN[name], MULTIPLIERS[name]) for name in names))

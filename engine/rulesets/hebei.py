@@ -19,6 +19,7 @@ from engine.rulesets.base import BreakMethod, ClaimKind, Ruleset, Score, WinCont
 from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.queries import boolean, no_verdict, require
 from engine.rulesets.readings import STANDARD_ONLY
+from engine.rulesets.verdicts import rejected, won
 from engine.tiles import NUM_KINDS, Tile, tile_code
 
 if TYPE_CHECKING:
@@ -79,17 +80,9 @@ class HebeiRuleset(Ruleset):
     def evaluate(self, hand: Hand, ctx: WinContext) -> Score:
         counts = concealed_counts(hand, self.tile_set)
         chow = any(meld.kind is MeldKind.CHOW for meld in hand.melds)
-        won = is_win(counts, STANDARD_ONLY) and not chow
-        reason = None if won else ("a chow meld: Hebei has no chi" if chow else "not 4 sets + pair (HB-4)")
-        return Score(
-            hu=won,
-            shape_ok=won,
-            total=None,
-            total_without_flowers=None,
-            meets_minimum=True,
-            reason=reason,
-            extra={"illegal": "chi"} if chow else {},
-        )
+        if chow:
+            return rejected("a chow meld: Hebei has no chi", extra={"illegal": "chi"})
+        return won(None) if is_win(counts, STANDARD_ONLY) else rejected("not 4 sets + pair (HB-4)")
 
     def answer_claim_priority(self, request: SettleRequest) -> dict[str, Any]:
         """A chi claim is no claim in Hebei: it is left out, and the others are ranked as usual."""

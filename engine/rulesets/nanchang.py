@@ -18,6 +18,7 @@ from engine.notation import Hand, MeldKind
 from engine.rulesets.base import FanEntry, Ruleset, Score, WinContext
 from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.situation_fields import tile_kinds
+from engine.rulesets.verdicts import rejected, won
 from engine.rulesets.wildsets import standard_with_wilds
 from engine.settlement import Amount, Payments, collect, no_payments
 from engine.tiles import NUM_KINDS, suit_of
@@ -128,24 +129,8 @@ class NanchangRuleset(Ruleset):
         rows = [DEGUO_ROW[row] for row in kinds_won(counts, 0, all_pungs, melds)]
         rows += kinds_won(natural, wilds, all_pungs, melds) if wilds else []
         if not rows:
-            return Score(
-                hu=False,
-                shape_ok=False,
-                total=0,
-                total_without_flowers=0,
-                meets_minimum=True,
-                payments=no_payments(),
-                reason="not 平胡, 小7对, 大7对 or 烂 (with the 精 as wildcards)",
-            )
+            return rejected("not 平胡, 小7对, 大7对 or 烂 (with the 精 as wildcards)", total=0, payments=no_payments())
         row = max(rows, key=lambda candidate: row_payments(candidate, ctx)[ctx.winner])
         payments = row_payments(row, ctx)
         total = payments[ctx.winner]
-        return Score(
-            hu=True,
-            shape_ok=True,
-            total=total,
-            total_without_flowers=total,
-            meets_minimum=True,
-            fans=(FanEntry(row.name_zh, row.name_zh, row.name_zh, None),),
-            payments=payments,
-        )
+        return won(total, (FanEntry(row.name_zh, row.name_zh, row.name_zh, None),), payments)

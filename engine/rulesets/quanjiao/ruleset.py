@@ -20,6 +20,7 @@ from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.quanjiao.fans import WinFacts, fan_total, reading_fans
 from engine.rulesets.readings import STANDARD_ONLY, standard_readings
 from engine.rulesets.situation_fields import flag, number, whole_number
+from engine.rulesets.verdicts import rejected, won
 from engine.settlement import Payments, collect, no_payments
 
 if TYPE_CHECKING:
@@ -89,30 +90,13 @@ class QuanjiaoRuleset(Ruleset):
         payments = win_payments(ctx, total, unit)
         # QJ-19: the streak total grows while the dealer wins and is reset when anyone else wins.
         streak = streak_before + dealer_share(ctx, total, unit) if ctx.winner == ctx.dealer else 0
-        return Score(
-            hu=True,
-            shape_ok=True,
-            total=total,
-            total_without_flowers=total,
-            meets_minimum=True,
-            fans=tuple(fans),
-            payments=payments,
-            extra={"streak_total_per_payer": _whole(streak)},
-        )
+        return won(total, fans, payments, {"streak_total_per_payer": _whole(streak)})
 
     @staticmethod
     def _rejected(reason: str, total: int, streak_before: float) -> Score:
         """QJ-15: a rejected declaration pays nothing (the text gives no penalty)."""
-        return Score(
-            hu=False,
-            shape_ok=total > 0,
-            total=total,
-            total_without_flowers=total,
-            meets_minimum=total >= MINIMUM,
-            payments=no_payments(),
-            reason=reason,
-            extra={"streak_total_per_payer": _whole(streak_before)},
-        )
+        extra = {"streak_total_per_payer": _whole(streak_before)}
+        return rejected(reason, total=total, shape_ok=total > 0, payments=no_payments(), extra=extra)
 
     def answer_drawn_settlement(self, request: SettleRequest) -> dict[str, Any]:
         """QJ-21: a drawn hand pays nothing; the dealer stays and counts one more hand."""

@@ -19,6 +19,7 @@ from engine.rulesets.readings import STANDARD_ONLY
 from engine.rulesets.shiwan.shape import ShiwanMeld, concealed_counts, is_win, read_meld
 from engine.rulesets.shiwan.table import ShiwanTable
 from engine.rulesets.shiwan.tiles import check_copies, read_tiles
+from engine.rulesets.verdicts import rejected, won
 
 if TYPE_CHECKING:
     from engine.settle import SettleRequest
@@ -71,15 +72,9 @@ class ShiwanRuleset(Ruleset):
 
     def evaluate(self, hand: Hand, ctx: WinContext) -> Score:
         """SW-1 on a hand of 十万 ids (``read_hand``)."""
-        won = is_win(concealed_counts(hand.standing, hand.win_tile))  # type: ignore[arg-type]
-        return Score(
-            hu=won,
-            shape_ok=won,
-            total=None,
-            total_without_flowers=None,
-            meets_minimum=True,
-            reason=None if won else "not 4 sets + pair (chows of ranks 1-10 that do not wrap)",
-        )
+        if is_win(concealed_counts(hand.standing, hand.win_tile)):  # type: ignore[arg-type]
+            return won(None)
+        return rejected("not 4 sets + pair (chows of ranks 1-10 that do not wrap)")
 
     def answer_score(self, request: SettleRequest) -> dict[str, Any]:
         ctx = WinContext.from_dict(request.situation)
