@@ -31,12 +31,34 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def make_certificates(directory: Path) -> Path:
+    """A throwaway CA and a server certificate for 127.0.0.1 (openssl); returns the CA file clients trust."""
+
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], check=True, capture_output=True, cwd=directory)
+
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=mjtable test CA",
+            "-keyout", "ca.key", "-out", "ca.crt")  # fmt: skip
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", "server.key",
+            "-out", "server.csr")  # fmt: skip
+    (directory / "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
+    openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-days",
+            "1", "-extfile", "san.ext", "-out", "server.crt")  # fmt: skip
+    return directory / "ca.crt"
+
+
 class Broker:
-    def __init__(self, directory: Path, users: dict[str, str] | None = None, acl: str = "") -> None:
+    """``tls``: the listener speaks TLS only, with a certificate from ``make_certificates`` (``self.ca``)."""
+
+    def __init__(self, directory: Path, users: dict[str, str] | None = None, acl: str = "", tls: bool = False) -> None:
         self.directory = directory
         self.port = free_port()
-        self.url = f"mqtt://127.0.0.1:{self.port}"
+        self.url = f"{'mqtts' if tls else 'mqtt'}://127.0.0.1:{self.port}"
         lines = [f"listener {self.port} 127.0.0.1", "persistence false", "user root"]
+        self.ca: Path | None = None
+        if tls:
+            self.ca = make_certificates(directory)
+            lines += [f"cafile {self.ca}", f"certfile {directory}/server.crt", f"keyfile {directory}/server.key"]
         lines.append(f"log_dest file {directory / 'mosquitto.log'}")
         if users:
             passwords = directory / "passwords"
@@ -90,6 +112,8 @@ class Listener:
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
         if username:
             self.client.username_pw_set(username, password)
+        if broker.ca is not None:
+            self.client.tls_set(ca_certs=str(broker.ca))
         self.client.on_connect = lambda c, u, f, reason, p: (
             self.connected.append(str(reason)),
             None if reason.is_failure else c.subscribe(topic, qos=1),

@@ -213,3 +213,21 @@ def test_the_broker_refuses_strangers_and_a_viewer_cannot_command_a_table(tmp_pa
             table.close()
             for client in (stranger, wrong, viewer, boss):
                 client.close()
+
+
+def test_over_tls_a_table_trusting_the_broker_s_ca_connects_and_one_that_does_not_never_shows_up(tmp_path):
+    with Broker(tmp_path, tls=True).start() as broker:
+        listener = Listener(broker)
+        trusting = Table(table_config(tmp_path, broker, "tls1", ca_certs=str(broker.ca)))
+        doubting = Table(table_config(tmp_path, broker, "tls2"))  # the system's CAs do not know the test CA
+        try:
+            listener.wait_for(lambda: listener.on("mjtable/tls1/state"), what="the state over TLS")
+            deadline = time.monotonic() + 10
+            while len(doubting.lines) < 1 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert doubting.lines, "the table without the CA stopped playing"  # it plays on, unheard
+            assert not [topic for topic, *_ in listener.messages if topic.startswith("mjtable/tls2/")]
+        finally:
+            trusting.close()
+            doubting.close()
+            listener.close()
