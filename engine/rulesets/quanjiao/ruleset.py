@@ -79,6 +79,9 @@ class QuanjiaoRuleset(Ruleset):
         concealed_counts(hand, self.tile_set)
         facts = WinFacts(ctx, whole_number(ctx.extra, "wall_remaining", None), flag(ctx.extra, "baobuda"))
         streak_before = number(ctx.extra, "streak_total_before", 0)
+        robbed = ctx.extra.get("kong")
+        if ctx.robbing_kong and isinstance(robbed, dict) and robbed.get("type", "added") != "added":
+            return self._rejected("only an added kong can be robbed (抢杠成, QJ-5)", 0, streak_before)
         readings = standard_readings(hand)
         if not readings:
             return self._rejected("not 4 sets + pair, the only Quanjiao shape (QJ-2)", 0, streak_before)

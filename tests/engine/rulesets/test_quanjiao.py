@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine.errors import MjtableError
 from engine.rulesets import get_ruleset
 from engine.simulation import simulate
 from tests.engine.rulesets.regional import ask, fans_of, paid
@@ -123,8 +124,8 @@ def test_baobuda_values_by_seat_and_the_dealt_win():
 
 
 def test_last_two_tiles_robbing_and_kong_replacement():
-    """QJ-6: a self-draw with 1 tile left is 海底捞月, a discard is not; 抢杠成 (QJ-5, no doubling) and
-    杠后开花 (a self-draw, ×2) are 1 each."""
+    """QJ-6: a self-draw with 1 tile left is 海底捞月, a discard is not; 抢杠成 (QJ-5, no doubling; never on a
+    concealed kong) and 杠后开花 (a self-draw, ×2) are 1 each."""
     base = ("123m456m789p234p5z", "5z")  # 2 fans
     near_end = ask(Q, *base, winner=1, dealer=0, dice_unit=0, wall_remaining=1)
     assert fans_of(near_end)[("海底捞月", 1)] == 1 and paid(near_end) == (-6, 18, -6, -6)
@@ -133,6 +134,8 @@ def test_last_two_tiles_robbing_and_kong_replacement():
     kong = {"seat": 2, "type": "added", "tile": "5z"}
     robbed = ask(Q, *base, winner=1, dealer=0, discarder=2, robbing_kong=True, kong=kong, dice_unit=0)
     assert fans_of(robbed)[("抢杠成", 1)] == 1 and paid(robbed) == (-3, 9, -3, -3)  # F = 3, D = 0, no doubling
+    concealed = {"seat": 2, "type": "concealed", "tile": "5z"}
+    assert ask(Q, *base, winner=1, dealer=0, discarder=2, robbing_kong=True, kong=concealed, dice_unit=0)["hu"] is False
     replacement = ask(Q, *base, winner=1, dealer=0, after_kong=True, dice_unit=0)
     assert fans_of(replacement)[("杠后开花", 1)] == 1 and paid(replacement) == (-6, 18, -6, -6)
 
@@ -154,8 +157,7 @@ def test_rotation_and_drawn_hand():
 
 
 def test_missing_dice_unit_is_named():
-    answer_error = pytest.raises(Exception, match="dice_unit")
-    with answer_error:
+    with pytest.raises(MjtableError, match="dice_unit"):
         ask(Q, *TWO_FANS, winner=0, dealer=0, discarder=1)
 
 
