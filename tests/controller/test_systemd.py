@@ -16,10 +16,12 @@ import sys
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from controller.sdnotify import Notifier
+from controller.watchdog import Heartbeat, health
 from firmware_bridge.messages import LampPattern
 from hw_tests.faults import QUIET, Noise
 from hw_tests.simulator import McuSimulator
@@ -84,6 +86,27 @@ def test_the_notifier_speaks_the_protocol_and_is_silent_without_systemd(tmp_path
     assert not quiet.enabled and quiet.watchdog_s is None
     quiet.ready("no one listens")  # nothing to send to, nothing raised
     assert Notifier({"WATCHDOG_USEC": "1000", "WATCHDOG_PID": "1"}).watchdog_s is None  # meant for another process
+
+
+class _Link:
+    """What ``health`` reads of the bridge's link: up or not, and the fault the last snapshot shows."""
+
+    def __init__(self, up: bool, fault: str = "") -> None:
+        self.is_up = up
+        self.snapshot = SimpleNamespace(fault_code=fault)
+
+
+def test_health_needs_the_mcu_link_up_and_a_loop_that_moved_unless_it_waits_for_the_technician():
+    now = [0.0]
+    heartbeat = Heartbeat(lambda: now[0])
+    assert health(_Link(True), heartbeat, 120.0) == ""
+    assert health(_Link(False), heartbeat, 120.0) == "the MCU link is down"
+    now[0] = 121.0
+    assert health(_Link(True), heartbeat, 120.0) == "the control loop has not moved for 121 s"
+    assert health(_Link(True, "JAM/STACKER/side2"), heartbeat, 120.0) == ""  # idle on purpose, fault shown
+    assert health(_Link(False, "JAM/STACKER/side2"), heartbeat, 120.0) == "the MCU link is down"
+    heartbeat.beat()
+    assert health(_Link(True), heartbeat, 120.0) == ""
 
 
 def test_the_unit_is_a_notify_service_with_a_watchdog_restarted_on_failure():
