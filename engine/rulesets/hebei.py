@@ -9,14 +9,14 @@ shape and no settlement is stated (HB-4: ``payments`` null).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from engine.analysis import ShapeRules, is_win, waits
 from engine.errors import SettleError
 from engine.notation import Hand, MeldKind
-from engine.rulesets.base import BreakMethod, ClaimKind, Ruleset, Score, WinContext
+from engine.rulesets.base import BreakMethod, Ruleset, Score, WinContext
 from engine.rulesets.handcheck import concealed_counts
+from engine.rulesets.nochi import NoChi
 from engine.rulesets.queries import boolean, no_verdict, require
 from engine.rulesets.readings import STANDARD_ONLY
 from engine.rulesets.verdicts import rejected, won
@@ -24,9 +24,6 @@ from engine.tiles import NUM_KINDS, Tile, tile_code
 
 if TYPE_CHECKING:
     from engine.settle import SettleRequest
-
-CLAIM_PRIORITY = (frozenset({ClaimKind.HU}), frozenset({ClaimKind.KONG, ClaimKind.PUNG}))
-"""胡牌 > 碰牌（杠牌） [text]; there is no chi."""
 
 
 def _kong_tile(kong: Any, read: Any) -> tuple[str, Tile, Tile | None]:
@@ -57,21 +54,13 @@ def standing_after_kong(hand: Hand, kind: str, tile: Tile, drawn: Tile | None) -
     return counts
 
 
-class HebeiRuleset(Ruleset):
+class HebeiRuleset(NoChi, Ruleset):
     id = "hebei"
     description = "河北麻将 (S002/S003) — Hebei: no chi, standard shape, sum break, kongs after 听 only if still ready"
 
     @property
     def shape_rules(self) -> ShapeRules:
         return STANDARD_ONLY
-
-    @property
-    def allows_chi(self) -> bool:
-        return False
-
-    @property
-    def claim_priority(self) -> tuple[frozenset[ClaimKind], ...]:
-        return CLAIM_PRIORITY
 
     @property
     def break_method(self) -> BreakMethod:
@@ -83,16 +72,6 @@ class HebeiRuleset(Ruleset):
         if chow:
             return rejected("a chow meld: Hebei has no chi", extra={"illegal": "chi"})
         return won(None) if is_win(counts, STANDARD_ONLY) else rejected("not 4 sets + pair (HB-4)")
-
-    def answer_claim_priority(self, request: SettleRequest) -> dict[str, Any]:
-        """A chi claim is no claim in Hebei: it is left out, and the others are ranked as usual."""
-        claims = require(request.situation, "claims")
-        if isinstance(claims, list):
-            kept = [claim for claim in claims if not (isinstance(claim, dict) and claim.get("type") == "chi")]
-            if not kept and claims:
-                return no_verdict(granted=[], granted_type=None)
-            request = replace(request, situation={**request.situation, "claims": kept})
-        return super().answer_claim_priority(request)
 
     def answer_kong_allowed(self, request: SettleRequest) -> dict[str, Any]:
         """HB-2: after 听 a kong is allowed when the standing tiles left after it still wait on some tile;

@@ -17,6 +17,7 @@ from engine.errors import RulesetError
 from engine.notation import Hand
 from engine.rulesets.base import DrawContext, Ruleset, Score, WinContext
 from engine.rulesets.handcheck import concealed_counts
+from engine.rulesets.nochi import NoChi
 from engine.rulesets.quanjiao.fans import WinFacts, fan_total, reading_fans
 from engine.rulesets.readings import STANDARD_ONLY, standard_readings
 from engine.rulesets.situation_fields import flag, number, whole_number
@@ -58,18 +59,15 @@ def win_payments(ctx: WinContext, fan: int, unit: int) -> Payments:
     return collect(ctx.winner, amounts)
 
 
-class QuanjiaoRuleset(Ruleset):
+class QuanjiaoRuleset(NoChi, Ruleset):
+    """QJ-1: no chi — every claimed set in the text is a 碰."""
+
     id = "quanjiao"
     description = "全椒打番 (S001) — Quanjiao: 23 fan items, 2-fan minimum, self-draw doubles, dealer dice formula"
 
     @property
     def shape_rules(self) -> ShapeRules:
         return STANDARD_ONLY
-
-    @property
-    def allows_chi(self) -> bool:
-        """QJ-1: every claimed set in the text is a 碰."""
-        return False
 
     @property
     def minimum(self) -> int:

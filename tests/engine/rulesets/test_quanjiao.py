@@ -143,6 +143,8 @@ def test_last_two_tiles_robbing_and_kong_replacement():
 def test_no_chi_and_only_the_standard_shape():
     """QJ-1: no chi; QJ-2: seven pairs is not a Quanjiao hand."""
     assert get_ruleset(Q).allows_chi is False
+    claims = [{"seat": 1, "type": "chi"}, {"seat": 3, "type": "pon"}]
+    assert ask(Q, query="claim_priority", discarder=0, claims=claims)["granted"] == [3]
     assert ask(Q, "1122m3344p5566s7z", "7z", winner=1, dealer=0, discarder=2, dice_unit=4)["hu"] is False
 
 
