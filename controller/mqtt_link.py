@@ -120,6 +120,8 @@ class MqttLink:
                 log.warning("fleet link: 'offline' not confirmed: %s", error)
         self.client.disconnect()
         self.client.loop_stop()
+        if self.dropped:
+            log.warning("fleet link: %d events were dropped while the broker was away or slow", self.dropped)
 
     # -- fed by the control loop (never blocks) --------------------------------------------------------------
 
@@ -163,7 +165,8 @@ class MqttLink:
                 self._state_due = self._state_due and not send_state
                 closing = self._closing
             for topic, payload in items:
-                self.client.publish(topic, payload, qos=1)
+                if self.client.publish(topic, payload, qos=1).rc == mqtt.MQTT_ERR_QUEUE_SIZE:
+                    self.dropped += 1  # paho's own queue of a long outage is full too
             if send_state or (closing and self._connected):
                 body = json.dumps(self.state(), ensure_ascii=False)
                 self.client.publish(self.topics.state, body, qos=1, retain=True)

@@ -29,6 +29,8 @@ class Terminated(BaseException):
 
 
 def _raise(signum: int, frame: FrameType | None) -> None:
+    """The first SIGTERM unwinds the loop; a repeated one must not cut the safe stop short, so it is ignored."""
+    signal.signal(signum, signal.SIG_IGN)
     raise Terminated(signal.Signals(signum).name)
 
 
