@@ -32,8 +32,10 @@ RIICHI_KEYS = (
     "honba",
     "riichi_sticks",
     "red_fives",
+    "other_winners",
 )
-"""``red_fives`` (0-3) is filled in from rank-0 tiles by the settle answer, or passed by a table driver."""
+"""``red_fives`` (0-3) is filled in from rank-0 tiles by the settle answer, or passed by a table driver;
+``other_winners`` belongs to the ``multi_win`` query (each winner's own keys, e.g. ``riichi``, go inside it)."""
 
 
 @dataclass(frozen=True)
