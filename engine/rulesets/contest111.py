@@ -14,10 +14,10 @@ from collections import Counter
 
 from engine.analysis import ShapeRules, decompositions
 from engine.errors import RulesetError
-from engine.notation import Hand, MeldKind
+from engine.notation import Hand
 from engine.rulesets.base import FanEntry, Ruleset, Score, WinContext
 from engine.rulesets.handcheck import concealed_counts
-from engine.rulesets.readings import FinalSet, Reading, concealed_with_win, final_counts, meld_set, suits_present
+from engine.rulesets.readings import Reading, concealed_with_win, final_counts, reading_of, suits_present
 from engine.rulesets.situation_fields import optional_seat
 from engine.rulesets.verdicts import rejected, won
 from engine.settlement import Payments, collect, combine
@@ -86,9 +86,7 @@ def hand_fans(hand: Hand, ctx: WinContext) -> list[FanEntry] | None:
     splits = decompositions(counts, SHAPES)
     if not splits:
         return None
-    totals = final_counts(hand)
-    common = _blessing(ctx) + _tile_fans(totals)
-    melded = tuple(meld_set(meld) for meld in hand.melds)
+    common = _blessing(ctx) + _tile_fans(final_counts(hand))
     candidates: list[list[str]] = []
     for split in splits:
         names = list(common)
@@ -98,12 +96,7 @@ def hand_fans(hand: Hand, ctx: WinContext) -> list[FanEntry] | None:
             if any(n == 2 for n in Counter(split.pairs).values()):
                 names.append("大七对")
         else:
-            assert split.pair is not None
-            concealed = tuple(
-                FinalSet(MeldKind.CHOW if kind == "chow" else MeldKind.PUNG, tile, False, False)
-                for kind, tile in split.sets
-            )
-            names += _set_fans(Reading(melded + concealed, split.pair, tuple(totals)))
+            names += _set_fans(reading_of(hand, split))
         candidates.append(names)
     best = max(candidates, key=lambda names: sum(VALUES[name] for name in names))
     return [_entry(name) for name in best]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.analysis import ShapeRules, decompositions
+from engine.analysis import Decomposition, ShapeRules, decompositions
 from engine.notation import Hand, Meld, MeldKind
 from engine.tiles import NUM_KINDS, Tile, is_honor, suit_of
 
@@ -31,10 +31,6 @@ class FinalSet:
     def is_triplet(self) -> bool:
         """A pung or a kong: a 坎 in Quanjiao's words (QJ-3: a kong counts wherever a 坎 counts)."""
         return self.kind is not MeldKind.CHOW
-
-    @property
-    def tiles(self) -> tuple[Tile, ...]:
-        return Meld(self.kind, self.tile).tiles
 
 
 @dataclass(frozen=True)
@@ -74,19 +70,20 @@ def concealed_with_win(hand: Hand) -> list[int]:
     return counts
 
 
+def reading_of(hand: Hand, split: Decomposition) -> Reading:
+    """The hand's melds and one standard decomposition of its concealed tiles as one reading."""
+    assert split.pair is not None
+    melded = tuple(meld_set(meld) for meld in hand.melds)
+    concealed = tuple(
+        FinalSet(MeldKind.CHOW if kind == "chow" else MeldKind.PUNG, tile, claimed=False, declared=False)
+        for kind, tile in split.sets
+    )
+    return Reading(melded + concealed, split.pair, tuple(final_counts(hand)))
+
+
 def standard_readings(hand: Hand) -> list[Reading]:
     """Every reading of the hand as 4 sets + pair (empty when it is not one)."""
-    melded = tuple(meld_set(meld) for meld in hand.melds)
-    totals = tuple(final_counts(hand))
-    readings = []
-    for split in decompositions(concealed_with_win(hand), STANDARD_ONLY):
-        assert split.pair is not None
-        concealed = tuple(
-            FinalSet(MeldKind.CHOW if kind == "chow" else MeldKind.PUNG, tile, claimed=False, declared=False)
-            for kind, tile in split.sets
-        )
-        readings.append(Reading(melded + concealed, split.pair, totals))
-    return readings
+    return [reading_of(hand, split) for split in decompositions(concealed_with_win(hand), STANDARD_ONLY)]
 
 
 def suits_present(tiles: Sequence[Tile]) -> set[str]:
