@@ -140,7 +140,7 @@ class GuizhouRuleset(Ruleset):
         else:
             hand_part = collect(ctx.winner, {ctx.discarder: value * (3 if robbed else 1)})  # type: ignore[dict-item]
         re_pao = collect(ctx.winner, {ctx.discarder: RE_PAO[hot.type]}) if hot else no_payments()  # type: ignore[dict-item]
-        standing = [kong for kong in kongs if kong is not hot and not (robbed and _is_robbed(kong, ctx))]
+        standing = [kong for kong in kongs if kong != hot and not (robbed and _is_robbed(kong, ctx))]
         dou = dou_payments(standing)
         payments = combine(hand_part, re_pao, dou)
         entries = [FanEntry(kind.split(" ")[0], kind.split(" ")[0], kind.split(" ", 1)[1], None) for kind in kinds]
