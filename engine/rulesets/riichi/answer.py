@@ -9,7 +9,8 @@ contract list, ``name_zh`` holding the Japanese name) and ``reason`` when it is 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import SettleError
@@ -35,14 +36,20 @@ def yaku_entry(key: str, han: int) -> FanEntry:
 
 def win_parts(value: HandValue, ctx: WinContext, counters: Counters) -> dict[str, Payments]:
     """The three parts of a win's settlement, each a per-seat net map: the hand, the honba, the sticks."""
-    hand = hand_payments(value.limit.basic, ctx.winner, ctx.dealer, ctx.discarder)
-    with_honba = hand_payments(value.limit.basic, ctx.winner, ctx.dealer, ctx.discarder, counters.honba)
-    sticks = no_payments()
-    sticks[ctx.winner] = RIICHI_STICK * counters.riichi_sticks
+    return _parts(value.limit.basic, ctx.winner, ctx.dealer, ctx.discarder, counters.honba, counters.riichi_sticks)
+
+
+@lru_cache(maxsize=4096)
+def _parts(basic: int, winner: int, dealer: int, discarder: int | None, honba: int, sticks: int) -> dict[str, Payments]:
+    """Cached by its arguments: the maps are read, never changed (``Score`` and ``combine`` copy them)."""
+    hand = hand_payments(basic, winner, dealer, discarder)
+    with_honba = hand_payments(basic, winner, dealer, discarder, honba)
+    on_table = no_payments()
+    on_table[winner] = RIICHI_STICK * sticks
     return {
-        "hand": collect(ctx.winner, hand),
-        "honba": collect(ctx.winner, {seat: with_honba[seat] - hand[seat] for seat in hand}),
-        "riichi_sticks": sticks,
+        "hand": collect(winner, hand),
+        "honba": collect(winner, {seat: with_honba[seat] - hand[seat] for seat in hand}),
+        "riichi_sticks": on_table,
     }
 
 
@@ -50,16 +57,19 @@ def answer_fields(value: HandValue, parts: Mapping[str, Payments] | None) -> dic
     fields: dict[str, Any] = {
         "han": value.han,
         "fu": value.fu,
-        "yaku": [
-            {"key": key, "name_ja": YAKU[key].name_ja, "name_en": YAKU[key].name_en, "han": han}
-            for key, han in value.yaku
-        ],
+        "yaku": [dict(_yaku_field(key, han)) for key, han in value.yaku],
         "limit": value.limit.name,
         "basic_points": value.limit.basic,
     }
     if parts is not None:
         fields["breakdown"] = {name: {str(seat): part[seat] for seat in range(4)} for name, part in parts.items()}
     return fields
+
+
+@cache
+def _yaku_field(key: str, han: int) -> Mapping[str, Any]:
+    yaku = YAKU[key]
+    return MappingProxyType({"key": key, "name_ja": yaku.name_ja, "name_en": yaku.name_en, "han": han})
 
 
 def settle_answer(score: Score) -> dict[str, Any]:

@@ -13,6 +13,7 @@ Red fives are written with rank 0 (``0m 0p 0s``, the usual riichi notation) when
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from engine.analysis import ShapeRules
@@ -37,14 +38,23 @@ from engine.rulesets.riichi.reading import RIICHI_SHAPES
 from engine.rulesets.riichi.scorer import NO_SHAPE, HandValue, Options, hand_value
 from engine.rulesets.riichi.situation import Counters, read_situation
 from engine.settlement import combine, no_payments
-from engine.tiles import Tile
+from engine.tiles import Tile, parse_tiles, to_counts
 
 if TYPE_CHECKING:
     from engine.rulesets.riichi.simulation import SimulatedRiichiHand
     from engine.settle import SettleRequest
 
+MAX_COPIES = 4
 DEAD_WALL = 14
 """王牌: seven stacks at the tail, never drawn except as kan replacements (嶺上牌) and indicators."""
+
+
+@lru_cache(maxsize=1024)
+def _read(text: str, where: str) -> tuple[Tile, ...]:
+    try:
+        return tuple(parse_tiles(text))
+    except ValueError as error:
+        raise SettleError(f"field {where!r}: {error}") from None
 
 
 class RiichiRuleset(Ruleset):
@@ -138,8 +148,9 @@ class RiichiRuleset(Ruleset):
         return RotationPolicy()
 
     def read_tiles(self, text: str, where: str) -> list[Tile]:
-        """Rank 0 is a red five (0m 0p 0s), read as a five; ``with_red_fives`` counts them."""
-        return super().read_tiles(text.replace("0", "5"), where)
+        """Rank 0 is a red five (0m 0p 0s), read as a five; ``with_red_fives`` counts them. Indicator strings
+        repeat from hand to hand, so each text is read once."""
+        return list(_read(text.replace("0", "5"), where))
 
     def simulate_hands(self, hands: int, seed: int) -> Iterator[SimulatedRiichiHand]:
         """``mjtable simulate``: whole matches at the riichi table (``play``), which has its own driver because
@@ -154,7 +165,9 @@ class RiichiRuleset(Ruleset):
         """The hand's value and the table counters; ``RulesetError`` for a situation that cannot happen.
         ``ctx.extra["red_fives"]`` is the number of red fives held (``answer_score`` counts the rank-0 tiles)."""
         facts, bonus, counters = read_situation(hand, ctx, self.options, self.read_tiles)
-        self.tile_set.check([*hand.all_tiles(), *bonus.indicators, *bonus.ura_indicators], "hand and indicators")
+        seen = [*hand.all_tiles(), *bonus.indicators, *bonus.ura_indicators]
+        if max(to_counts(seen)) > MAX_COPIES:
+            self.tile_set.check(seen, "hand and indicators")
         return hand_value(hand, facts, bonus, self.scoring), counters
 
     def evaluate(self, hand: Hand, ctx: WinContext) -> Score:

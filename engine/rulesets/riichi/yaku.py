@@ -137,6 +137,8 @@ def reading_yaku(reading: Reading, facts: WinFacts, counts: tuple[int, ...], win
 
 
 def _sequence_yaku(chows: list[int], closed: bool) -> YakuList:
+    if len(chows) < 3:
+        return ()
     found: list[tuple[str, int]] = []
     lows = set(chows)
     if any(all(rank + 9 * suit in lows for suit in range(3)) for rank in range(7)):
@@ -172,7 +174,7 @@ def _triplet_yaku(reading: Reading, triplets: list[Group], facts: WinFacts) -> Y
     elif concealed == 3:
         found.append(("sanankou", 2))
     suited = {group.tile for group in triplets if group.tile < 27}
-    if any(all(rank + 9 * suit in suited for suit in range(3)) for rank in range(9)):
+    if len(suited) >= 3 and any(all(rank + 9 * suit in suited for suit in range(3)) for rank in range(9)):
         found.append(("sanshoku_doukou", 2))
     if facts.kans == 3:
         found.append(("sankantsu", 2))

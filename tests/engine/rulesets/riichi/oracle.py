@@ -194,13 +194,17 @@ def _with_situation(rng: random.Random, hand: Hand, counts: list[int]) -> Case:
 # --- the two scorers -------------------------------------------------------------------------------------------
 
 
-def ours(case: Case) -> Result:
-    ruleset = RiichiRuleset(case.options)
+def situation_of(case: Case) -> dict[str, Any]:
+    """The case's situation as our settle keys (indicators as tile strings, red fives counted)."""
     situation = dict(case.situation)
     situation["dora_indicators"] = "".join(_code(tile) for tile in case.indicators)
     situation["ura_dora_indicators"] = "".join(_code(tile) for tile in case.ura)
     situation["red_fives"] = len(case.red_in_hand)
-    score = ruleset.evaluate(case.hand, WinContext.from_dict(situation))
+    return situation
+
+
+def ours(case: Case) -> Result:
+    score = RiichiRuleset(case.options).evaluate(case.hand, WinContext.from_dict(situation_of(case)))
     if not score.hu:
         return False, 0, 0, None
     payments = dict(score.payments or {})
@@ -227,41 +231,41 @@ class _Ids:
         return 4 * kind + copy
 
 
-def theirs(case: Case) -> Result:
-    hand, situation, options = case.hand, case.situation, case.options
+def oracle_arguments(case: Case) -> dict[str, Any]:
+    """The keyword arguments of ``HandCalculator.estimate_hand_value`` for the case (136-format tiles)."""
+    hand = case.hand
     red = tuple(case.red_in_hand)
     ids = _Ids()
     win_id = ids.take(hand.win_tile, case.red_win) if hand.win_tile is not None else 0
     red_left = [five for five in red if not (case.red_win and five == hand.win_tile)]
-    standing = []
-    for tile in hand.standing:
+
+    def take(tile: int) -> int:
         give_red = tile in red_left
         if give_red:
             red_left.remove(tile)
-        standing.append(ids.take(tile, give_red))
+        return ids.take(tile, give_red)
+
+    standing = [take(tile) for tile in hand.standing]
     melds, meld_ids = [], []
     for meld in hand.melds:
-        taken = []
-        for tile in meld.tiles:
-            give_red = tile in red_left
-            if give_red:
-                red_left.remove(tile)
-            taken.append(ids.take(tile, give_red))
+        taken = [take(tile) for tile in meld.tiles]
         meld_ids += taken
         melds.append(_oracle_meld(meld, taken))
-    tiles = [*standing, win_id, *meld_ids]
-    config = _config(situation, options)
-    response = HandCalculator.estimate_hand_value(
-        tiles,
-        win_id,
-        melds=melds,
-        dora_indicators=[4 * tile + 3 for tile in case.indicators],
-        ura_dora_indicators=[4 * tile + 3 for tile in case.ura],
-        config=config,
-    )
+    return {
+        "tiles": [*standing, win_id, *meld_ids],
+        "win_tile": win_id,
+        "melds": melds,
+        "dora_indicators": [4 * tile + 3 for tile in case.indicators],
+        "ura_dora_indicators": [4 * tile + 3 for tile in case.ura],
+        "config": _config(case.situation, case.options),
+    }
+
+
+def theirs(case: Case) -> Result:
+    response = HandCalculator.estimate_hand_value(**oracle_arguments(case))
     if response.error:
         return False, 0, 0, None
-    return True, response.han, response.fu, _payments(response.cost, situation)
+    return True, response.han, response.fu, _payments(response.cost, case.situation)
 
 
 def _oracle_meld(meld: Meld, ids: list[int]) -> OracleMeld:
