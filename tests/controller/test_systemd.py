@@ -20,7 +20,10 @@ from types import SimpleNamespace
 
 import pytest
 
+from controller.config import Config
+from controller.daemon import TableDaemon
 from controller.sdnotify import Notifier
+from controller.shutdown import Terminated
 from controller.watchdog import Heartbeat, health
 from firmware_bridge.messages import LampPattern
 from hw_tests.faults import QUIET, Noise
@@ -119,6 +122,35 @@ def test_the_unit_is_a_notify_service_with_a_watchdog_restarted_on_failure():
     assert {"dialout", "gpio"} <= set(service["SupplementaryGroups"].split())
     rule = (REPO / "deploy" / "99-mjtable.rules").read_text()
     assert 'SYMLINK+="mjtable-mcu"' in rule
+
+
+def test_sigterm_in_the_service_s_own_process_puts_the_pi_s_lamps_out_and_closes_the_serial_port(tmp_path):
+    """The parts of the stop only the process itself can see: its GPIO lamps (mock pins here) and its port."""
+    config = Config().with_service(http="off", speed=1000.0, state_dir=str(tmp_path / "state"))
+    lines: list[dict] = []
+    daemon = TableDaemon(config, lines.append)
+    before: dict[str, list] = {}
+
+    def terminate_once_a_hand_is_dealt() -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            service = daemon._service
+            if service is not None and service._hand is not None and service._hand.referee is not None:
+                before["lamps"] = list(service.cycle.side.panel.lamps.patterns)
+                break
+            time.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    killer = threading.Thread(target=terminate_once_a_hand_is_dealt)
+    killer.start()
+    with pytest.raises(Terminated):
+        daemon.run()  # in the main thread, where the SIGTERM handler lives
+    killer.join()
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # the handler is put back
+    assert LampPattern.STEADY in before["lamps"], "a dealer lamp was lit before the stop"
+    side = daemon._service.cycle.side
+    assert all(pattern is LampPattern.OFF for pattern in side.panel.lamps.patterns)
+    assert not side.table.link._port.is_open  # the serial port (the simulator's pty) is closed
 
 
 @pytest.mark.slow
