@@ -223,12 +223,12 @@ class RiichiRuleset(Ruleset):
         if nagashi and not self.options["nagashi_mangan"]:
             raise SettleError("situation field 'nagashi': the option nagashi_mangan is off")
         payments = nagashi_payments(nagashi, dealer) if nagashi else tenpai_payments(tenpai)
-        honba = situation.get("honba", 0)
+        outcome = HandOutcome(dealer, (), dealer_tenpai=dealer in tenpai)
         return {
             "hu": None,
             "payments": payments_out(payments),
-            "next_dealer": dealer if dealer in tenpai else (dealer + 1) % 4,
-            "next_honba": (honba if type(honba) is int else 0) + 1,
+            "next_dealer": outcome.next_dealer,
+            "next_honba": outcome.next_honba(_honba(situation)),
         }
 
     def answer_next_dealer(self, request: SettleRequest) -> dict[str, Any]:
@@ -241,10 +241,15 @@ class RiichiRuleset(Ruleset):
         drawn = boolean(situation, "drawn", not winners)
         if drawn == bool(winners):
             raise SettleError("situation fields 'winners' and 'drawn': a drawn hand has no winners and vice versa")
-        honba = situation.get("honba", 0)
-        if type(honba) is not int or honba < 0:
-            raise SettleError(f"situation field 'honba': expected a whole number 0 or more, found {honba!r}")
+        honba = _honba(situation)
         outcome = HandOutcome(dealer, winners, boolean(situation, "dealer_tenpai"), boolean(situation, "abortive"))
         return no_verdict(
             next_dealer=outcome.next_dealer, next_honba=outcome.next_honba(honba), dealer_repeats=outcome.dealer_keeps
         )
+
+
+def _honba(situation: Mapping[str, Any]) -> int:
+    honba = situation.get("honba", 0)
+    if type(honba) is not int or honba < 0:
+        raise SettleError(f"situation field 'honba': expected a whole number 0 or more, found {honba!r}")
+    return honba

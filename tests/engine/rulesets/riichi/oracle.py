@@ -167,7 +167,7 @@ def _with_situation(rng: random.Random, hand: Hand, counts: list[int]) -> Case:
         "after_kong": rinshan,
         "robbing_kong": chankan,
         "last_tile": not rinshan and not chankan and rng.random() < 0.06,
-        "first_turn": closed and not hand.melds and rng.random() < 0.02,
+        "first_turn": closed and not hand.melds and rng.random() < 0.03,
         "honba": rng.choice((0, 0, 1, 2, 5)),
         "riichi_sticks": rng.choice((0, 0, 1, 3)),
     }
@@ -178,6 +178,7 @@ def _with_situation(rng: random.Random, hand: Hand, counts: list[int]) -> Case:
         "double_yakuman": rng.random() < 0.3,
         "counted_yakuman": rng.choice(("yakuman", "yakuman", "sanbaiman")),
         "kiriage": rng.random() < 0.3,
+        "renhou": rng.choice(("none", "han5", "yakuman")),
         "red_fives": rng.random() < 0.3,
     }
     red_in_hand: tuple[int, ...] = ()
@@ -294,6 +295,7 @@ def _config(situation: dict[str, Any], options: dict[str, Any]) -> HandConfig:
         is_houtei=situation["last_tile"] and not tsumo,
         is_tenhou=first and tsumo and dealer,
         is_chiihou=first and tsumo and not dealer,
+        is_renhou=first and not tsumo and not dealer and options["renhou"] != "none",
         player_wind=27 + (situation["winner"] - situation["dealer"]) % 4,
         round_wind=27 + "ESWN".index(situation["round_wind"]),
         tsumi_number=situation["honba"],
@@ -306,6 +308,7 @@ def _config(situation: dict[str, Any], options: dict[str, Any]) -> HandConfig:
             if options["counted_yakuman"] == "yakuman"
             else HandConstants.KAZOE_SANBAIMAN,
             kiriage=options["kiriage"],
+            renhou_as_yakuman=options["renhou"] == "yakuman",
         ),
     )
 
