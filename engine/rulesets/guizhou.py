@@ -14,16 +14,14 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
-from engine.analysis import ShapeRules
 from engine.match import MultiWinDealer, Rotation, RotationPolicy
 from engine.notation import Hand, MeldKind
-from engine.rulesets.base import FanEntry, KongType, MultipleWinners, OptionSpec, Ruleset, Score, WinContext
+from engine.rulesets.base import FanEntry, KongType, OptionSpec, Score, WinContext
 from engine.rulesets.queries import require
 from engine.rulesets.suited108 import (
-    SHAPES,
-    TILE_SET,
     Kong,
     Reading,
+    Suited108Ruleset,
     four_of_a_kinds,
     hand_counts,
     just_made_kong,
@@ -35,9 +33,9 @@ from engine.rulesets.suited108 import (
     robbed_kong_type,
     settle_together,
     suits_held,
+    won,
 )
 from engine.settlement import Payments, collect, combine, no_payments
-from engine.tilesets import TileSet
 
 PLAIN = ("平胡 plain win", 10)
 ALL_PUNGS = ("大对子 all pungs", 30)
@@ -83,7 +81,7 @@ def dou_payments(kongs: Sequence[Kong]) -> Payments:
     return combine(*parts)
 
 
-class GuizhouRuleset(Ruleset):
+class GuizhouRuleset(Suited108Ruleset):
     id = "guizhou"
     description = "贵州 捉鸡 / 贵阳豆 (108.md §2) — 108 tiles, no chi, 番 10-100, 豆 (闷豆/转弯豆/点豆), 热炮, 抢杠"
     option_specs = (
@@ -96,20 +94,8 @@ class GuizhouRuleset(Ruleset):
     )
 
     @property
-    def tile_set(self) -> TileSet:
-        return TILE_SET
-
-    @property
-    def shape_rules(self) -> ShapeRules:
-        return SHAPES
-
-    @property
     def allows_chi(self) -> bool:
         return False  # GZ-1
-
-    @property
-    def multiple_winners(self) -> MultipleWinners:
-        return MultipleWinners.ALL  # GZ-9
 
     @cached_property
     def rotation(self) -> RotationPolicy:
@@ -144,15 +130,11 @@ class GuizhouRuleset(Ruleset):
         dou = dou_payments(standing)
         payments = combine(hand_part, re_pao, dou)
         entries = [FanEntry(kind.split(" ")[0], kind.split(" ")[0], kind.split(" ", 1)[1], None) for kind in kinds]
-        return Score(
-            hu=True,
-            shape_ok=True,
-            total=value,
-            total_without_flowers=value,
-            meets_minimum=True,
-            fans=tuple(entries),
-            payments=payments,
-            extra={
+        return won(
+            value,
+            entries,
+            payments,
+            {
                 **facts,
                 "kinds": kinds,
                 "hand_value": value,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from engine.analysis import ShapeRules, decompositions
 from engine.errors import RulesetError
 from engine.notation import Hand, Meld, MeldKind
-from engine.rulesets.base import KongType, Score
+from engine.rulesets.base import FanEntry, KongType, MultipleWinners, Ruleset, Score
 from engine.rulesets.handcheck import concealed_counts
 from engine.settlement import Amount, Payments, combine, exact
 from engine.tiles import NUM_KINDS, SUITS, Tile, parse_tile, rank_of, suit_of, to_counts
@@ -213,6 +213,37 @@ def robbed_kong_type(ctx: WinContext) -> KongType | None:
     if kong.seat != ctx.discarder:
         raise RulesetError("situation field 'kong': a robbed kong is the discarder's (the konger)")
     return kong.type
+
+
+class Suited108Ruleset(Ruleset):
+    """What the three 108-tile rulesets share: the tile set, the winning shapes (§0) and several winners on one
+    discard (SC-12, GZ-9, CS-2)."""
+
+    @property
+    def tile_set(self) -> TileSet:
+        return TILE_SET
+
+    @property
+    def shape_rules(self) -> ShapeRules:
+        return SHAPES
+
+    @property
+    def multiple_winners(self) -> MultipleWinners:
+        return MultipleWinners.ALL
+
+
+def won(total: int, fans: Sequence[FanEntry], payments: Payments, extra: Mapping[str, Any]) -> Score:
+    """A declaration that is a win, with its total, named kinds, payments and the ruleset's answer fields."""
+    return Score(
+        hu=True,
+        shape_ok=True,
+        total=total,
+        total_without_flowers=total,
+        meets_minimum=True,
+        fans=tuple(fans),
+        payments=payments,
+        extra=extra,
+    )
 
 
 def rejected(reason: str, **extra: Any) -> Score:

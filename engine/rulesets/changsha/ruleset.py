@@ -13,16 +13,13 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
-from engine.analysis import ShapeRules
 from engine.errors import RulesetError
 from engine.match import MultiWinDealer, Rotation, RotationPolicy
 from engine.notation import Hand
 from engine.rulesets.base import (
     FanEntry,
     KongType,
-    MultipleWinners,
     OptionSpec,
-    Ruleset,
     Score,
     WinContext,
     boolean_option,
@@ -31,8 +28,8 @@ from engine.rulesets.changsha import hands
 from engine.rulesets.changsha.opening import OPENING_POINTS, opening_kinds
 from engine.rulesets.queries import require
 from engine.rulesets.suited108 import (
-    SHAPES,
     TILE_SET,
+    Suited108Ruleset,
     hand_counts,
     per_seat,
     read_seat,
@@ -40,10 +37,10 @@ from engine.rulesets.suited108 import (
     readings,
     rejected,
     robbed_kong_type,
+    won,
 )
 from engine.settlement import Amount, Payments, collect, combine, no_payments
 from engine.tiles import Tile, rank_of, to_counts
-from engine.tilesets import TileSet
 
 SMALL_POINTS = {True: 2, False: 1}
 """CS-4 小胡: 2 from each other player on a self-draw, 1 from the discarder."""
@@ -57,7 +54,7 @@ def bird_seat(tile: Tile, dealer: int) -> int:
     return (dealer + rank_of(tile) - 1) % 4
 
 
-class ChangshaRuleset(Ruleset):
+class ChangshaRuleset(Suited108Ruleset):
     id = "changsha"
     description = (
         "长沙麻将 (108.md §3) — 108 tiles, 2-5-8 pair for 小胡, 大胡 ×6, 起手胡 (四喜/板板胡/六六顺/缺一色), 扎鸟"
@@ -74,18 +71,6 @@ class ChangshaRuleset(Ruleset):
             raise RulesetError(f"ruleset 'changsha': option 'base' = {self.options['base']!r} must be positive")
         if self.options["bird_count"] < 0:
             raise RulesetError(f"ruleset 'changsha': option 'bird_count' = {self.options['bird_count']} is negative")
-
-    @property
-    def tile_set(self) -> TileSet:
-        return TILE_SET
-
-    @property
-    def shape_rules(self) -> ShapeRules:
-        return SHAPES
-
-    @property
-    def multiple_winners(self) -> MultipleWinners:
-        return MultipleWinners.ALL  # CS-2
 
     @property
     def bird_count(self) -> int:
@@ -121,15 +106,11 @@ class ChangshaRuleset(Ruleset):
         entries = [
             FanEntry(name.split(" ")[0], name.split(" ")[0], name.split(" ", 1)[1], BIG_POINTS, n) for name, n in big
         ]
-        return Score(
-            hu=True,
-            shape_ok=True,
-            total=value,
-            total_without_flowers=value,
-            meets_minimum=True,
-            fans=tuple(entries),
-            payments=payments,
-            extra={
+        return won(
+            value,
+            entries,
+            payments,
+            {
                 **facts,
                 "kinds": kinds,
                 "big_hands": count,

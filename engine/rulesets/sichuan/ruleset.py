@@ -12,7 +12,6 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
-from engine.analysis import ShapeRules
 from engine.errors import RulesetError
 from engine.match import MultiWinDealer, Rotation, RotationPolicy
 from engine.notation import Hand
@@ -20,9 +19,7 @@ from engine.rulesets.base import (
     DrawContext,
     FanEntry,
     KongType,
-    MultipleWinners,
     OptionSpec,
-    Ruleset,
     Score,
     WinContext,
 )
@@ -30,9 +27,9 @@ from engine.rulesets.queries import boolean, require
 from engine.rulesets.sichuan import fans
 from engine.rulesets.sichuan.drawn import StillIn, settle_drawn
 from engine.rulesets.suited108 import (
-    SHAPES,
     TILE_SET,
     Kong,
+    Suited108Ruleset,
     hand_counts,
     just_made_kong,
     per_seat,
@@ -45,10 +42,10 @@ from engine.rulesets.suited108 import (
     settle_together,
     suits_held,
     tile_counts,
+    won,
 )
 from engine.settlement import Amount, Payments, collect, combine, no_payments
 from engine.tiles import suit_of
-from engine.tilesets import TileSet
 
 DEFAULT_CAP = 4
 """SC-5: 4番 (×16). With no cap (``cap_fan: null``) 天胡 / 地胡 and the 花猪 fine still use it."""
@@ -57,7 +54,7 @@ _KONG_MONEY = {KongType.EXPOSED: 2, KongType.ADDED: 1, KongType.CONCEALED: 2}
 """SC-10 刮风下雨, × base: 直杠 2 from the discarder; 补杠 1 and 暗杠 2 from each player still in."""
 
 
-class SichuanRuleset(Ruleset):
+class SichuanRuleset(Suited108Ruleset):
     id = "sichuan"
     description = "四川 成都 血战到底 (108.md §1) — 108 tiles, 定缺, 成都计番 with 根, 刮风下雨, 查花猪/查大叫"
     option_specs = (
@@ -94,20 +91,8 @@ class SichuanRuleset(Ruleset):
     # --- table facts ------------------------------------------------------------------------------------
 
     @property
-    def tile_set(self) -> TileSet:
-        return TILE_SET
-
-    @property
-    def shape_rules(self) -> ShapeRules:
-        return SHAPES
-
-    @property
     def allows_chi(self) -> bool:
         return False  # SC-1
-
-    @property
-    def multiple_winners(self) -> MultipleWinners:
-        return MultipleWinners.ALL  # SC-12 一炮多响
 
     @property
     def hand_continues_after_win(self) -> bool:
@@ -186,15 +171,11 @@ class SichuanRuleset(Ruleset):
             entries.append(FanEntry("根", "根", "root", 1, roots))
         wall = ctx.extra.get("wall_remaining")
         first = ctx.extra.get("first_win_of_hand")
-        return Score(
-            hu=True,
-            shape_ok=True,
-            total=fan,
-            total_without_flowers=fan,
-            meets_minimum=True,
-            fans=tuple(entries),
-            payments=payments,
-            extra={
+        return won(
+            fan,
+            entries,
+            payments,
+            {
                 **facts,
                 "kinds": [kind.name for kind in kinds],
                 "fan": fan,
