@@ -154,12 +154,13 @@ def _call(
     """A pon or kan (any player, nearest first), else a chi by the next player."""
     offers = [(discarder.seat + step) % 4 for step in (1, 2, 3)]
     answers = {seat: bots[seat].call(table, table.players[seat], kind, discarder.seat) for seat in offers}
-    chosen = next((seat for seat in offers if answers[seat] and answers[seat][0] != "chi"), None)  # type: ignore[index]
-    if chosen is None and answers[offers[0]]:
-        chosen = offers[0]
-    if chosen is None:
+    granted = [(seat, answer) for seat, answer in answers.items() if answer is not None and answer[0] != "chi"]
+    chi = answers[offers[0]]
+    if not granted and chi is not None:
+        granted = [(offers[0], chi)]
+    if not granted:
         return None
-    how, low = answers[chosen]  # type: ignore[misc]
+    chosen, (how, low) = granted[0]
     caller = table.players[chosen]
     discarder.discard_called = True
     supplier = _SUPPLIER[(discarder.seat - chosen) % 4]

@@ -234,15 +234,16 @@ class RiichiRuleset(Ruleset):
     def answer_next_dealer(self, request: SettleRequest) -> dict[str, Any]:
         """連荘: the dealer keeps the deal when he wins, or is ready at an exhaustive draw (``dealer_tenpai``),
         or the hand is an abortive draw; 本場 go up by one on a dealer repeat or any draw, back to 0 when
-        another player wins (rules-A §13 names the counters; the reset is the common rule)."""
+        another player wins (rules-A §13 names the counters; the reset is the common rule). No ``winners``: a
+        drawn hand."""
         situation = request.situation
-        dealer = check_seat(require(situation, "dealer"), "dealer")
-        winners = contract_seats(situation.get("winners", []), "winners")
-        drawn = boolean(situation, "drawn", not winners)
-        if drawn == bool(winners):
-            raise SettleError("situation fields 'winners' and 'drawn': a drawn hand has no winners and vice versa")
+        outcome = HandOutcome(
+            check_seat(require(situation, "dealer"), "dealer"),
+            contract_seats(situation.get("winners", []), "winners"),
+            boolean(situation, "dealer_tenpai"),
+            boolean(situation, "abortive"),
+        )
         honba = _honba(situation)
-        outcome = HandOutcome(dealer, winners, boolean(situation, "dealer_tenpai"), boolean(situation, "abortive"))
         return no_verdict(
             next_dealer=outcome.next_dealer, next_honba=outcome.next_honba(honba), dealer_repeats=outcome.dealer_keeps
         )

@@ -96,7 +96,7 @@ class Abort(Exception):
 
 
 class RiichiTable:
-    """The state of one hand; ``play(bots)`` runs it to its end."""
+    """The state of one hand; ``play.play_hand(table, bots)`` runs it to its end."""
 
     def __init__(
         self,
@@ -191,8 +191,8 @@ class RiichiTable:
         return self.ruleset.evaluate(hand, ctx)
 
     def settle_wins(self, wins: list[tuple[int, Score]], discarder: int | None) -> HandRecord:
-        """Pay the wins: each his hand, the first after the discarder also the honba (already in his score)
-        and the pot; a later winner's honba is taken back out (上家取り)."""
+        """Pay the wins: each winner his hand; the first after the discarder also the honba and the riichi
+        sticks on the table (上家取り; a later winner's score counts the honba too, so only his hand is paid)."""
         records = []
         for index, (seat, score) in enumerate(wins):
             breakdown = score.extra["breakdown"]
@@ -246,9 +246,6 @@ class RiichiTable:
     def may_kan(self) -> bool:
         """A kan needs a live tile to replace it, and there are four kans at most."""
         return not self.wall.exhausted and self.kan_count < MAX_KANS
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"dice": list(self.dice), "dora_indicators": format_tiles(self.indicators())}
 
 
 def _win_summary(score: Score) -> dict[str, Any]:
