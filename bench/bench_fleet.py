@@ -168,8 +168,10 @@ def measure(
     workers = [runner(target=drive, args=(port, group, seconds, rate, go, done, results)) for group in groups]
     for worker in workers:
         worker.start()
-    if not _wait(lambda: subscriber.online >= set(names), 60):
-        raise RuntimeError(f"only {len(subscriber.online & set(names))} of {tables} tables came online")
+    dead = lambda: [worker for worker in workers if not worker.is_alive()]  # noqa: E731
+    if not _wait(lambda: subscriber.online >= set(names) or dead(), 60) or dead():
+        online = len(subscriber.online & set(names))
+        raise RuntimeError(f"{online} of {tables} tables came online; {len(dead())} workers died (traceback above)")
     with subscriber.lock:
         subscriber.counts.clear()
         subscriber.latencies.clear()
