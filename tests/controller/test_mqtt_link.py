@@ -135,10 +135,10 @@ def test_a_table_killed_with_sigkill_is_declared_offline_by_its_last_will(tmp_pa
         config = tmp_path / "table.toml"
         config.write_text(
             f'[service]\nspeed = 1000.0\nstate_dir = "{tmp_path / "t3"}"\n[http]\nlisten = "off"\n'
-            f'[mqtt]\nurl = "{broker.url}"\ntable_id = "t3"\nkeepalive_s = 1\n'
+            '[mqtt]\ntable_id = "t3"\nkeepalive_s = 1\n'
         )
         listener = Listener(broker)
-        command = [sys.executable, "-m", "controller.cli", "run", "--config", str(config)]
+        command = [sys.executable, "-m", "controller.cli", "run", "--config", str(config), "--mqtt", broker.url]
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             listener.wait_for(lambda: listener.on("mjtable/t3/state"), what="the table's state")
@@ -231,3 +231,13 @@ def test_over_tls_a_table_trusting_the_broker_s_ca_connects_and_one_that_does_no
             trusting.close()
             doubting.close()
             listener.close()
+
+
+def test_a_broker_url_that_is_not_mqtt_is_named_in_the_error(tmp_path):
+    from io import StringIO
+
+    from controller.cli import main
+
+    out = StringIO()
+    assert main(["run", "--mqtt", "http://broker:1883", "--http", "off", "--state", str(tmp_path)], stdout=out) == 2
+    assert "mqtt.url: expected mqtt://HOST:PORT" in json.loads(out.getvalue())["error"]
