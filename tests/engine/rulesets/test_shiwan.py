@@ -99,3 +99,12 @@ def test_own_table_plays_full_hands():
         for win in hand.referee.wins:
             assert win.score.hu
         json.dumps(hand.to_dict())
+
+
+def test_simulate_cli_reports_no_invariant_violation():
+    """`mjtable simulate --rules shiwan` runs on the own table and reports like the shared referee."""
+    out = io.StringIO()
+    assert main(["simulate", "--rules", S, "--hands", "5", "--seed", "1"], io.StringIO(), out) == 0
+    *hands, summary = (json.loads(line) for line in out.getvalue().splitlines())
+    assert len(hands) == 5 and summary["summary"]["invariant_violations"] == 0
+    assert all(len(hand["dice"]) == 2 and hand["actions"] > 0 for hand in hands)
