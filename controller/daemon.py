@@ -31,7 +31,6 @@ from controller.service import Emit, Service, journal_path, serve
 from controller.shutdown import Terminated, safe_stop, terminate_on_sigterm
 from controller.watchdog import Heartbeat, Watchdog, health
 from engine.actions import Verdict
-from engine.errors import MjtableError
 from engine.rulesets import get_ruleset
 
 log = logging.getLogger(__name__)
@@ -44,10 +43,6 @@ class PauseGate:
         self.heartbeat = heartbeat
         self._running = threading.Event()
         self._running.set()
-
-    @property
-    def paused(self) -> bool:
-        return not self._running.is_set()
 
     def pause(self) -> None:
         self._running.clear()
@@ -176,11 +171,8 @@ class TableDaemon:
     def _set_ruleset(self, request: dict[str, Any]) -> str:
         rules, options = request.get("rules"), request.get("options", {})
         if not isinstance(rules, str) or not isinstance(options, dict):
-            raise ConfigError('set_ruleset: expected "rules": "<id>" and optionally "options": {...}')
-        try:
-            get_ruleset(rules, options)
-        except MjtableError as error:
-            raise ConfigError(f"set_ruleset: {error}") from None
+            raise ConfigError('expected "rules": "<id>" and optionally "options": {...}')
+        get_ruleset(rules, options)  # an unknown id or option is the reply's error
         self.next_rules = (rules, options)
         return f"rules {rules} from the next match (start_match starts one)"
 
@@ -189,7 +181,7 @@ class TableDaemon:
             self._set_ruleset(request)
         service = self._service
         if service is None:
-            raise ConfigError("start_match: the table is not running yet")
+            raise ConfigError("the table is not running yet")
         self._new_match = True
         service.stop.set()
         self.gate.resume()
