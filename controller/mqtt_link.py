@@ -89,6 +89,7 @@ class MqttLink:
         self._state_due = True
         self._connected = False
         self._closing = False
+        self._refused = False
         self._cv = threading.Condition()
         self.client, self._host, self._port = make_client(section, url, f"mjtable-{self.topics.table_id}")
         self.client.will_set(self.topics.availability, "offline", qos=1, retain=True)
@@ -176,9 +177,12 @@ class MqttLink:
     # -- paho's thread ---------------------------------------------------------------------------------------
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
-        if reason.is_failure:
-            log.error("fleet link: the broker %s:%d refused the connection: %s", self._host, self._port, reason)
+        if reason.is_failure:  # paho tries again every few seconds: said once, until a connection succeeds
+            if not self._refused:
+                log.error("fleet link: the broker %s:%d refused the connection: %s", self._host, self._port, reason)
+            self._refused = True
             return
+        self._refused = False
         log.info("fleet link: connected; publishing %s", self.topics.base)
         client.publish(self.topics.availability, "online", qos=1, retain=True)
         client.subscribe(self.topics.cmd, qos=1)
