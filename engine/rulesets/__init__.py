@@ -26,13 +26,17 @@ from engine.rulesets.changsha import ChangshaRuleset
 from engine.rulesets.contest111 import Contest111Ruleset
 from engine.rulesets.guizhou import GuizhouRuleset
 from engine.rulesets.hangzhou import HangzhouRuleset
+from engine.rulesets.harbin import HarbinRuleset
 from engine.rulesets.hebei import HebeiRuleset
+from engine.rulesets.hubei import HubeiRuleset, WuhanRuleset
+from engine.rulesets.jipinghu import JipinghuRuleset
 from engine.rulesets.mcr import McrRuleset
 from engine.rulesets.nanchang import NanchangRuleset
 from engine.rulesets.quanjiao import QuanjiaoRuleset
 from engine.rulesets.riichi import RiichiRuleset
 from engine.rulesets.shiwan import ShiwanRuleset
 from engine.rulesets.sichuan import SichuanRuleset
+from engine.rulesets.tuidaohu import TuidaohuRuleset
 
 _RULESETS: dict[str, type[Ruleset]] = {
     cls.id: cls
@@ -49,6 +53,11 @@ _RULESETS: dict[str, type[Ruleset]] = {
         HebeiRuleset,
         HangzhouRuleset,
         ShiwanRuleset,
+        HubeiRuleset,
+        WuhanRuleset,
+        JipinghuRuleset,
+        TuidaohuRuleset,
+        HarbinRuleset,
     )
 }
 
@@ -62,8 +71,11 @@ __all__ = [
     "FanEntry",
     "GuizhouRuleset",
     "HangzhouRuleset",
+    "HarbinRuleset",
     "HebeiRuleset",
+    "HubeiRuleset",
     "IndicatorPosition",
+    "JipinghuRuleset",
     "KongType",
     "McrRuleset",
     "MultipleWinners",
@@ -75,9 +87,11 @@ __all__ = [
     "Score",
     "ShiwanRuleset",
     "SichuanRuleset",
+    "TuidaohuRuleset",
     "WildcardRule",
     "WildcardSource",
     "WinContext",
+    "WuhanRuleset",
     "all_rulesets",
     "get_ruleset",
 ]
