@@ -53,9 +53,9 @@ function render(){const w=WORDS[lang],s=state;if(s.hand===null||s.hand===undefin
  const e=s.last_event,v=s.verdict;document.getElementById("last").textContent=e?
   describe(e)+(v?(v.ok?" ✓":" ✗ "+v.reason):""):""}
 const VERBS={zh:{draw:"摸牌",discard:"打出",flower:"补花",concealed_kong:"暗杠",added_kong:"加杠",chi:"吃",pung:"碰",
- kong:"杠",hu:"和",pass:"过"},en:{draw:"draws",discard:"discards",flower:"sets aside a flower",
+ kong:"杠",hu:"和",pass:"过",declare_void:"定缺"},en:{draw:"draws",discard:"discards",flower:"sets aside a flower",
  concealed_kong:"declares a concealed kong",added_kong:"adds to a kong",chi:"chows",pung:"pungs",kong:"kongs",
- hu:"declares hu",pass:"passes"}};
+ hu:"declares hu",pass:"passes",declare_void:"declares void the suit of"}};
 function describe(e){const a=e.action;if(e.kind==="table")return `${lang==="zh"?"牌桌":"table"}: ${e.step}`;
  if(!a||!(a.kind in VERBS.en))return JSON.stringify(e);
  return `${WORDS[lang].seat} ${a.seat} ${VERBS[lang][a.kind]}`+(a.tile?` ${glyph(a.tile)} (${a.tile})`:"")}
