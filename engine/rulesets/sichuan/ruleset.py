@@ -281,7 +281,7 @@ class SichuanRuleset(Suited108Ruleset):
         answer = super().answer_multi_win(request)
         situation = request.situation
         out = situation.get("players_out", [])
-        winners = len(answer["per_winner"])
+        winners = sum(1 for score in answer["per_winner"].values() if score["hu"])
         answer["hand_over"] = len(out) + winners >= 3 if isinstance(out, list) else False
         answer["next_dealer"] = situation.get("discarder") if situation.get("first_win_of_hand") is True else None
         return answer

@@ -232,6 +232,8 @@ def test_two_winners_on_one_discard_and_the_transfer_goes_to_the_first():
     assert answer["hu"] is True
     assert answer["payments"] == seats(-16, 8, 0, 8)
     assert answer["next_dealer"] == 0
+    assert (answer["per_winner"]["1"]["fan"], answer["per_winner"]["3"]["multiplier"]) == (1, 8)
+    assert answer["hand_over"] is False
 
 
 @pytest.mark.parametrize(

@@ -179,7 +179,7 @@ def test_simulated_hands_balance_and_respect_the_rules(ruleset):
         assert any(len(hand.referee.result.winners) > 1 for hand in hands)  # type: ignore[union-attr]
 
 
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=3, deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from(["sichuan", "guizhou", "changsha"]))
 def test_exactly_the_legal_actions_are_accepted_through_whole_hands(seed, name):
     """Bots play a hand; at every step random candidates are accepted exactly when ``legal_actions`` lists them
