@@ -6,9 +6,11 @@ result), ``cmd`` (commands with a request id) answered on ``cmd/reply``.
 
 The control loop never waits for the broker: it only appends to a bounded outbox and sets a flag. One worker
 thread publishes (the latest state only, so a burst of moves costs one message), paho's own thread does the
-network, reconnects with backoff and keeps the QoS 1 events of an outage in a bounded queue. On every
-(re)connect the table says ``online`` and re-publishes its state, so a broker that restarted without
-persistence catches up.
+network and reconnects with backoff. Events go to paho only while connected and while fewer than ``queue`` of
+ours await the broker's acknowledgement; the rest wait in the outbox, which drops (and counts) what exceeds
+``queue``. So availability and state are never refused by a queue full of events: on every (re)connect the
+table says ``online``, re-publishes its state first, then the events it kept, and a broker that restarted
+without persistence catches up.
 """
 
 from __future__ import annotations
@@ -65,7 +67,6 @@ def make_client(section: MqttSection, url: str, client_id: str) -> tuple[mqtt.Cl
             ca_certs=section.ca_certs or None, certfile=section.certfile or None, keyfile=section.keyfile or None
         )
     client.reconnect_delay_set(1, 5)  # a restarted broker is found again within 5 s
-    client.max_queued_messages_set(section.queue)
     return client, host, port
 
 
@@ -84,17 +85,19 @@ class MqttLink:
         self.state = state
         self.commands = commands
         self.dropped = 0
-        """Events the full outbox turned away (the broker was slower than the table for ``queue`` messages)."""
+        """Events the full outbox turned away (the broker was away, or slower than the table, for ``queue`` of them)."""
         self._outbox: deque[tuple[str, bytes]] = deque()
         self._state_due = True
         self._connected = False
         self._closing = False
         self._refused = False
+        self._unacknowledged = 0
         self._cv = threading.Condition()
         self.client, self._host, self._port = make_client(section, url, f"mjtable-{self.topics.table_id}")
         self.client.will_set(self.topics.availability, "offline", qos=1, retain=True)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
+        self.client.on_publish = self._on_publish
         self.client.message_callback_add(self.topics.cmd, self._on_command)
         self._worker = threading.Thread(target=self._publish_loop, name="mqtt-publisher", daemon=True)
 
@@ -114,15 +117,16 @@ class MqttLink:
             self._cv.notify_all()
         self._worker.join(timeout)
         if self._connected:
-            info = self.client.publish(self.topics.availability, "offline", qos=1, retain=True)
+            info = self._publish(self.topics.availability, "offline", retain=True)
             try:
                 info.wait_for_publish(timeout)
             except (RuntimeError, ValueError) as error:  # paho: not queued, or the connection went meanwhile
                 log.warning("fleet link: 'offline' not confirmed: %s", error)
         self.client.disconnect()
         self.client.loop_stop()
-        if self.dropped:
-            log.warning("fleet link: %d events were dropped while the broker was away or slow", self.dropped)
+        unsent = len(self._outbox)
+        if self.dropped or unsent:
+            log.warning("fleet link: %d events dropped, %d unsent at the end", self.dropped, unsent)
 
     # -- fed by the control loop (never blocks) --------------------------------------------------------------
 
@@ -156,23 +160,32 @@ class MqttLink:
 
     # -- the publisher thread --------------------------------------------------------------------------------
 
+    def _room(self) -> int:
+        """Events paho may take now: none while disconnected, up to ``queue`` awaiting acknowledgement."""
+        return max(0, self.section.queue - self._unacknowledged) if self._connected else 0
+
     def _publish_loop(self) -> None:
         while True:
             with self._cv:
-                self._cv.wait_for(lambda: self._closing or self._outbox or (self._state_due and self._connected))
-                items = list(self._outbox)
-                self._outbox.clear()
+                self._cv.wait_for(
+                    lambda: self._closing or (self._connected and (self._state_due or (self._outbox and self._room())))
+                )
                 send_state = self._state_due and self._connected
                 self._state_due = self._state_due and not send_state
+                items = [self._outbox.popleft() for _ in range(min(len(self._outbox), self._room()))]
                 closing = self._closing
-            for topic, payload in items:
-                if self.client.publish(topic, payload, qos=1).rc == mqtt.MQTT_ERR_QUEUE_SIZE:
-                    self.dropped += 1  # paho's own queue of a long outage is full too
             if send_state or (closing and self._connected):
-                body = json.dumps(self.state(), ensure_ascii=False)
-                self.client.publish(self.topics.state, body, qos=1, retain=True)
+                self._publish(self.topics.state, json.dumps(self.state(), ensure_ascii=False), retain=True)
+            for topic, payload in items:
+                self._publish(topic, payload)
             if closing:
                 return
+
+    def _publish(self, topic: str, payload: str | bytes, retain: bool = False) -> mqtt.MQTTMessageInfo:
+        """QoS 1, counted until the broker acknowledges it (``_on_publish``)."""
+        with self._cv:
+            self._unacknowledged += 1
+        return self.client.publish(topic, payload, qos=1, retain=retain)
 
     # -- paho's thread ---------------------------------------------------------------------------------------
 
@@ -183,8 +196,10 @@ class MqttLink:
             self._refused = True
             return
         self._refused = False
+        with self._cv:  # paho sends again what the lost connection left unacknowledged; at most ``queue`` more
+            self._unacknowledged = 0
         log.info("fleet link: connected; publishing %s", self.topics.base)
-        client.publish(self.topics.availability, "online", qos=1, retain=True)
+        self._publish(self.topics.availability, "online", retain=True)
         client.subscribe(self.topics.cmd, qos=1)
         with self._cv:
             self._connected = True
@@ -196,6 +211,11 @@ class MqttLink:
             was, self._connected = self._connected, False
         if was and not self._closing:
             log.warning("fleet link: disconnected (%s); the table plays on and catches up on reconnect", reason)
+
+    def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason: Any, properties: Any) -> None:
+        with self._cv:
+            self._unacknowledged = max(0, self._unacknowledged - 1)
+            self._cv.notify()
 
     def _on_command(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         reply = answer_command(message.payload, self.section.command_token, self.commands)

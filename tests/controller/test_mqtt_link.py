@@ -13,7 +13,8 @@ import urllib.request
 
 import pytest
 
-from controller.mqtt_link import answer_command
+from controller.config import MqttSection
+from controller.mqtt_link import MqttLink, answer_command
 from engine.errors import MjtableError
 from tests.controller.fleet_harness import TOKEN, Broker, Listener, Table, free_port, payloads, table_config
 
@@ -241,3 +242,26 @@ def test_a_broker_url_that_is_not_mqtt_is_named_in_the_error(tmp_path):
     out = StringIO()
     assert main(["run", "--mqtt", "http://broker:1883", "--http", "off", "--state", str(tmp_path)], stdout=out) == 2
     assert "mqtt.url: expected mqtt://HOST:PORT" in json.loads(out.getvalue())["error"]
+
+
+def test_events_of_an_outage_wait_in_the_bounded_outbox_and_follow_the_state_when_the_broker_comes(tmp_path):
+    broker = Broker(tmp_path)  # its port chosen, nothing listening yet
+    section = MqttSection(url=broker.url, table_id="t6", queue=5, keepalive_s=1)
+    link = MqttLink(section, broker.url, lambda: {"version": 42}, {})
+    link.start()
+    try:
+        for number in range(20):
+            link.publish_event({"type": "notice", "n": number})
+        assert link.dropped == 15  # the outbox holds the first five
+        broker.start()  # the link retries a second after its failed first try: the listener is there before it
+        listener = Listener(broker)
+        listener.wait_for(lambda: len(listener.on("mjtable/t6/event")) == 5, what="the five kept events")
+        # online (paho's thread, on connect), then the state, then the kept events (the publisher, in that order)
+        topics = [topic for topic, *_ in listener.messages]
+        assert topics[:2] == ["mjtable/t6/availability", "mjtable/t6/state"]
+        assert [event["n"] for event in payloads(listener, "mjtable/t6/event")] == [0, 1, 2, 3, 4]
+        assert payloads(listener, "mjtable/t6/state") == [{"version": 42}]
+        listener.close()
+    finally:
+        link.close()
+        broker.stop()
