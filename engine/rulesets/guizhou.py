@@ -117,10 +117,11 @@ class GuizhouRuleset(Suited108Ruleset):
         own_dou = any(kong.seat == ctx.winner for kong in kongs) or any(m.kind is MeldKind.KONG for m in hand.melds)
         if (name, value) == PLAIN and not ctx.self_drawn and not (hot or robbed or own_dou):
             return rejected("a 平胡 wins on a discard only with a 豆 of one's own (有豆, GZ-4)", **facts)
-        kinds = [name]
+        named = [(name, value)]
         if ctx.after_kong and ctx.self_drawn:
-            kinds.append(KONG_WIN[0])
+            named.append(KONG_WIN)
             value += KONG_WIN[1]
+        kinds = [kind for kind, _ in named]
         if ctx.self_drawn:
             hand_part = collect(ctx.winner, {seat: value for seat in range(4) if seat != ctx.winner})
         else:
@@ -129,7 +130,7 @@ class GuizhouRuleset(Suited108Ruleset):
         standing = [kong for kong in kongs if kong != hot and not (robbed and _is_robbed(kong, ctx))]
         dou = dou_payments(standing)
         payments = combine(hand_part, re_pao, dou)
-        entries = [FanEntry(kind.split(" ")[0], kind.split(" ")[0], kind.split(" ", 1)[1], None) for kind in kinds]
+        entries = [FanEntry(kind.split(" ")[0], kind.split(" ")[0], kind.split(" ", 1)[1], fan) for kind, fan in named]
         return won(
             value,
             entries,
