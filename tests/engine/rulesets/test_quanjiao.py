@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.errors import MjtableError
@@ -163,6 +163,7 @@ def test_missing_dice_unit_is_named():
         ask(Q, *TWO_FANS, winner=0, dealer=0, discarder=1)
 
 
+@settings(deadline=None)  # the first call builds lookup tables
 @given(
     winner=st.integers(0, 3),
     dealer=st.integers(0, 3),

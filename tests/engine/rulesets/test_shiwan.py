@@ -7,13 +7,18 @@ import io
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller.cli import main
+from engine.analysis import is_win as engine_is_win
 from engine.errors import MjtableError
 from engine.rulesets import get_ruleset
+from engine.rulesets.readings import STANDARD_ONLY
 from engine.rulesets.shiwan.shape import is_win, waits
 from engine.rulesets.shiwan.tiles import SET_SIZE, code, counts_of, format_tiles, full_set, read_tiles
 from engine.simulation import simulate
+from engine.tiles import to_counts
 from tests.engine.rulesets.regional import ask
 
 S = "shiwan"
@@ -108,3 +113,33 @@ def test_simulate_cli_reports_no_invariant_violation():
     *hands, summary = (json.loads(line) for line in out.getvalue().splitlines())
     assert len(hands) == 5 and summary["summary"]["invariant_violations"] == 0
     assert all(len(hand["dice"]) == 2 and hand["actions"] > 0 for hand in hands)
+
+
+@st.composite
+def near_wins_without_tens(draw):
+    """Four sets and a pair of ranks 1-9 and winds (十万 ids), with one tile sometimes replaced: wins and
+    near-misses alike."""
+    suited = [suit * 10 + rank for suit in range(3) for rank in range(9)]
+    faces = [*suited, 30, 31, 32, 33]
+    tiles = [draw(st.sampled_from(faces))] * 2
+    for _ in range(4):
+        if draw(st.booleans()):
+            low = draw(st.sampled_from([tile for tile in suited if tile % 10 <= 6]))
+            tiles += [low, low + 1, low + 2]
+        else:
+            tiles += [draw(st.sampled_from(faces))] * 3
+    if draw(st.booleans()):
+        tiles[draw(st.integers(0, 13))] = draw(st.sampled_from(faces))
+    return tiles
+
+
+@settings(deadline=None)  # the first call builds lookup tables
+@given(near_wins_without_tens())
+def test_win_check_agrees_with_the_engine_on_ranks_1_to_9(tiles):
+    """Without a 10 the ten-rank check must agree with the engine's nine-rank analysis (the same hand in the
+    engine's ids: suit × 9 + rank − 1, winds from 27)."""
+    counts = counts_of(tiles)
+    if max(counts) > 4:
+        return
+    engine_tiles = [27 + tile - 30 if tile >= 30 else tile // 10 * 9 + tile % 10 for tile in tiles]
+    assert is_win(counts) == engine_is_win(to_counts(engine_tiles)[:34], STANDARD_ONLY)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.analysis import is_win_wild
@@ -22,6 +22,7 @@ def hands_with_wilds(draw):
     return counts[:NUM_KINDS], wilds
 
 
+@settings(deadline=None)  # the first call builds lookup tables
 @given(hands_with_wilds())
 def test_standard_with_wilds_agrees_with_the_analysis(hand):
     counts, wilds = hand
