@@ -13,14 +13,13 @@ counter from each payer on a self-draw. Riichi sticks: 1,000 each, collected fro
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 LIMITS = ((13, 8000, "yakuman"), (11, 6000, "sanbaiman"), (8, 4000, "baiman"), (6, 3000, "haneman"))
 MANGAN = 2000
 
 
-@dataclass(frozen=True)
-class Limit:
+class Limit(NamedTuple):
     basic: int
     name: str
     """"" below mangan, else mangan / haneman / baiman / sanbaiman / yakuman / counted yakuman / 2x yakuman ..."""

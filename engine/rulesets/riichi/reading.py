@@ -11,8 +11,8 @@ though the hand stays closed for menzen yaku; ``Group.concealed`` records that.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from engine.analysis import ShapeRules, decompositions
 from engine.notation import Hand, MeldKind
@@ -42,8 +42,7 @@ class Wait(StrEnum):
     KOKUSHI = "kokushi"
 
 
-@dataclass(frozen=True)
-class Group:
+class Group(NamedTuple):
     kind: SetKind
     tile: int
     """The lowest tile (the tile itself for pon, kan, pair)."""
@@ -61,8 +60,7 @@ class Group:
         return self.kind in (SetKind.PON, SetKind.KAN)
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(NamedTuple):
     form: str
     """"standard", "chiitoitsu" or "kokushi"."""
     groups: tuple[Group, ...]

@@ -50,9 +50,11 @@ DEAD_WALL = 14
 
 
 @lru_cache(maxsize=1024)
-def _read(text: str, where: str) -> tuple[Tile, ...]:
+def read_riichi_tiles(text: str, where: str) -> tuple[Tile, ...]:
+    """Tiles of a compact string, rank 0 read as a (red) five; indicator strings repeat from hand to hand, so
+    each text is read once."""
     try:
-        return tuple(parse_tiles(text))
+        return tuple(parse_tiles(text.replace("0", "5")))
     except ValueError as error:
         raise SettleError(f"field {where!r}: {error}") from None
 
@@ -148,9 +150,8 @@ class RiichiRuleset(Ruleset):
         return RotationPolicy()
 
     def read_tiles(self, text: str, where: str) -> list[Tile]:
-        """Rank 0 is a red five (0m 0p 0s), read as a five; ``with_red_fives`` counts them. Indicator strings
-        repeat from hand to hand, so each text is read once."""
-        return list(_read(text.replace("0", "5"), where))
+        """Rank 0 is a red five (0m 0p 0s), read as a five; ``with_red_fives`` counts them."""
+        return list(read_riichi_tiles(text, where))
 
     def simulate_hands(self, hands: int, seed: int) -> Iterator[SimulatedRiichiHand]:
         """``mjtable simulate``: whole matches at the riichi table (``play``), which has its own driver because
@@ -164,7 +165,7 @@ class RiichiRuleset(Ruleset):
     def value(self, hand: Hand, ctx: WinContext) -> tuple[HandValue, Counters]:
         """The hand's value and the table counters; ``RulesetError`` for a situation that cannot happen.
         ``ctx.extra["red_fives"]`` is the number of red fives held (``answer_score`` counts the rank-0 tiles)."""
-        facts, bonus, counters = read_situation(hand, ctx, self.options, self.read_tiles)
+        facts, bonus, counters = read_situation(hand, ctx, self.options, read_riichi_tiles)
         seen = [*hand.all_tiles(), *bonus.indicators, *bonus.ura_indicators]
         if max(to_counts(seen)) > MAX_COPIES:
             self.tile_set.check(seen, "hand and indicators")

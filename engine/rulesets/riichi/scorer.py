@@ -7,8 +7,8 @@ once the hand has a yaku, and never beside a yakuman. A hand with no yaku is no 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from engine.notation import Hand
 from engine.rulesets.riichi.dora import dora_count
@@ -20,8 +20,7 @@ from engine.rulesets.riichi.yakulist import YAKU
 from engine.tiles import to_counts
 
 
-@dataclass(frozen=True)
-class Bonus:
+class Bonus(NamedTuple):
     """Dora of the hand: indicators (kan dora included), ura indicators and red fives held."""
 
     indicators: tuple[int, ...] = ()
@@ -29,8 +28,7 @@ class Bonus:
     red_fives: int = 0
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
     counted_yakuman: str = "yakuman"
     kiriage: bool = False
 
@@ -38,8 +36,7 @@ class Options:
 NO_LIMIT = Limit(0, "")
 
 
-@dataclass(frozen=True)
-class HandValue:
+class HandValue(NamedTuple):
     """``yaku`` lists (key, han); ``limit`` names the limit reached ("" below mangan)."""
 
     hu: bool

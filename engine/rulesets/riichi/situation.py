@@ -9,9 +9,8 @@ and ``riichi_sticks`` (whole numbers). ``last_tile`` is 海底 on a self-draw an
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple
 
 from engine.errors import RulesetError
 from engine.notation import Hand, MeldKind
@@ -36,10 +35,10 @@ RIICHI_KEYS = (
 )
 """``red_fives`` (0-3) is filled in from rank-0 tiles by the settle answer, or passed by a table driver;
 ``other_winners`` belongs to the ``multi_win`` query (each winner's own keys, e.g. ``riichi``, go inside it)."""
+_KNOWN = frozenset(RIICHI_KEYS)
 
 
-@dataclass(frozen=True)
-class Counters:
+class Counters(NamedTuple):
     honba: int = 0
     riichi_sticks: int = 0
 
@@ -58,7 +57,7 @@ def _count(extra: Mapping[str, Any], key: str) -> int:
     return value
 
 
-def _indicators(extra: Mapping[str, Any], key: str, read: Callable[[str, str], list[Tile]]) -> tuple[Tile, ...]:
+def _indicators(extra: Mapping[str, Any], key: str, read: Callable[[str, str], Sequence[Tile]]) -> tuple[Tile, ...]:
     value = extra.get(key, "")
     if not isinstance(value, str):
         raise RulesetError(f'situation field {key!r}: expected a tile string such as "3m7z", found {value!r}')
@@ -69,12 +68,12 @@ def _indicators(extra: Mapping[str, Any], key: str, read: Callable[[str, str], l
 
 
 def read_situation(
-    hand: Hand, ctx: WinContext, options: Mapping[str, Any], read: Callable[[str, str], list[Tile]]
+    hand: Hand, ctx: WinContext, options: Mapping[str, Any], read: Callable[[str, str], Sequence[Tile]]
 ) -> tuple[WinFacts, Bonus, Counters]:
     """The facts, dora and counters of a declaration; ``RulesetError`` for a situation that cannot happen."""
     extra = ctx.extra
-    unknown = sorted(set(extra) - set(RIICHI_KEYS))
-    if unknown:
+    if not extra.keys() <= _KNOWN:
+        unknown = sorted(set(extra) - _KNOWN)
         raise RulesetError(f"situation field {unknown[0]!r} is not a riichi situation key; known: {RIICHI_KEYS}")
     riichi, double, ippatsu = (_flag(extra, key) for key in ("riichi", "double_riichi", "ippatsu"))
     closed = all(meld.is_concealed_kong for meld in hand.melds)

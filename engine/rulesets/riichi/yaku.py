@@ -17,7 +17,8 @@ Rule choices (the common rules; rules-A §13 lists no yaku), each also the oracl
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
 
 from engine.rulesets.riichi.reading import Group, Reading, SetKind, Wait
 from engine.tiles import DRAGONS, GREEN, TERMINALS, WINDS
@@ -30,8 +31,7 @@ YakuList = tuple[tuple[str, int], ...]
 """(yaku key, han) pairs."""
 
 
-@dataclass(frozen=True)
-class WinFacts:
+class WinFacts(NamedTuple):
     """The situation of a win as the yaku see it (hashable: scores are cached by it)."""
 
     closed: bool
@@ -53,8 +53,9 @@ class WinFacts:
     renhou: str = "none"
 
 
+@lru_cache(maxsize=1024)
 def situation_yaku(facts: WinFacts) -> YakuList:
-    """Yaku of the situation alone."""
+    """Yaku of the situation alone (situations repeat far more than hands: cached)."""
     found: list[tuple[str, int]] = []
     if facts.double_riichi:
         found.append(("double_riichi", 2))
