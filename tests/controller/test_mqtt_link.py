@@ -216,6 +216,7 @@ def test_the_broker_refuses_strangers_and_a_viewer_cannot_command_a_table(tmp_pa
                 client.close()
 
 
+@pytest.mark.slow  # certificates made with openssl, two tables: keeps the default run of these tests near 20 s
 def test_over_tls_a_table_trusting_the_broker_s_ca_connects_and_one_that_does_not_never_shows_up(tmp_path):
     with Broker(tmp_path, tls=True).start() as broker:
         listener = Listener(broker)
