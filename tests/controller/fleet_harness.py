@@ -11,6 +11,7 @@ import json
 import shutil
 import socket
 import subprocess
+import sys
 import threading
 import time
 from dataclasses import replace
@@ -164,3 +165,9 @@ class Table:
 
 def payloads(listener: Listener, topic: str) -> list[dict]:
     return [json.loads(payload) for payload in listener.on(topic)]
+
+
+def fleet_process(broker: Broker, http: str, tmp: Path) -> subprocess.Popen[bytes]:
+    """``mjtable fleet`` on ``http``; its first stdout line announces the page, its log goes to ``tmp``."""
+    command = [sys.executable, "-m", "controller.cli", "fleet", "--mqtt", broker.url, "--http", http]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=(tmp / "fleet.log").open("wb"))

@@ -4,23 +4,15 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
-import sys
 import time
 import urllib.request
-from pathlib import Path
 
-from tests.controller.fleet_harness import Broker, Listener, Table, free_port, payloads, table_config
+from tests.controller.fleet_harness import Broker, Listener, Table, fleet_process, free_port, payloads, table_config
 
 
 def _get(url: str) -> bytes:
     with urllib.request.urlopen(url, timeout=5) as answer:
         return answer.read()
-
-
-def _fleet(broker: Broker, http: str, tmp: Path) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "controller.cli", "fleet", "--mqtt", broker.url, "--http", http]
-    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=(tmp / "fleet.log").open("wb"))
 
 
 def test_the_fleet_page_shows_every_table_with_its_availability_and_state(tmp_path):
@@ -30,7 +22,7 @@ def test_the_fleet_page_shows_every_table_with_its_availability_and_state(tmp_pa
         finished.thread.join(60)
         playing = Table(table_config(tmp_path, broker, "west"))
         http = f"127.0.0.1:{free_port()}"
-        fleet = _fleet(broker, http, tmp_path)
+        fleet = fleet_process(broker, http, tmp_path)
         try:
             assert fleet.stdout is not None
             announced = json.loads(fleet.stdout.readline())
