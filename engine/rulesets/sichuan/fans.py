@@ -50,6 +50,9 @@ ROBBING = Kind("抢杠胡 robbing the kong", 1)
 LAST_TILE = Kind("海底捞月 last-tile self-draw", 1)
 SELF_DRAW = Kind("自摸 self-draw", 1)
 """Only under the option ``self_draw = add_fan`` (SC-7, Panzhihua S9)."""
+CONCEALED = Kind("门清 concealed hand", 1)
+NO_TERMINALS = Kind("中张 no terminals", 1)
+"""门清 and 中张 (断幺九) count only under their options (SC-4: "not used by default")."""
 
 _TERMINAL_RANKS = (1, 9)
 

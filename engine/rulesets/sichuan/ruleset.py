@@ -22,6 +22,7 @@ from engine.rulesets.base import (
     OptionSpec,
     Score,
     WinContext,
+    boolean_option,
 )
 from engine.rulesets.queries import boolean, require
 from engine.rulesets.sichuan import fans
@@ -45,6 +46,7 @@ from engine.rulesets.suited108 import (
     won,
 )
 from engine.settlement import Amount, Payments, collect, combine, no_payments
+from engine.tiles import TERMINALS as TERMINAL_TILES
 from engine.tiles import suit_of
 
 DEFAULT_CAP = 4
@@ -78,6 +80,15 @@ class SichuanRuleset(Suited108Ruleset):
             ("add_base", "add_fan"),
             "SC-7 自摸加底 (each payer adds one base); add_fan: a self-draw adds 1番 instead",
         ),
+        OptionSpec(
+            "kong_bloom_payer",
+            "all",
+            ("all", "kong_supplier"),
+            "SC-8: a 杠上开花 is paid by every player still in; kong_supplier: after a 直杠 (点杠花) it is paid as a "
+            "discard by the player who supplied the kong's tile",
+        ),
+        boolean_option("menqing", False, "SC-4 option 门清: +1番 for a hand with no melds but concealed kongs"),
+        boolean_option("zhongzhang", False, "SC-4 option 中张 (断幺九): +1番 for a hand without any 1 or 9"),
     )
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
@@ -203,6 +214,8 @@ class SichuanRuleset(Suited108Ruleset):
                 (fans.ROBBING, ctx.robbing_kong),
                 (fans.LAST_TILE, ctx.last_tile and ctx.self_drawn),
                 (fans.SELF_DRAW, ctx.self_drawn and self.options["self_draw"] == "add_fan"),
+                (fans.CONCEALED, self.options["menqing"] and all(meld.is_concealed_kong for meld in hand.melds)),
+                (fans.NO_TERMINALS, self.options["zhongzhang"] and not any(counts[t] for t in TERMINAL_TILES)),
             )
             if applies
         ]
@@ -214,8 +227,21 @@ class SichuanRuleset(Suited108Ruleset):
         amount = self._base * multiplier
         if not ctx.self_drawn:
             return collect(ctx.winner, {ctx.discarder: amount})  # type: ignore[dict-item]
+        supplier = self._kong_bloom_supplier(ctx)
+        if supplier is not None:
+            return collect(ctx.winner, {supplier: amount})
         bonus = self._base if self.options["self_draw"] == "add_base" else 0
         return collect(ctx.winner, {payer: amount + bonus for payer in ctx.payers})
+
+    def _kong_bloom_supplier(self, ctx: WinContext) -> int | None:
+        """Under ``kong_bloom_payer = kong_supplier``: who supplied the tile of the 直杠 a 杠上开花 was drawn after
+        (the winner's last kong in ``situation.kongs``); ``None`` = paid as an ordinary self-draw."""
+        if self.options["kong_bloom_payer"] != "kong_supplier" or not ctx.after_kong:
+            return None
+        mine = [kong for kong in read_kongs(ctx.extra) if kong.seat == ctx.winner]
+        if not mine or mine[-1].type is not KongType.EXPOSED or mine[-1].supplier in ctx.players_out:
+            return None
+        return mine[-1].supplier
 
     def settle_wins(self, scores: Sequence[Score]) -> Payments:
         """一炮多响: each winner is paid his win; the 呼叫转移 goes to the first winner after the discarder (SC-11)."""

@@ -320,3 +320,22 @@ def test_bad_inputs_answer_an_error_naming_the_field():
     assert "not in the 108" in ask("123456789m234p5z", "5p", discard(1, 2))["error"]
     with pytest.raises(RulesetError, match="cap_fan"):
         get_ruleset("sichuan", {"cap_fan": -1})
+
+
+def test_kong_bloom_after_a_supplied_kong_option():
+    """SC-8: 平胡 + 根 (the 9999m kong) + 杠上开花 = 2番, ×4. By default every player still in pays 4 + 1; with
+    ``kong_bloom_payer: kong_supplier`` seat 3, who supplied the kong's tile, pays 4 alone (点杠花)."""
+    kongs = [{"seat": 1, "type": "exposed", "tile": "9m", "from": 3}]
+    situation = self_draw(1, after_kong=True, kongs=kongs)
+    melds = ["kan:9999m:from=opposite"]
+    assert ask("123456m789p5p", "5p", situation, melds)["payments"] == seats(-5, 15, -5, -5)
+    supplied = ask("123456m789p5p", "5p", situation, melds, kong_bloom_payer="kong_supplier")
+    assert supplied["payments"] == seats(0, 4, 0, -4)
+
+
+def test_concealed_hand_and_no_terminals_options():
+    """SC-4 options 门清 and 中张: a concealed 平胡 without 1 or 9 gains 1番 each → ×4; off by default."""
+    assert ask("234567m345678p5p", "5p", discard(1, 2))["fan"] == 0
+    answer = ask("234567m345678p5p", "5p", discard(1, 2), menqing=True, zhongzhang=True)
+    assert sorted(name.split()[0] for name in answer["kinds"]) == ["中张", "平胡", "门清"]
+    assert answer["payments"] == seats(0, 4, -4, 0)
