@@ -8,6 +8,8 @@ contract list, ``name_zh`` holding the Japanese name) and ``reason`` when it is 
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Mapping
 from functools import cache, lru_cache
 from types import MappingProxyType
@@ -26,6 +28,8 @@ if TYPE_CHECKING:
     from engine.settle import SettleRequest
 
 RIICHI_STICK = 1000
+_RUNS = re.compile(r"([0-9]+)([mpsz])")
+"""A run of rank digits and its suit letter in compact notation (a meld string holds one among its words)."""
 
 
 @cache
@@ -89,8 +93,12 @@ def as_seats(part: Mapping[str, Any]) -> Payments:
 
 def with_red_fives(request: SettleRequest) -> WinContext:
     """The request's context with ``red_fives`` = the rank-0 tiles written in hand, melds and winning tile."""
-    texts = (request.hand, request.win_tile or "", *request.melds)
-    red = sum(text.count("0") for text in texts if isinstance(text, str))
+    texts = " ".join(text for text in (request.hand, request.win_tile or "", *request.melds) if isinstance(text, str))
+    per_suit = Counter(suit for digits, suit in _RUNS.findall(texts) for digit in digits if digit == "0")
+    for suit, count in per_suit.items():
+        if count > 1:
+            raise SettleError(f"hand: {count} red fives 0{suit}; the set has one red five per suit")
+    red = sum(per_suit.values())
     situation = dict(request.situation)
     if "red_fives" in situation:
         raise SettleError("situation field 'red_fives': write red fives as rank 0 in the tiles (0m 0p 0s) instead")

@@ -270,6 +270,11 @@ def test_red_fives_with_the_option() -> None:
     assert answer["han"] == 3 and "aka_dora" in keys(answer)
     with pytest.raises(MjtableError, match="red_fives"):
         settle("234067m23p678s99s", "4p")
+    red = {"red_fives": True}
+    in_a_kan = settle("234067m23p99s", "4p", melds=["kan:0555s:concealed"], after_kong=True, options=red)
+    assert {"key": "aka_dora", "name_ja": "赤ドラ", "name_en": "Red five", "han": 2} in in_a_kan["yaku"]
+    with pytest.raises(MjtableError, match="one red five per suit"):
+        settle("234007m23p678s9s", "9s", options={"red_fives": True})
 
 
 @pytest.mark.parametrize(
