@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.match import MultiWinDealer, Rotation, RotationPolicy
 from engine.notation import Hand, MeldKind
-from engine.rulesets.base import FanEntry, KongType, OptionSpec, Score, WinContext
+from engine.rulesets.base import DrawContext, FanEntry, KongType, OptionSpec, Score, WinContext, boolean_option
 from engine.rulesets.queries import require
 from engine.rulesets.suited108 import (
     Kong,
@@ -91,6 +91,7 @@ class GuizhouRuleset(Suited108Ruleset):
             (False,),
             "GZ-12 chickens 鸡: reserved; the sources define no values, so only false is accepted",
         ),
+        boolean_option("drawn_dou", False, "GZ-11 alternative: the 豆 are still paid at a drawn hand (off: void)"),
     )
 
     @property
@@ -159,10 +160,15 @@ class GuizhouRuleset(Suited108Ruleset):
             answer["next_dealer"] = min(winners, key=lambda seat: (seat - discarder) % 4)
         return answer
 
+    def settle_draw(self, ctx: DrawContext) -> Payments | None:
+        """GZ-11: nobody pays and every 豆 is void; under ``drawn_dou`` the hand's 豆 (``kongs``) are paid."""
+        return dou_payments(read_kongs(ctx.extra)) if self.options["drawn_dou"] else no_payments()
+
     def answer_drawn_settlement(self, request: Any) -> dict[str, Any]:
-        """GZ-11: nobody pays and every 豆 is void; the dealer deals again."""
-        dealer = read_seat(require(request.situation, "dealer"), "dealer")
-        return {"hu": None, "payments": per_seat(no_payments()), "next_dealer": dealer}
+        """GZ-11 (or its ``drawn_dou`` alternative); the dealer deals again."""
+        situation = request.situation
+        ctx = DrawContext(read_seat(require(situation, "dealer"), "dealer"), extra=situation)
+        return {"hu": None, "payments": per_seat(self.settle_draw(ctx)), "next_dealer": ctx.dealer}
 
 
 def _is_robbed(kong: Kong, ctx: WinContext) -> bool:

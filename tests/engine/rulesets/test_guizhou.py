@@ -131,9 +131,12 @@ def test_two_winners_share_one_dou_settlement_and_the_first_takes_the_hot_shot()
 
 
 def test_drawn_hand_pays_nothing_and_the_dealer_stays():
-    """GZ-11."""
-    answer = ask("", None, {"dealer": 2, "drawn": True}, query="drawn_settlement")
+    """GZ-11: every 豆 is void; under the ``drawn_dou`` alternative seat 1's 闷豆 takes 20 from each other."""
+    kongs = [{"seat": 1, "type": "concealed", "tile": "9s"}]
+    answer = ask("", None, {"dealer": 2, "drawn": True, "kongs": kongs}, query="drawn_settlement")
     assert answer["payments"] == seats(0, 0, 0, 0) and answer["next_dealer"] == 2
+    paid = ask("", None, {"dealer": 2, "drawn": True, "kongs": kongs}, query="drawn_settlement", drawn_dou=True)
+    assert paid["payments"] == seats(-20, 60, -20, -20)
 
 
 def test_next_dealer_after_several_winners_is_the_first_after_the_discarder():
