@@ -326,3 +326,17 @@ def _payments(cost: Any, situation: dict[str, Any]) -> dict[int, int]:
             payments[seat] -= cost[part] + cost[part + "_bonus"]
     payments[winner] = cost["total"]
     return payments
+
+
+def disagreements(seed: int, hands: int) -> tuple[list[str], int]:
+    """The cases (as text) where ours and the oracle differ among ``hands`` fresh hands, and the oracle's wins."""
+    rng = random.Random(seed)
+    found: list[str] = []
+    wins = 0
+    for _ in range(hands):
+        case = random_case(rng)
+        mine, oracle = ours(case), theirs(case)
+        wins += oracle[0]
+        if mine != oracle:
+            found.append(f"{case}: ours {mine}, oracle {oracle}")
+    return found, wins
