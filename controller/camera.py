@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.tiles import Tile, tile_code
+from engine.tiles import Tile, format_tiles, tile_code
 from vision.calibrate import Calibration
 from vision.classify import load_model
 from vision.geometry import DEFAULT_LAYOUT, apply, seat_angle, seat_to_table
@@ -48,6 +48,8 @@ MAX_FRAMES = 3
 """Frames the service waits for a discard (or a take) to be read before it goes on with the bot's report."""
 FPS = 10.0
 """Nominal frame rate: the frame times given to the tracker."""
+HAND_PITCH_MM = 31.0
+"""Centre to centre of the tiles of a hand laid down side by side."""
 
 Swap = Callable[[int, Tile], Tile | None]
 """(seat, tile the bot discarded) → the tile laid into the zone (None: nothing)."""
@@ -66,6 +68,22 @@ class Reading:
     def code(self) -> str:
         return "nothing" if self.tile is None else tile_code(self.tile)
 
+    def age(self) -> float:
+        """Seconds since the deciding frame was captured."""
+        return time.perf_counter() - self.seen_at
+
+
+@dataclass(frozen=True)
+class HandReading:
+    """The concealed hand a winner laid down, as the camera read it left to right (None: not read)."""
+
+    tiles: tuple[Tile, ...] | None
+    frames: int
+
+    @property
+    def code(self) -> str:
+        return "nothing" if self.tiles is None else format_tiles(self.tiles)
+
 
 def _on_table(seat: int, u: float, v: float) -> tuple[float, float]:
     x, y = apply(seat_to_table(seat), np.array([[u, v]]))[0]
@@ -74,11 +92,12 @@ def _on_table(seat: int, u: float, v: float) -> tuple[float, float]:
 
 @dataclass
 class CameraStats:
-    """Frame-to-verdict latencies (seconds) of the discards the camera read, and the mismatches."""
+    """Frame-to-verdict latencies (seconds) of the discards the camera read, what it was shown, the mismatches."""
 
     latencies: list[float] = field(default_factory=list)
     discards: int = 0
     takes: int = 0
+    reveals: int = 0
     mismatches: int = 0
     frames: int = 0
 
@@ -86,6 +105,7 @@ class CameraStats:
         data: dict[str, float | int] = {
             "discards": self.discards,
             "takes": self.takes,
+            "reveals": self.reveals,
             "mismatches": self.mismatches,
             "frames": self.frames,
         }
@@ -103,7 +123,9 @@ class SimCamera:
         self.rng = np.random.default_rng(seed)
         self.camera = default_camera(DEFAULT_LAYOUT)
         calibration = Calibration(self.camera.homography, self.camera.width, self.camera.height, DEFAULT_LAYOUT)
-        self.recognizer = Recognizer(calibration, load_model(), ("discard",))
+        model = load_model()
+        self.recognizer = Recognizer(calibration, model, ("discard",))
+        self.hand_reader = Recognizer(calibration, model, ("hand",))
         self.look = Look()
         self.swap = swap
         self.stats = stats or CameraStats()
@@ -165,3 +187,25 @@ class SimCamera:
                 if event.kind == "taken":
                     return Reading(event.tiles[0], frames + 1, seen_at)
         return Reading(None, MAX_FRAMES + 1, seen_at)
+
+    def reveal(self, seat: int, tiles: tuple[Tile, ...]) -> HandReading:
+        """The winner lays ``tiles`` face up in ``seat``'s hand zone, left to right, and the camera reads them."""
+        rect = DEFAULT_LAYOUT.hand
+        middle_u, v = (rect.u0 + rect.u1) / 2, (rect.v0 + rect.v1) / 2
+        first = middle_u - HAND_PITCH_MM * (len(tiles) - 1) / 2
+        shown = tuple(
+            Placed(tile, *_on_table(seat, first + HAND_PITCH_MM * i, v + self.rng.normal(0, 0.5)), seat_angle(seat))
+            for i, tile in enumerate(tiles)
+        )
+        self.stats.reveals += 1
+        tracker = self._tracker()
+        on_table = tuple(placed for zone in self._zones for placed in zone if placed is not None)
+        for frames in range(1, MAX_FRAMES + 1):
+            image = render(Scene(on_table + shown, (), DEFAULT_LAYOUT, True), self.camera, self.look, self.rng)
+            self._frame += 1
+            self.stats.frames += 1
+            views = [view for view in self.hand_reader.read(image) if view.seat == seat]
+            for event in tracker.update(views, self._frame, self._frame / FPS):
+                if event.kind == "hand" and None not in event.tiles:
+                    return HandReading(tuple(t for t in event.tiles if t is not None), frames)
+        return HandReading(None, MAX_FRAMES)

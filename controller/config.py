@@ -75,6 +75,8 @@ class ServiceSection(_Section):
     state_dir: str = ""  # "": the per-user data directory (~/.local/share/mjtable)
     on_fault: str = "stop"  # a table fault stops the run; "wait": wait for POST /api/resume after the repair
     camera: str = "off"  # "sim": the bots' discards are read by the simulated camera (controller.camera)
+    hu_hold_s: float = 1.0  # a seat button held this long declares hu; a shorter press claims (controller.inputs)
+    wait_for_dealer: bool = False  # wait for the dealer's lift switch and dice key (always pressed on the sim table)
 
     def __post_init__(self) -> None:
         try:
@@ -87,6 +89,8 @@ class ServiceSection(_Section):
             raise ConfigError(f"service.on_fault: expected stop or wait, got {self.on_fault!r}")
         if self.camera not in ("off", "sim"):
             raise ConfigError(f"service.camera: expected off or sim, got {self.camera!r}")
+        if not 0.1 <= self.hu_hold_s <= 10:
+            raise ConfigError(f"service.hu_hold_s: expected 0.1-10 seconds, got {self.hu_hold_s!r}")
         if not 0.01 <= self.speed <= 10_000 or not 0 <= self.think_s <= 60:
             raise ConfigError("service.speed: expected 0.01-10000; service.think_s: expected 0-60")
 

@@ -1,40 +1,58 @@
-"""The table cycle of one hand, step by step from wherever the MCU stands: used tiles in through the hatch,
-shuffle and build the other set, lift, dealer lamp, dice, platforms down.
+"""The table cycle with two tile sets, step by step from wherever the MCU stands.
 
-Each step waits for the MCU's confirmation and is then recorded (journaled, then applied) as a ``table`` event;
-the dice are the ``dice`` event that deals the hand. The next step follows from the MCU's phase and the steps
-this hand already recorded, so a restarted service continues a cycle a real table is in the middle of, and
-repeats what a restarted simulator forgot. A latched fault raises ``TableFault`` out of the step.
+Before a hand (``prepare``): the walls of the set built during the last hand lift when the dealer presses the lift
+switch, the dealer lamp lights, the dealer's dice key throws the dice, the platforms go down. During the hand
+(``build_next``, on the service's worker thread): the used set goes in through the centre hatch, is shuffled and
+built into walls that wait under the table. The first hand of a run, or one after a restart that lost the built
+walls, does the whole cycle before it is dealt.
+
+The order on the MCU is the protocol's (firmware_bridge/PROTOCOL.md §4): the hatch opens only from IDLE, and
+WALLS_READY leaves only by LIFT_WALLS, so the hatch takes the last hand's tiles in once the new walls are lifted
+and lowered, at the start of the hand, rather than before the lift as a player would see it on some tables.
+
+Each step waits for the MCU's confirmation and is then recorded as a ``table`` event; the presses of the lift switch
+and the dice key are ``button`` events, the dice the ``dice`` event that deals the hand. The next step follows from
+the MCU's phase and the steps this hand already recorded, so a restarted service continues a cycle a real table is
+in the middle of, and repeats what a restarted simulator forgot. A latched fault raises ``TableFault`` out of the
+step.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 
 from controller.events import Event
 from controller.hand import HandState
+from controller.inputs import Button
 from controller.tableside import TableSide
 from firmware_bridge.errors import BridgeTimeout
-from firmware_bridge.messages import FaultKind, LampPattern, Phase, Snapshot
+from firmware_bridge.messages import FaultKind, LampPattern, Phase, Sensor, Snapshot
 
 log = logging.getLogger(__name__)
 
 MOVING = (Phase.STACKING, Phase.LIFTING, Phase.LOWERING)
 MAX_STEPS = 12  # a full cycle is 7 steps; more means the table does not do what it confirms
+NEXT = "next:"
+"""Prefix of the steps that build the next hand's walls during this hand."""
+POLL_S = 0.05
 
 
 class TableCycle:
-    def __init__(self, side: TableSide, record: Callable[[Event], object], clock: Callable[[], float]) -> None:
+    def __init__(
+        self, side: TableSide, record: Callable[[Event], object], clock: Callable[[], float], stop: threading.Event
+    ) -> None:
         self.side = side
         self.record = record
         self.clock = clock
+        self.stop = stop
 
     def _phase(self) -> Phase:
         table = self.side.table
         state = table.state
         if state is not None and state.fault is not FaultKind.NONE:
-            log.info("clearing fault %s left from before the restart", state.fault_code)
+            log.info("clearing fault %s (repaired, or left from before the restart)", state.fault_code)
             table.clear_fault()
         if state is not None and state.phase in MOVING:
             settled = table.link.wait_snapshot(lambda s: s.phase not in MOVING or s.fault is not FaultKind.NONE, 60)
@@ -46,36 +64,95 @@ class TableCycle:
     def _step(self, step: str, move: Callable[[], object]) -> None:
         done = move()
         facts = {}
-        if isinstance(done, Snapshot) and step == "walls_built":
+        if isinstance(done, Snapshot) and step.endswith("walls_built"):
             facts = {"counts": list(done.counts), "set": done.built_set}
         self.record(Event.table(step, self.clock(), **facts))
 
-    def prepare(self, hand: HandState) -> None:
-        """Bring the table to this hand's walls lifted and its dice thrown (recorded), then lower the platforms."""
+    def prepare(self, hand: HandState) -> bool:
+        """Bring the table to this hand's walls lifted and its dice thrown (recorded), then lower the platforms;
+        ``False`` when stopped while waiting for a press."""
         table = self.side.table
         for _ in range(MAX_STEPS):
             phase, steps = self._phase(), hand.steps
             if phase is Phase.LIFTED and "lifted" in steps:
                 break
-            if phase is Phase.LIFTED:
-                self._step("lowered", table.lower_platforms)  # the platforms of a cycle the restart interrupted
-            elif phase is Phase.INTAKE_OPEN:
-                self._step("intake", table.close_hatch)
-            elif phase is Phase.IDLE and "intake" not in steps:
-                self._step("hatch_open", table.open_hatch)
-            elif phase is Phase.IDLE:
-                self._step("shuffled", table.shuffle)
-            elif phase is Phase.SHUFFLING:
-                self._step("walls_built", table.build_walls)
-            else:
+            if phase is Phase.WALLS_READY:
+                if not self._pressed(hand, Button.LIFT):
+                    return False
                 self._step("lifted", table.lift_walls)
+            else:
+                self._advance(phase, steps, "")
         else:
             raise BridgeTimeout(f"the table did not reach its walls lifted in {MAX_STEPS} steps")
         self.show_dealer(hand)
+        if not self._pressed(hand, Button.DICE):
+            return False
         if self.side.seed_dice is not None:
             self.side.seed_dice(hand.record.seed)
         self.record(Event.dice(table.roll_dice(), self.clock()))
         self._step("lowered", table.lower_platforms)
+        return True
+
+    def build_next(self, hand: HandState) -> None:
+        """During the hand: the used set in through the hatch, shuffled and built into the next hand's walls.
+        Returns when the walls are ready, or at once when ``stop`` is set. Runs beside the service's thread, so
+        it keeps its own list of the steps it recorded (the service applies them when it takes them in)."""
+        steps = list(hand.steps)
+        for _ in range(MAX_STEPS):
+            if self.stop.is_set():
+                return
+            phase = self._phase()
+            if phase is Phase.WALLS_READY:
+                return
+            steps.append(self._advance(phase, steps, NEXT))
+        raise BridgeTimeout(f"the table did not build the next walls in {MAX_STEPS} steps")
+
+    def _advance(self, phase: Phase, steps: list[str], prefix: str) -> str:
+        """One step towards walls ready (never the lift), named with ``prefix``; returns the step's name."""
+        table = self.side.table
+        if phase is Phase.LIFTED:  # the platforms of a cycle a restart interrupted
+            step, move = "lowered", table.lower_platforms
+        elif phase is Phase.INTAKE_OPEN:
+            step, move = prefix + "intake", table.close_hatch
+        elif phase is Phase.IDLE and prefix + "intake" not in steps:
+            step, move = prefix + "hatch_open", table.open_hatch
+        elif phase is Phase.IDLE:
+            step, move = prefix + "shuffled", table.shuffle
+        elif phase is Phase.SHUFFLING:
+            step, move = prefix + "walls_built", table.build_walls
+        else:
+            raise BridgeTimeout(f"the table is in {phase.name}, not a step of building walls")
+        self._step(step, move)
+        return step
+
+    def _pressed(self, hand: HandState, button: Button) -> bool:
+        """Wait for the dealer's press of the lift switch or the dice key (once per hand: a restart after the
+        press does not ask again); the simulated dealer presses at once, and a real table with bots seated
+        (``service.wait_for_dealer = false``) does not wait. ``False`` when stopped meanwhile."""
+        dealer, hands = hand.record.dealer, self.side.hands
+        if f"pressed:{button}" in hand.steps or (hands is None and not self.side.wait_for_dealer):
+            return True
+        if button is Button.LIFT:
+            self.side.inputs.dealer = dealer
+            if hands is not None:
+                hands.lift()
+            press = self.side.inputs.wait(Button.LIFT, self.stop)
+            if press is None:
+                return False
+            self.record(Event.button(button.value, press.seat, self.clock()))
+            return True
+        if hands is not None:
+            hands.dice_key(dealer, True)
+        key = Sensor(1 << (12 + dealer))
+        try:
+            while self.side.table.link.wait_snapshot(lambda s: bool(s.sensors & key), POLL_S) is None:
+                if self.stop.is_set():
+                    return False
+        finally:
+            if hands is not None:
+                hands.dice_key(dealer, False)
+        self.record(Event.button(button.value, dealer, self.clock()))
+        return True
 
     def show_dealer(self, hand: HandState) -> None:
         """The dealer lamp on the MCU's indicator and on the Pi's LEDs (blinking while a dealer repeats)."""

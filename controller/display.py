@@ -1,9 +1,10 @@
 """What the dealer-light display shows, kept up to date by the service and read by the web page.
 
 Only public facts leave the service: dealer, winds, the wall count, each seat's discards, melds and flowers, the
-last event and its verdict, a win with its fans, running scores, a fault with the technician's hint. Concealed
-hands never do (the simulated referee knows them; a display on the LAN must not). A version number and a
-condition let the page's event stream wait for the next change instead of polling.
+last event and its verdict, the numbered log of the latest verdicts (ok, illegal with the reason, a false hu, a
+hand's result), a win with its fans, running scores, a fault with the technician's hint. Concealed hands never do
+(the simulated referee knows them; a display on the LAN must not); a winner's hand is public once laid down. A
+version number and a condition let the page's event stream wait for the next change instead of polling.
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ from controller.hints import hint
 from engine.actions import Verdict
 from engine.tiles import WIND_LETTERS, parse_tiles, tile_code
 
+KEPT = 30
+"""Verdicts the state keeps (the page shows the latest few)."""
+
 
 def _codes(text: str) -> list[str]:
     """``"5m2z"`` → ``["5m", "2z"]``: the page draws one image per tile."""
@@ -26,7 +30,14 @@ def _codes(text: str) -> list[str]:
 class TableView:
     def __init__(self) -> None:
         self._changed = threading.Condition()
-        self._state: dict[str, Any] = {"version": 0, "hand": None, "scores": [0, 0, 0, 0], "fault": None}
+        self._state: dict[str, Any] = {
+            "version": 0,
+            "hand": None,
+            "scores": [0, 0, 0, 0],
+            "fault": None,
+            "verdicts": [],
+        }
+        self._verdicts = 0
         self._closed = False
 
     def snapshot(self) -> dict[str, Any]:
@@ -49,8 +60,13 @@ class TableView:
             self._closed = True
             self._changed.notify_all()
 
-    def _update(self, **changes: Any) -> None:
+    def _update(self, logged: dict[str, Any] | None = None, **changes: Any) -> None:
+        """A new state; ``logged`` (a verdict) joins the numbered log of the last ``KEPT`` verdicts, so that a page
+        that missed a state (two changes between its reads) still shows every verdict."""
         with self._changed:
+            if logged is not None:
+                self._verdicts += 1
+                changes["verdicts"] = [*self._state["verdicts"][1 - KEPT :], {"n": self._verdicts, **logged}]
             self._state = {**self._state, **changes, "version": self._state["version"] + 1}
             self._changed.notify_all()
 
@@ -86,9 +102,11 @@ class TableView:
                 {"discards": _codes(seat["discards"]), "melds": seat["melds"], "flowers": _codes(seat["flowers"])}
                 for seat in seats
             ]
-        self._update(**changes)
+        answer = None if verdict is None else {"hand": record.number, "event": event.to_dict(), **verdict.to_dict()}
+        self._update(answer, **changes)
 
     def on_line(self, line: dict[str, Any]) -> None:
         """A hand's result line (its wins with every fan in Chinese and English) or the run's summary."""
         if "wins" in line:
-            self._update(scores=line["scores"], win={"drawn": line["drawn"], "wins": line["wins"]})
+            win = {"drawn": line["drawn"], "wins": line["wins"]}
+            self._update({"hand": line["hand"], "result": win}, scores=line["scores"], win=win)

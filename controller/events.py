@@ -2,7 +2,8 @@
 
 A hand is a fold of its events (``controller.hand``), so an event holds everything needed to apply it again:
 the MCU's confirmation of a table step, the dice it read, a player's action (from a bot, the camera or a seat
-button), a fault the MCU latched. ``at`` is wall-clock time for the hand log; it never changes the outcome.
+button), a press of the lift switch or a dice key, a fault the MCU latched. ``at`` is wall-clock time for the
+hand log; it never changes the outcome.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ class EventKind(StrEnum):
     """A player's action for the referee (``data["action"]``, ``data["source"]``: bot, camera, button)."""
     FAULT = "fault"
     """A fault the MCU latched (``data["code"]``); the table stopped."""
+    BUTTON = "button"
+    """A press that is no action (``data["button"]``, ``data["seat"]``): the lift switch, a dice key, a claim
+    with no meld called. A claim or hu press that is an action is an ``action`` with ``source`` button."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,10 @@ class Event:
     @classmethod
     def action(cls, action: Action, source: str, at: float) -> Event:
         return cls(EventKind.ACTION, {"action": action.to_dict(), "source": source}, at)
+
+    @classmethod
+    def button(cls, button: str, seat: int, at: float) -> Event:
+        return cls(EventKind.BUTTON, {"button": button, "seat": seat}, at)
 
     @classmethod
     def fault(cls, code: str, at: float) -> Event:

@@ -70,6 +70,8 @@ class HandState:
             self.steps.append(str(event.data.get("step")))
         elif event.kind is EventKind.FAULT:
             self.fault = str(event.data.get("code"))
+        elif event.kind is EventKind.BUTTON:
+            return self._press(event)
         elif event.kind is EventKind.DICE:
             self._deal(event)
         else:
@@ -81,6 +83,15 @@ class HandState:
                 raise JournalError(f"hand {self.record.number}: {error}") from None
             return self.referee.apply(action)
         return None
+
+    def _press(self, event: Event) -> Verdict | None:
+        """The lift switch and the dice keys are steps of the table cycle; a claim press with no meld called is
+        answered (shown like any verdict) and changes nothing."""
+        button, seat = event.data.get("button"), event.data.get("seat")
+        if button in ("lift", "dice"):
+            self.steps.append(f"pressed:{button}")
+            return None
+        return Verdict(False, f"seat {seat} pressed {button}, but called no meld: the press claims nothing")
 
     def _deal(self, event: Event) -> None:
         if self.referee is not None:

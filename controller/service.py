@@ -30,7 +30,9 @@ from controller.errors import JournalError, TableStopped
 from controller.events import Event, EventKind
 from controller.hand import HandRecord, HandState
 from controller.hints import hint
+from controller.inputs import Button
 from controller.journal import Journal, MatchRecord, RunRecord
+from controller.nextwalls import NextWalls, fault_code
 from controller.players import next_action
 from controller.tableside import TableSide, open_table
 from controller.web import DisplayServer
@@ -38,16 +40,19 @@ from engine.actions import Action, ActionKind, Verdict
 from engine.match import Match
 from engine.referee import Phase
 from engine.rulesets import get_ruleset
-from engine.tiles import WIND_LETTERS, tile_code
+from engine.tiles import WIND_LETTERS, format_tiles, tile_code
 from firmware_bridge.errors import McuReset, TableFault
 from hw_tests.faults import NO_FAULTS, FaultPlan
 
 if TYPE_CHECKING:  # the camera path imports the vision package (OpenCV): only a run with the camera loads it
-    from controller.camera import CameraStats, Reading, SimCamera, Swap
+    from controller.camera import CameraStats, SimCamera, Swap
 
 log = logging.getLogger(__name__)
 
 Emit = Callable[[dict[str, Any]], None]
+
+PRESSED = (ActionKind.CHI, ActionKind.PUNG, ActionKind.KONG, ActionKind.HU)
+"""The moves a player makes by the seat's button: claims (a short press) and hu (held)."""
 
 
 def hand_seed(run_seed: int, number: int) -> int:
@@ -85,7 +90,9 @@ class Service:
         """Set from another thread (the display's control endpoint): the run stops after the current move."""
         self.resume = resume or threading.Event()
         """Set by the technician (``POST /api/resume``) once a fault is repaired."""
-        self.cycle = TableCycle(side, self._record_current, clock)
+        self.cycle = TableCycle(side, self._record_current, clock, self.stop)
+        self._called: dict[int, Action] = {}
+        """The meld (or hu) each seat's player called, taken with the seat's next button press."""
         self._hand: HandState | None = None
         self.camera_swap = camera_swap
         """Test hook of the simulated camera: the tile laid into the zone instead of the bot's (``SimCamera``)."""
@@ -99,10 +106,13 @@ class Service:
         while not run.finished and not self.stop.is_set():
             match = self._match(run)
             hand = self._hand_in_play(run, match)
-            self._play(hand)
+            stopped = self._play(hand)
+            if hand.over:
+                run = self._finish(run, match, hand)
+            if stopped is not None:
+                raise stopped  # the table under the finished hand: a fault with on_fault = "stop", a lost link
             if not hand.over:
                 break
-            run = self._finish(run, match, hand)
         matches = self.journal.matches(run.id)
         scores = [sum(m.match.scores[player] for m in matches) for player in range(4)]
         hands = sum(result is not None for _, result in self.journal.hands(run.id))
@@ -194,33 +204,60 @@ class Service:
 
     def _ready(self, hand: HandState) -> bool:
         """The hand dealt on a table that is ready; ``False`` when stopped while a fault waited for the
-        technician. A fault stops the run, or with ``on_fault = "wait"`` waits for ``POST /api/resume`` and
-        repeats the step (the cycle clears the latched fault and goes on from the MCU's phase)."""
+        technician or the table for a press. A fault stops the run, or with ``on_fault = "wait"`` waits for
+        ``POST /api/resume`` and repeats the step (the cycle clears the latched fault and goes on from the MCU's
+        phase)."""
         while True:
             try:
                 if hand.referee is None:
-                    self.cycle.prepare(hand)
-                else:
-                    self.cycle.show_dealer(hand)  # the lamps were lost with the process
+                    return self.cycle.prepare(hand)
+                self.cycle.show_dealer(hand)  # the lamps were lost with the process
                 return True
             except (TableFault, McuReset) as fault:
-                state = self.cycle.side.table.state
-                code = getattr(fault, "code", "") or (state.fault_code if state else "") or "MCU_RESET"
-                self.record(hand, Event.fault(code, self.clock()))
-                text = hint(code)
-                log.error("hand %d: table stopped by fault %s: %s", hand.record.number, code, text)
+                code = fault_code(fault, self.cycle.side)
+                self._fault(hand, Event.fault(code, self.clock()))
                 if self.config.service.on_fault != "wait":
-                    raise TableStopped(f"hand {hand.record.number}: the table stopped: {fault}", code, text) from None
-                self.emit({"fault": code, "hint": text, "hand": hand.record.number, "waiting": "POST /api/resume"})
+                    raise TableStopped(
+                        f"hand {hand.record.number}: the table stopped: {fault}", code, hint(code)
+                    ) from None
                 self.resume.clear()
                 while not self.resume.wait(0.05):
                     if self.stop.is_set():
                         return False
                 log.info("hand %d: resumed by the technician after %s", hand.record.number, code)
 
-    def _play(self, hand: HandState) -> None:
+    def _fault(self, hand: HandState, event: Event) -> None:
+        """A fault recorded and shown with the technician's hint (and, when the service waits, how to resume)."""
+        self.record(hand, event)
+        code = str(event.data["code"])
+        text = hint(code)
+        log.error("hand %d: table stopped by fault %s: %s", hand.record.number, code, text)
+        line = {"fault": code, "hint": text, "hand": hand.record.number}
+        if self.config.service.on_fault == "wait":
+            line["waiting"] = "POST /api/resume"
+        self.emit(line)
+
+    def _posted(self, hand: HandState, event: Event) -> None:
+        if event.kind is EventKind.FAULT:
+            self._fault(hand, event)
+        else:
+            self.record(hand, event)
+
+    def _play(self, hand: HandState) -> BaseException | None:
+        """Deal and play the hand while the next walls are built; returns what stopped the building, if anything."""
         if not self._ready(hand):
-            return
+            return None
+        service = self.config.service
+        walls = NextWalls(self.cycle.side, hand, self.clock, self.stop, self.resume, service.on_fault == "wait")
+        walls.start()
+        try:
+            self._moves(hand, walls)
+        except BaseException:
+            walls.abandon()
+            raise
+        return walls.finish(lambda event: self._posted(hand, event))
+
+    def _moves(self, hand: HandState, walls: NextWalls) -> None:
         referee = hand.referee
         assert referee is not None
         pause = self.config.service.think_s / self.config.service.speed
@@ -233,61 +270,106 @@ class Service:
         while referee.phase is not Phase.OVER and not self.stop.is_set():
             action = next_action(referee, hand.record.seed)
             self.sleep(pause)
-            if camera is None:
-                self.record(hand, Event.action(action, "bot", self.clock()))
+            self._move(hand, camera, action)
+            self._presses(hand, camera)
+            for event in walls.take():
+                self._posted(hand, event)
+
+    def _move(self, hand: HandState, camera: SimCamera | None, action: Action) -> None:
+        """A bot's move as the table sees it: a claim or a hu by the seat's button (the simulated finger presses
+        it; the meld called is the bot's), a discard through the camera, anything else reported by the bot."""
+        hands = self.cycle.side.hands
+        if hands is not None and action.kind in PRESSED:
+            self._called[action.seat] = action  # the camera reads no melds: the player's call names it
+            hands.seat(action.seat, hu=action.kind is ActionKind.HU)  # MockFactory queues the press right away
+        elif camera is not None and action.kind is ActionKind.DISCARD and action.tile is not None:
+            self._discarded(hand, camera, action)
+        else:
+            self._watched(hand, camera, Event.action(action, "bot", self.clock()))
+
+    def _presses(self, hand: HandState, camera: SimCamera | None) -> None:
+        """Every seat-button press so far, in order, to the referee: a held press declares hu (the camera reads
+        the hand laid down), a short one claims with the meld its player called, or, with none called, is
+        answered as claiming nothing. A lift press during play is ignored (logged)."""
+        referee = hand.referee
+        assert referee is not None
+        while (press := self.cycle.side.inputs.take()) is not None:
+            called = self._called.pop(press.seat, None)
+            if press.button is Button.HU:
+                action = (
+                    called if called is not None and called.kind is ActionKind.HU else Action(ActionKind.HU, press.seat)
+                )
+                if camera is not None:
+                    action = self._revealed(hand, camera, action)
+            elif press.button is Button.CLAIM and called is not None and called.kind is not ActionKind.HU:
+                action = called
+            elif press.button is Button.CLAIM:
+                self.record(hand, Event.button(press.button.value, press.seat, self.clock()))
+                continue
             else:
-                self._seen(hand, camera, action)
+                log.info("hand %d: %s pressed during play: nothing to do", hand.record.number, press.button.value)
+                continue
+            event = Event.action(action, "button", self.clock())
+            event.data["button"] = press.button.value
+            self._watched(hand, camera, event)
 
     # -- the camera path ----------------------------------------------------------------------------------
 
-    def _seen(self, hand: HandState, camera: SimCamera, action: Action) -> None:
-        """The bot's move through the camera: a discard is laid into the zone and what the camera read is recorded;
-        a granted claim (or a hu on the discard) is confirmed by the tile seen taken. A camera that reads another
-        tile or nothing is logged and shown, and the bot's own report is recorded: the camera is checked, the
-        game is never stalled by it."""
+    def _discarded(self, hand: HandState, camera: SimCamera, action: Action) -> None:
+        """A bot's discard laid into the zone, and what the camera read recorded, timed from the frame that showed
+        it. A camera that reads another tile or nothing is logged and shown, and the bot's own report is recorded:
+        the camera is checked, the game is never stalled by it."""
+        assert action.tile is not None
+        reading = camera.discard(action.seat, action.tile)
+        if reading.tile == action.tile:
+            seen = Action(ActionKind.DISCARD, action.seat, reading.tile)
+            self.record(hand, Event.action(seen, "camera", self.clock() - reading.age()))
+            assert self.camera_stats is not None
+            self.camera_stats.latencies.append(reading.age())
+        else:
+            self._mismatch(hand, "discard", action.seat, tile_code(action.tile), reading.code)
+            data = {"action": action.to_dict(), "source": "bot", "camera": reading.code}
+            self.record(hand, Event(EventKind.ACTION, data, self.clock()))
+
+    def _revealed(self, hand: HandState, camera: SimCamera, action: Action) -> Action:
+        """The hu with the concealed hand as the camera read it laid down (the referee scores that hand); a
+        misread is shown and the hu goes on as declared."""
         referee = hand.referee
         assert referee is not None
-        if action.kind is ActionKind.DISCARD and action.tile is not None:
-            reading = camera.discard(action.seat, action.tile)
-            if reading.tile == action.tile:
-                seen = Action(ActionKind.DISCARD, action.seat, reading.tile)
-                self.record(hand, Event.action(seen, "camera", self.clock()))
-                assert self.camera_stats is not None
-                self.camera_stats.latencies.append(time.perf_counter() - reading.seen_at)
-            else:
-                self._mismatch(hand, "discard", action.seat, action.tile, reading)
-                data = {"action": action.to_dict(), "source": "bot", "camera": reading.code}
-                self.record(hand, Event(EventKind.ACTION, data, self.clock()))
-            return
+        held = tuple(sorted(referee.seats[action.seat].concealed_tiles()))
+        reading = camera.reveal(action.seat, held)
+        if reading.tiles is not None and tuple(sorted(reading.tiles)) == held:
+            return replace(action, revealed=reading.tiles)
+        self._mismatch(hand, "hand", action.seat, format_tiles(held), reading.code)
+        return action
+
+    def _watched(self, hand: HandState, camera: SimCamera | None, event: Event) -> None:
+        """Record the action; with the camera, a granted claim (or a hu on the discard) is confirmed by the tile
+        seen taken from the discarder's zone."""
+        referee = hand.referee
+        assert referee is not None
         offered, discarder, claims = referee.offer, referee.offer_seat, referee.claims_made
         on_offer = referee.phase is Phase.CLAIMS and offered is not None and discarder is not None
-        self.record(hand, Event.action(action, "bot", self.clock()))
+        self.record(hand, event)
         taken = referee.claims_made > claims or (referee.phase is Phase.OVER and bool(referee.wins))
-        if on_offer and taken:
+        if camera is not None and on_offer and taken:
             assert offered is not None and discarder is not None
             reading = camera.take(discarder)
             if reading.tile != offered:
-                self._mismatch(hand, "taken", discarder, offered, reading)
+                self._mismatch(hand, "taken", discarder, tile_code(offered), reading.code)
 
-    def _mismatch(self, hand: HandState, what: str, seat: int, tile: int, reading: Reading) -> None:
+    def _mismatch(self, hand: HandState, what: str, seat: int, expected: str, read: str) -> None:
         assert self.camera_stats is not None
         self.camera_stats.mismatches += 1
-        line = {
-            "camera": "mismatch",
-            "hand": hand.record.number,
-            "event": what,
-            "seat": seat,
-            "bot": tile_code(tile),
-            "read": reading.code,
-            "using": "bot",
-        }
+        line = {"camera": "mismatch", "hand": hand.record.number, "event": what, "seat": seat, "bot": expected}
+        line |= {"read": read, "using": "bot"}
         log.warning(
             "hand %d: camera mismatch: seat %d %s %s, the camera read %s; going on with the bot's report",
             hand.record.number,
             seat,
             what,
-            line["bot"],
-            reading.code,
+            expected,
+            read,
         )
         self.emit(line)
 

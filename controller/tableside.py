@@ -1,12 +1,14 @@
 """The table the service drives: the MCU behind ``firmware_bridge.table.Table`` and the Pi's pins.
 
 With no serial port configured it is the embedded simulated table: the hw_tests MCU simulator on a pty and
-MockFactory pins. The simulated MCU's dice are reseeded from each hand's seed just before the throw, so the dice
+MockFactory pins, which the simulated players press with ``SimHands``. The simulated MCU's dice are reseeded
+from each hand's seed just before the throw, so the dice
 (and with them the whole hand) depend on the run's seed only, also when a restart rebuilt the simulator.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -14,10 +16,12 @@ from dataclasses import dataclass
 from gpiozero.pins.mock import MockFactory
 
 from controller.config import Config
+from controller.inputs import SeatInputs, SimHands
 from firmware_bridge.gpio import Panel, host_pin_factory
 from firmware_bridge.table import Table
 from hw_tests.faults import NO_FAULTS, FaultPlan
 from hw_tests.harness import simulated_table
+from hw_tests.simulator import McuSimulator
 
 
 @dataclass
@@ -26,14 +30,23 @@ class TableSide:
     panel: Panel
     pins: str
     """The pin factory in use (MockFactory off the Pi), for ``mjtable doctor``."""
+    inputs: SeatInputs
+    """The seat buttons and the lift switch as presses."""
     seed_dice: Callable[[int], None] | None = None
     """Simulated table only: make the next throw a function of the hand seed."""
+    hands: SimHands | None = None
+    """Simulated table only: the players' fingers on the buttons."""
+    simulator: McuSimulator | None = None
+    """Simulated table only: the MCU simulator (tests inject faults into it mid-run)."""
+    wait_for_dealer: bool = False
+    """A real table: wait for the dealer's lift switch and dice key (``service.wait_for_dealer``)."""
 
 
 @contextmanager
 def open_table(config: Config, faults: FaultPlan = NO_FAULTS) -> Iterator[TableSide]:
     """The configured table, connected and configured; ``faults`` are injected into a simulated one."""
     with ExitStack() as stack:
+        hold = config.service.hu_hold_s
         if config.simulated:
             sim, table = stack.enter_context(simulated_table(config.bridge, speed=config.service.speed, faults=faults))
 
@@ -41,10 +54,18 @@ def open_table(config: Config, faults: FaultPlan = NO_FAULTS) -> Iterator[TableS
                 sim.reseed(f"{hand_seed}/dice")
 
             factory = MockFactory()
-            side = TableSide(table, Panel(config.bridge.gpio, factory), type(factory).__name__, seed_dice)
+            gpio = config.bridge.gpio
+            hands = SimHands(factory, gpio, sim.press_key, hold)
+            panel = Panel(gpio, factory, hands.clock)
+            inputs = SeatInputs(panel, hands.clock, hold)
+            side = TableSide(table, panel, type(factory).__name__, inputs, seed_dice, hands, sim)
         else:
             table = stack.enter_context(Table.connect(config.bridge))
             factory = host_pin_factory()
-            side = TableSide(table, Panel(config.bridge.gpio, factory), type(factory).__name__)
+            panel = Panel(config.bridge.gpio, factory)
+            inputs = SeatInputs(panel, time.monotonic, hold)
+            side = TableSide(
+                table, panel, type(factory).__name__, inputs, wait_for_dealer=config.service.wait_for_dealer
+            )
         stack.callback(side.panel.close)
         yield side

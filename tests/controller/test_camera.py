@@ -43,7 +43,9 @@ def test_the_camera_reads_every_discard_and_the_results_are_those_without_it(tmp
     camera = summary.pop("camera")
     assert [*results, summary] == plain  # same seed, same results
     assert camera["mismatches"] == 0 and camera["discards"] > 20 and camera["takes"] > 0
-    assert camera["frames"] == camera["discards"] + 2 * camera["takes"]  # one frame a discard, two a take
+    wins = sum(len(result["wins"]) for result in results)
+    assert camera["reveals"] == wins > 0  # every hu declared with the hand laid down and read
+    assert camera["frames"] == camera["discards"] + 2 * camera["takes"] + wins  # a discard 1, a take 2, a hand 1
     assert 0 < camera["p50_ms"] <= camera["p99_ms"]
     discards = _discards(config)
     assert len(discards) == camera["discards"]

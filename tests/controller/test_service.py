@@ -53,7 +53,11 @@ def test_each_hand_goes_through_the_table_cycle_with_the_dealer_lamp(tmp_path):
         (run,) = journal.runs()
         hands = journal.hands(run.id)
         steps = [[e.data.get("step") for e in journal.events(h.id) if e.kind == "table"] for h, _ in hands]
-    assert steps == [["hatch_open", "intake", "shuffled", "walls_built", "lifted", "lowered"]] * 2
+    building = ["next:hatch_open", "next:intake", "next:shuffled", "next:walls_built"]  # during the hand
+    assert steps == [
+        ["hatch_open", "intake", "shuffled", "walls_built", "lifted", "lowered", *building],
+        ["lifted", "lowered", *building],  # hand 1 lifts the walls built during hand 0
+    ]
     for (dealer, patterns), result in zip(lamps, results, strict=False):
         assert result["dealer"] == dealer
         assert patterns[dealer] in (LampPattern.STEADY, LampPattern.BLINK)
