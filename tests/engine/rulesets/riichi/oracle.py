@@ -1,10 +1,10 @@
 """The PyPI ``mahjong`` 2.1.0 scorer as a test-time oracle for the riichi ruleset, and fresh random hands.
 
 ``random_case`` deals a winning hand from a physical 136-tile set (closed and open, chi/pon/kans, seven pairs,
-thirteen orphans, flushes and honour-heavy hands weighted up so that rare yaku appear), with a random situation
-(seat and round wind, dealer, tsumo/ron, riichi, ippatsu, double riichi, rinshan, chankan, last tile, first
-turn, dora and ura indicators, honba, sticks) and random options. ``ours`` and ``theirs`` score one case; both
-answer ``(hu, han, fu, payments)``. Never imported by the product.
+thirteen orphans, nine gates, flushes and honour-heavy hands weighted up so that rare yaku appear), with a random
+situation (seat and round wind, dealer, tsumo/ron, riichi, ippatsu, double riichi, rinshan, chankan, last tile,
+first turn, dora and ura indicators, honba, sticks) and random options. ``ours`` and ``theirs`` score one case;
+both answer ``(hu, han, fu, payments)``. Never imported by the product.
 """
 
 from __future__ import annotations
@@ -121,11 +121,26 @@ def _orphans(rng: random.Random) -> tuple[list[Meld], list[int], list[int]]:
     return [], tiles, counts
 
 
+def _nine_gates(rng: random.Random) -> tuple[list[Meld], list[int], list[int]]:
+    suit = 9 * rng.randrange(3)
+    ranks = [0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8, rng.randrange(9)]
+    tiles = [suit + rank for rank in ranks]
+    counts = [0] * 34
+    for tile in tiles:
+        counts[tile] += 1
+    return [], tiles, counts
+
+
 def random_case(rng: random.Random) -> Case:
     """A fresh winning hand with a random situation and random options."""
     while True:
         shape = rng.random()
-        built = _orphans(rng) if shape < 0.02 else _seven_pairs(rng) if shape < 0.12 else _standard(rng)
+        if shape < 0.005:
+            built: tuple[list[Meld], list[int], list[int]] | None = _nine_gates(rng)
+        elif shape < 0.02:
+            built = _orphans(rng)
+        else:
+            built = _seven_pairs(rng) if shape < 0.12 else _standard(rng)
         if built is not None:
             break
     melds, concealed, counts = built
