@@ -77,6 +77,9 @@ class Broker:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Broker:
+        """Start the broker (again, after ``stop``, on the same port); ``with Broker(...) as broker`` starts it too."""
+        if self.process is not None:
+            raise RuntimeError("the broker is running already")
         self.process = subprocess.Popen([MOSQUITTO, "-c", str(self.config)], stderr=subprocess.PIPE)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:

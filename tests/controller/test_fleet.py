@@ -16,7 +16,7 @@ def _get(url: str) -> bytes:
 
 
 def test_the_fleet_page_shows_every_table_with_its_availability_and_state(tmp_path):
-    with Broker(tmp_path).start() as broker:
+    with Broker(tmp_path) as broker:
         listener = Listener(broker)
         finished = Table(table_config(tmp_path, broker, "east", hands=1))
         finished.thread.join(60)

@@ -15,7 +15,7 @@ from tests.controller.test_display_browser import CHROMIUM, CHROMIUM_ARGS, _requ
 @pytest.mark.slow
 def test_the_fleet_page_draws_a_card_per_table_in_chromium(tmp_path):
     _require_chromium()
-    with Broker(tmp_path).start() as broker:
+    with Broker(tmp_path) as broker:
         finished = Table(table_config(tmp_path, broker, "east", hands=1))
         finished.thread.join(60)
         playing = Table(table_config(tmp_path, broker, "west"))

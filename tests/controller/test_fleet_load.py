@@ -21,7 +21,7 @@ def _bench():
 
 
 def test_ten_tables_on_one_broker_deliver_every_event_once(tmp_path):
-    with Broker(tmp_path).start() as broker:
+    with Broker(tmp_path) as broker:
         report = _bench().measure(broker.port, tables=10, seconds=2.0, rate=10.0)
     assert report["moves"] >= 10  # every table moved
     assert report["events_published"] >= report["moves"]  # a verdict per move, a result per hand

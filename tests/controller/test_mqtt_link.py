@@ -72,7 +72,7 @@ def test_a_command_needs_an_id_and_the_token_and_errors_are_replies(payload, tok
 
 
 def test_a_table_publishes_availability_retained_state_every_verdict_and_the_hand_result(tmp_path):
-    with Broker(tmp_path).start() as broker:
+    with Broker(tmp_path) as broker:
         listener = Listener(broker)
         table = Table(table_config(tmp_path, broker, "t1", hands=1))
         table.thread.join(60)
@@ -100,7 +100,7 @@ def test_a_table_publishes_availability_retained_state_every_verdict_and_the_han
 
 def test_commands_pause_and_resume_the_table_refuse_a_wrong_token_and_start_a_match_with_new_rules(tmp_path):
     http = f"127.0.0.1:{free_port()}"
-    with Broker(tmp_path).start() as broker:
+    with Broker(tmp_path) as broker:
         listener = Listener(broker)
         table = Table(table_config(tmp_path, broker, "t2", http=http))
         try:
@@ -132,7 +132,7 @@ def test_commands_pause_and_resume_the_table_refuse_a_wrong_token_and_start_a_ma
 
 
 def test_a_table_killed_with_sigkill_is_declared_offline_by_its_last_will(tmp_path):
-    with Broker(tmp_path).start() as broker:
+    with Broker(tmp_path) as broker:
         config = tmp_path / "table.toml"
         config.write_text(
             f'[service]\nspeed = 1000.0\nstate_dir = "{tmp_path / "t3"}"\n[http]\nlisten = "off"\n'
@@ -193,7 +193,7 @@ topic read mjtable/#
 
 def test_the_broker_refuses_strangers_and_a_viewer_cannot_command_a_table(tmp_path):
     users = {"table5": "pw-table", "boss": "pw-boss", "viewer": "pw-viewer"}
-    with Broker(tmp_path, users, ACL).start() as broker:
+    with Broker(tmp_path, users, ACL) as broker:
         stranger = Listener(broker)
         wrong = Listener(broker, username="boss", password="guess")
         table = Table(table_config(tmp_path, broker, "table5", username="table5", password="pw-table"))
@@ -218,7 +218,7 @@ def test_the_broker_refuses_strangers_and_a_viewer_cannot_command_a_table(tmp_pa
 
 @pytest.mark.slow  # certificates made with openssl, two tables: keeps the default run of these tests near 20 s
 def test_over_tls_a_table_trusting_the_broker_s_ca_connects_and_one_that_does_not_never_shows_up(tmp_path):
-    with Broker(tmp_path, tls=True).start() as broker:
+    with Broker(tmp_path, tls=True) as broker:
         listener = Listener(broker)
         trusting = Table(table_config(tmp_path, broker, "tls1", ca_certs=str(broker.ca)))
         doubting = Table(table_config(tmp_path, broker, "tls2"))  # the system's CAs do not know the test CA

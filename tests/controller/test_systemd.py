@@ -156,7 +156,7 @@ def test_sigterm_in_the_service_s_own_process_puts_the_pi_s_lamps_out_and_closes
 @pytest.mark.slow
 def test_under_systemd_ready_pings_only_while_healthy_and_sigterm_stops_the_table_safely(tmp_path):
     systemd = FakeSystemd(tmp_path / "notify")
-    with McuSimulator(seed=3, speed=200) as sim, Broker(tmp_path).start() as broker:
+    with McuSimulator(seed=3, speed=200) as sim, Broker(tmp_path) as broker:
         config = tmp_path / "mjtable.toml"
         config.write_text(
             f'[service]\nspeed = 20.0\nthink_s = 2.0\nstate_dir = "{tmp_path / "state"}"\n[http]\nlisten = "off"\n'
