@@ -305,6 +305,8 @@ class Referee:
 
     def _draw(self, action: Action) -> list[str]:
         if self.phase is Phase.CLAIMS and not self.responses and action.seat == self.answering_seats()[0]:
+            for seat in self.answering_seats():
+                self._refuse_declining_a_win(seat)
             events = ["all passed"]  # a draw by the next seat closes an unanswered discard
         else:
             self._require_turn(action, Phase.DRAW)
@@ -325,8 +327,16 @@ class Referee:
         """Put ``tile`` on offer to the other three (a discard, or an added kong's fourth tile)."""
         self.phase, self.offer, self.offer_seat, self.responses, self.declared = phase, tile, seat, {}, {}
 
+    def _refuse_declining_a_win(self, seat: int) -> None:
+        """最后四张能胡必须胡 (Sichuan SC-13): on one of the ruleset's last live-wall tiles, a player who can win
+        may not pass, discard or kong instead (checked only where the referee sees the hand)."""
+        last = self.ruleset.must_win_last_tiles
+        if self.wall.live_remaining < last and self.would_win(seat):
+            raise IllegalAction(f"seat {seat} can win on one of the last {last} tiles and must (最后四张能胡必须胡)")
+
     def _discard(self, action: Action) -> list[str]:
         seat = self._require_turn(action, Phase.ACT)
+        self._refuse_declining_a_win(action.seat)
         tile = self._tile(action)
         if is_flower(tile):
             raise IllegalAction(f"seat {action.seat} cannot discard the flower {tile_code(tile)}: set it aside")
@@ -362,6 +372,7 @@ class Referee:
 
     def _concealed_kong(self, action: Action) -> list[str]:
         seat = self._require_turn(action, Phase.ACT)
+        self._refuse_declining_a_win(action.seat)
         tile = self._tile(action)
         self._check_kong_possible(tile)
         if not seat.could_hold(tile, 4):
@@ -374,6 +385,7 @@ class Referee:
 
     def _added_kong(self, action: Action) -> list[str]:
         seat = self._require_turn(action, Phase.ACT)
+        self._refuse_declining_a_win(action.seat)
         tile = self._tile(action)
         self._check_kong_possible(tile)
         if not any(meld.kind is MeldKind.PUNG and meld.tile == tile for meld in seat.melds):
@@ -425,6 +437,8 @@ class Referee:
             raise IllegalAction(f"{action.kind.value} by seat {action.seat}: nothing is on offer")
         if action.seat not in self.answering_seats() or action.seat in self.responses:
             raise IllegalAction(f"seat {action.seat} cannot answer: {self._waiting_for()}")
+        if self.phase is Phase.CLAIMS:
+            self._refuse_declining_a_win(action.seat)
         if action.kind is not ActionKind.PASS:
             if self.phase is Phase.ROB:
                 raise IllegalAction("an added kong can only be robbed by a win (hu) or passed")
@@ -772,7 +786,8 @@ class Referee:
         """Whether a win declared by ``seat`` now would be a true win (not a penalised false one)."""
         snapshot = self._snapshot()
         verdict = self.apply(Action(ActionKind.HU, seat))
-        won = verdict.ok and self.result is not None and seat in self.result.winners
+        # Won at once (the hand over, or going on without him: 血战), or a win recorded on the offer still open.
+        won = verdict.ok and any(record.seat == seat for record in self.wins)
         won = won or (verdict.ok and self.responses.get(seat, Action(ActionKind.PASS, seat)).kind is ActionKind.HU)
         self._restore(snapshot)
         return won

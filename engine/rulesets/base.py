@@ -602,6 +602,12 @@ class Ruleset(ContractQueries, ABC):
         return None
 
     @property
+    def must_win_last_tiles(self) -> int:
+        """On a win among the last this many live-wall tiles a player who can win may not decline it (Sichuan
+        SC-13 最后四张能胡必须胡: 4); 0 = never forced (the default)."""
+        return 0
+
+    @property
     def bird_count(self) -> int:
         """扎鸟: live-wall tiles turned up after a win and passed to ``evaluate`` as ``birds`` (Changsha); 0 = none."""
         return 0

@@ -113,6 +113,10 @@ class SichuanRuleset(Suited108Ruleset):
     def declares_void_suit(self) -> bool:
         return True  # SC-2 定缺
 
+    @property
+    def must_win_last_tiles(self) -> int:
+        return 4  # SC-13 最后四张能胡必须胡 (S6)
+
     @cached_property
     def rotation(self) -> RotationPolicy:
         """SC-15: the hand's first winner deals; after a multiple win the discarder; after a draw the dealer."""

@@ -14,7 +14,7 @@ from engine.actions import Action, ActionKind
 from engine.bots import SimpleBot
 from engine.match import DealState, next_deal
 from engine.referee import Phase, Referee
-from engine.rulesets import get_ruleset
+from engine.rulesets import SichuanRuleset, get_ruleset
 from engine.settlement import combine
 from engine.simulation import simulate
 from engine.tiles import parse_tile, suit_of
@@ -94,6 +94,30 @@ def test_blood_battle_two_win_on_one_discard_and_the_last_one_wins_later():
     assert result.payments == {0: -19, 1: 1, 2: 1, 3: 17}
     assert result.winners == (1, 2, 3)
     assert next_deal(SICHUAN.rotation, DealState(0, 0), result).dealer == 0
+
+
+class _ShortWall(SichuanRuleset):
+    """Sichuan with all but 3 live-wall tiles held back, to reach the last four tiles at once."""
+
+    @property
+    def reserved_tiles(self) -> int:
+        return 108 - 53 - 3
+
+
+def test_on_the_last_four_tiles_a_possible_win_must_be_taken():
+    """SC-13 (S6 最后四张能胡必须胡): with 3 live tiles left, seats 1 and 2 can win on the dealer's 5p and may
+    neither pass nor let the next seat draw; seat 3, who cannot win, may pass."""
+    referee = stacked(_ShortWall(), BLOOD)
+    assert referee.wall.live_remaining == 3
+    declare(referee, "ssmm")
+    act(referee, K.DISCARD, 0, "5p")
+    assert "must" in rejected(referee, K.PASS, 1)
+    assert "must" in rejected(referee, K.DRAW, 1)
+    act(referee, K.PASS, 3)
+    act(referee, K.HU, 1)
+    assert "must" in rejected(referee, K.PASS, 2)
+    act(referee, K.HU, 2)
+    assert referee.players_out == [1, 2]
 
 
 def test_void_suit_tiles_cannot_be_claimed():
