@@ -25,7 +25,6 @@ class SetKind(StrEnum):
     CHI = "chi"
     PON = "pon"
     KAN = "kan"
-    PAIR = "pair"
 
 
 class Wait(StrEnum):
@@ -45,35 +44,21 @@ class Wait(StrEnum):
 class Group(NamedTuple):
     kind: SetKind
     tile: int
-    """The lowest tile (the tile itself for pon, kan, pair)."""
+    """The lowest tile (the tile itself for pon and kan)."""
     concealed: bool
     """Concealed for fu and 暗刻: a closed kan is, a pung completed by ron is not."""
-
-    @property
-    def tiles(self) -> tuple[int, ...]:
-        if self.kind is SetKind.CHI:
-            return (self.tile, self.tile + 1, self.tile + 2)
-        return (self.tile,) * {SetKind.PON: 3, SetKind.KAN: 4, SetKind.PAIR: 2}[self.kind]
-
-    @property
-    def is_triplet(self) -> bool:
-        return self.kind in (SetKind.PON, SetKind.KAN)
 
 
 class Reading(NamedTuple):
     form: str
     """"standard", "chiitoitsu" or "kokushi"."""
-    groups: tuple[Group, ...]
-    """Standard: the four sets then the pair; seven pairs: the seven pairs; kokushi: empty."""
+    sets: tuple[Group, ...]
+    """Standard: the four sets (concealed first, then the melds); otherwise empty."""
+    pair: int | None
+    """The pair tile of the standard form."""
     wait: Wait
-
-    @property
-    def sets(self) -> tuple[Group, ...]:
-        return tuple(group for group in self.groups if group.kind is not SetKind.PAIR)
-
-    @property
-    def pair(self) -> int | None:
-        return next((group.tile for group in self.groups if group.kind is SetKind.PAIR), None)
+    pairs: tuple[int, ...] = ()
+    """Seven pairs: the seven pair tiles."""
 
 
 def meld_groups(hand: Hand) -> tuple[Group, ...]:
@@ -98,10 +83,9 @@ def readings(hand: Hand, concealed_counts: list[int], self_drawn: bool) -> list[
     found: list[Reading] = []
     for decomposition in decompositions(concealed_counts, RIICHI_SHAPES):
         if decomposition.form == "thirteen_orphans":
-            found.append(Reading("kokushi", (), Wait.KOKUSHI))
+            found.append(Reading("kokushi", (), None, Wait.KOKUSHI))
         elif decomposition.form == "seven_pairs":
-            pairs = tuple(Group(SetKind.PAIR, tile, True) for tile in decomposition.pairs)
-            found.append(Reading("chiitoitsu", pairs, Wait.TANKI))
+            found.append(Reading("chiitoitsu", (), None, Wait.TANKI, decomposition.pairs))
         else:
             found.extend(_standard_readings(decomposition.sets, decomposition.pair, win, melds, self_drawn))
     return found
@@ -112,16 +96,16 @@ def _standard_readings(
 ) -> list[Reading]:
     assert pair is not None
     concealed = [Group(SetKind.CHI if kind == "chow" else SetKind.PON, tile, True) for kind, tile in sets]
-    pair_group = Group(SetKind.PAIR, pair, True)
     found = []
     seen: set[tuple[SetKind, int]] = set()
     if pair == win:
-        found.append(Reading("standard", (*concealed, *melds, pair_group), Wait.TANKI))
+        found.append(Reading("standard", (*concealed, *melds), pair, Wait.TANKI))
     for index, group in enumerate(concealed):
-        if win not in group.tiles or (group.kind, group.tile) in seen:
+        chow = group.kind is SetKind.CHI
+        if not (group.tile <= win <= group.tile + 2 if chow else win == group.tile) or (group.kind, group.tile) in seen:
             continue
         seen.add((group.kind, group.tile))
-        if group.kind is SetKind.CHI:
+        if chow:
             wait = chow_wait(group.tile, win)
             completed = group
         else:
@@ -129,5 +113,5 @@ def _standard_readings(
             completed = Group(SetKind.PON, group.tile, self_drawn)
         groups = [*concealed]
         groups[index] = completed
-        found.append(Reading("standard", (*groups, *melds, pair_group), wait))
+        found.append(Reading("standard", (*groups, *melds), pair, wait))
     return found

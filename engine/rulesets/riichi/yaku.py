@@ -111,7 +111,7 @@ def reading_yaku(reading: Reading, facts: WinFacts, counts: tuple[int, ...], win
     sets = reading.sets
     pair = reading.pair
     chows = sorted(group.tile for group in sets if group.kind is SetKind.CHI)
-    triplets = [group for group in sets if group.is_triplet]
+    triplets = [group for group in sets if group.kind is not SetKind.CHI]
     triplet_tiles = {group.tile for group in triplets}
     valued = {*DRAGONS, facts.seat_wind, facts.round_wind}
     if closed and len(chows) == 4 and pair not in valued and reading.wait is Wait.RYANMEN:
@@ -153,13 +153,12 @@ def _outside_yaku(reading: Reading, has_chows: bool, closed: bool) -> YakuList:
     """Chanta / junchan: every set and the pair hold a terminal or honour, with at least one chow."""
     if not has_chows:
         return ()
-    honors = False
-    for group in reading.groups:
-        tiles = group.tiles
-        if tiles[0] >= 27:
-            honors = True
-        elif tiles[0] not in _TERMINAL_SET and tiles[-1] not in _TERMINAL_SET:
-            return ()
+    ends = [(group.tile, group.tile + 2 if group.kind is SetKind.CHI else group.tile) for group in reading.sets]
+    if reading.pair is not None:
+        ends.append((reading.pair, reading.pair))
+    if any(low < 27 and low not in _TERMINAL_SET and high not in _TERMINAL_SET for low, high in ends):
+        return ()
+    honors = any(low >= 27 for low, _ in ends)
     if honors:
         return (("chanta", 2 if closed else 1),)
     return (("junchan", 3 if closed else 2),)
