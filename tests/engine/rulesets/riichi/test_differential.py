@@ -15,7 +15,7 @@ import pytest
 
 from tests.engine.rulesets.riichi.oracle import disagreements
 
-QUICK_HANDS = 3000
+QUICK_HANDS = 2000
 SLOW_HANDS = 20_000
 
 

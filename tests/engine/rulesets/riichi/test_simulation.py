@@ -27,8 +27,8 @@ def _matches(hands: int, seed: int, options: dict | None = None) -> list[list[di
 
 @pytest.fixture(scope="module")
 def hanchan() -> list[list[dict]]:
-    """Forty hands of hanchan (the first finished after a dozen or so hands), played once for the module."""
-    return _matches(40, 5)
+    """Thirty hands of hanchan (the first finished after a dozen or so hands), played once for the module."""
+    return _matches(30, 5)
 
 
 def test_a_hanchan_runs_from_east_1_to_its_end_and_ranks_the_players(hanchan: list[list[dict]]) -> None:
@@ -56,7 +56,7 @@ def test_dealer_repeats_count_honba(hanchan: list[list[dict]]) -> None:
                 seen += 1
                 assert following["name"].split()[0] == hand["name"].split()[0]
                 assert int(following["name"].split()[1][0]) == int(hand["name"].split()[1][0]) + 1
-    assert seen, "no dealer win in forty hands: the test checks nothing"
+    assert seen, "no dealer win in thirty hands: the test checks nothing"
 
 
 def test_tonpuusen_ends_after_the_east_round() -> None:
