@@ -79,14 +79,14 @@ def _after_draw(
         else:
             player.meld_ids += player.take(kind, 4)
             player.melds.append(Meld(MeldKind.KONG, kind, None))
-        _kan_made(table, player)
+        _kan_made(table, player, concealed=how == "concealed")
         drawn = table.draw_replacement()
         player.concealed.append(drawn)
         rinshan = True
 
 
-def _kan_made(table: RiichiTable, player: Player) -> None:
-    table.kan_count += 1
+def _kan_made(table: RiichiTable, player: Player, concealed: bool) -> None:
+    table.turn_kan_indicator(concealed)
     player.kans += 1
     _call_made(table)
 
@@ -109,7 +109,7 @@ def _discard(
     player.furiten.discarded()
     if player.ippatsu:
         player.ippatsu = False  # the declarer's next discard ends ippatsu
-    table.discards_made += 1
+    table.discard_made()
     rons = _rons(table, bots, player.seat, tile, robbing=False)
     if rons:
         return table.settle_wins(rons, player.seat)
@@ -173,7 +173,7 @@ def _call(
         caller.melds.append(Meld(MeldKind.KONG if how == "kan" else MeldKind.PUNG, kind, supplier))
     caller.meld_ids += [*used, claimed]
     if how == "kan":
-        _kan_made(table, caller)
+        _kan_made(table, caller, concealed=False)
         return chosen, "rinshan", None
     _call_made(table)
     return chosen, "call", kind

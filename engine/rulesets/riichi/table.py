@@ -5,8 +5,8 @@ the break, ``Wall`` with the 14-tile dead wall as its reserved tail); the physic
 kept beside it so that a red five stays red. The dead wall, seen from its end: stacks 1-2 give the kan
 replacement tiles (嶺上牌, the tail draws of ``Wall``; each one shortens the live wall by one, as the dead wall is
 topped up from it), the tops of stacks 3-7 are the dora indicators in order (the first turned at the start, one
-more at each kan, at once: a table choice, Tenhou turns an open kan's after its discard) and the tiles under
-them the ura indicators.
+more at each kan: a concealed kan's at once, an open or added kan's after its maker's discard, as on Tenhou) and
+the tiles under them the ura indicators.
 
 Rule choices beside those of the scorer (the common rules; rules-A §13 covers none of them): riichi needs a
 closed ready hand, 1,000 points and at least four live tiles; the stick is paid once the declaring discard is
@@ -122,6 +122,9 @@ class RiichiTable:
         address = {position: index for index, position in enumerate(layout.positions())}
         self.identity = [physical[address[position]] for position in self.wall.state.positions]
         self.kan_count = 0
+        self.turned = 1
+        """Indicators face up: the first, then one per kan (see ``turn_kan_indicator``)."""
+        self.pending_indicators = 0
         self.calls_made = False
         self.discards_made = 0
         self.deltas = [0, 0, 0, 0]
@@ -144,7 +147,21 @@ class RiichiTable:
     def indicators(self, ura: bool = False) -> list[int]:
         """Dora (or ura) indicator kinds turned so far: one, plus one per kan."""
         end = len(self.identity)
-        return [self.identity[end - 6 - 2 * k + ura] // 4 for k in range(1 + self.kan_count)]
+        return [self.identity[end - 6 - 2 * k + ura] // 4 for k in range(self.turned)]
+
+    def turn_kan_indicator(self, concealed: bool) -> None:
+        """A kan's indicator: a concealed kan's at once, an open or added kan's when its maker discards (as on
+        Tenhou: the replacement tile is drawn before it, a ron on that discard counts it)."""
+        self.kan_count += 1
+        if concealed:
+            self.turned += 1
+        else:
+            self.pending_indicators += 1
+
+    def discard_made(self) -> None:
+        self.discards_made += 1
+        self.turned += self.pending_indicators
+        self.pending_indicators = 0
 
     def _deal(self) -> None:
         """Three rounds of four tiles from the dealer in play order, then one each: 13 tiles per player."""

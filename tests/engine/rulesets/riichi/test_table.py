@@ -32,13 +32,18 @@ def test_the_deal_leaves_70_live_tiles_and_one_indicator() -> None:
 
 
 def test_a_kan_turns_a_new_indicator_and_shortens_the_live_wall() -> None:
-    """A replacement tile comes from the dead wall, which the live wall tops up: one draw fewer per kan."""
+    """A replacement tile comes from the dead wall, which the live wall tops up: one draw fewer per kan. A
+    concealed kan's indicator is turned at once, an open kan's with its maker's discard."""
     hand = table(2)
     before = hand.indicators()
     hand.draw_replacement()
-    hand.kan_count += 1
+    hand.turn_kan_indicator(concealed=True)
     assert hand.wall.live_remaining == LIVE_AFTER_DEAL - 1
     assert hand.indicators()[0] == before[0] and len(hand.indicators()) == 2
+    hand.turn_kan_indicator(concealed=False)
+    assert len(hand.indicators()) == 2
+    hand.discard_made()
+    assert len(hand.indicators()) == 3 and hand.kan_count == 2
 
 
 def test_the_physical_tiles_are_the_136_with_three_red_fives() -> None:
