@@ -1,6 +1,6 @@
 """The display's web server (stdlib ``http.server``): the page, ``GET /api/state`` (JSON), ``GET /events``
-(server-sent events, one per change), and the control endpoints ``POST /api/stop`` and ``POST /api/resume`` (after
-a repair), which need the configured token.
+(server-sent events, one per change), ``GET /tiles/<tile>.png`` (the tile faces), and the control endpoints
+``POST /api/stop`` and ``POST /api/resume`` (after a repair), which need the configured token.
 
 Threads, like the bridge: one per connection, joined when the server stops (``close``), which first wakes every
 event stream through the view. Bad requests get a 4xx with a JSON ``{"error": ...}`` naming the problem.
@@ -11,10 +11,12 @@ from __future__ import annotations
 import hmac
 import json
 import logging
+import re
 import threading
 from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
 from typing import Any
 
 from controller.config import parse_listen
@@ -25,6 +27,9 @@ from controller.page import PAGE
 log = logging.getLogger(__name__)
 
 KEEPALIVE_S = 15.0
+TILES = resources.files("controller") / "static" / "tiles"
+"""The tile faces the page draws (package data; see static/tiles/SOURCE.txt)."""
+TILE_IMAGE = re.compile(r"([1-9][mps]|[1-7]z|[1-8]f)\.png")
 
 
 class DisplayServer:
@@ -77,10 +82,28 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(HTTPStatus.OK, self.server_state.view.snapshot())
         elif path == "/events":
             self._stream()
+        elif path.startswith("/tiles/"):
+            self._tile(path.removeprefix("/tiles/"))
         elif path.removeprefix("/api/") in self.server_state.controls:
             self._json(HTTPStatus.METHOD_NOT_ALLOWED, {"error": f"{path}: use POST"})
         else:
-            self._json(HTTPStatus.NOT_FOUND, {"error": f"{path}: no such page; try /, /api/state or /events"})
+            self._json(
+                HTTPStatus.NOT_FOUND, {"error": f"{path}: no such page; try /, /api/state, /events, /tiles/5m.png"}
+            )
+
+    def _tile(self, name: str) -> None:
+        """A tile face image; a name that is no tile in the notation (``5m.png``, ``7z.png``, ``1f.png``) is a 404."""
+        if not TILE_IMAGE.fullmatch(name):
+            self._json(HTTPStatus.NOT_FOUND, {"error": f"/tiles/{name}: no such tile; names are 1m.png-9s.png, "
+                                              "1z.png-7z.png, 1f.png-8f.png"})  # fmt: skip
+            return
+        body = (TILES / name).read_bytes()
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "image/png")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "max-age=86400")
+        self.end_headers()
+        self.wfile.write(body)
 
     def do_POST(self) -> None:
         path = self.path.split("?", 1)[0]

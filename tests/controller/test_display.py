@@ -107,6 +107,26 @@ def test_without_a_token_the_display_is_read_only(tmp_path):
     assert stopped == []
 
 
+def test_tile_faces_are_served_for_every_tile_and_nothing_else():
+    """Issue 6, dealer-light display: "each seat's discards drawn as tile images"; 34 kinds and 8 flowers."""
+    server = DisplayServer("127.0.0.1:0", TableView(), "", {})
+    try:
+        port = int(server.url.rsplit(":", 1)[1])
+        codes = [f"{n}{suit}" for suit in "mps" for n in range(1, 10)]
+        codes += [f"{n}z" for n in range(1, 8)] + [f"{n}f" for n in range(1, 9)]
+        bodies = set()
+        for code in codes:
+            status, kind, body = _request(port, "GET", f"/tiles/{code}.png")
+            assert (status, kind, body[:8]) == (200, "image/png", b"\x89PNG\r\n\x1a\n"), code
+            bodies.add(body)
+        assert len(bodies) == 42  # one face per tile
+        for wrong in ("0m.png", "8z.png", "9f.png", "5m.svg", "..%2Fpage.py", "5m.png/"):
+            status, _, body = _request(port, "GET", f"/tiles/{wrong}")
+            assert status == 404 and "no such tile" in json.loads(body)["error"], wrong
+    finally:
+        server.close()
+
+
 def test_with_on_fault_wait_the_display_shows_the_hint_and_the_technician_resumes(tmp_path):
     port = _free_port()
     config = Config.from_dict(
