@@ -24,6 +24,7 @@ Simplifications of the simulated table, each said where it is made:
 from __future__ import annotations
 
 import logging
+import random
 import statistics
 import time
 from collections.abc import Callable
@@ -31,12 +32,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from controller.renderer import Renderer
 from engine.tiles import Tile, format_tiles, tile_code
 from vision.calibrate import Calibration
 from vision.classify import load_model
 from vision.geometry import DEFAULT_LAYOUT, apply, seat_angle, seat_to_table
 from vision.recognize import Recognizer
-from vision.render import Hand, Look, Placed, Scene, default_camera, render
+from vision.render import Hand, Look, Placed, Scene, default_camera
 from vision.simtable import spot
 from vision.track import Tracker
 
@@ -115,13 +117,23 @@ class CameraStats:
         return data
 
 
+def open_renderer() -> Renderer:
+    """The render process of the simulated table's overhead camera (close it when done)."""
+    return Renderer(default_camera(DEFAULT_LAYOUT))
+
+
 class SimCamera:
     """The simulated table as the overhead camera sees it: tiles laid into the seats' discard zones, rendered,
-    read and tracked. ``seed`` fixes the placement of the tiles; frames are rendered on demand."""
+    read and tracked. ``seed`` fixes the placement of the tiles and the frames' noise; frames are rendered on
+    demand by ``renderer`` (``controller.renderer``: its own process, one for the run)."""
 
-    def __init__(self, seed: int, swap: Swap | None = None, stats: CameraStats | None = None) -> None:
+    def __init__(
+        self, seed: int, renderer: Renderer, swap: Swap | None = None, stats: CameraStats | None = None
+    ) -> None:
         self.rng = np.random.default_rng(seed)
-        self.camera = default_camera(DEFAULT_LAYOUT)
+        self.renderer = renderer
+        renderer.reseed(random.Random(f"{seed}/frames").getrandbits(63))
+        self.camera = renderer.camera
         calibration = Calibration(self.camera.homography, self.camera.width, self.camera.height, DEFAULT_LAYOUT)
         model = load_model()
         self.recognizer = Recognizer(calibration, model, ("discard",))
@@ -144,7 +156,7 @@ class SimCamera:
 
     def _shot(self, seat: int, hands: tuple[Hand, ...] = ()) -> tuple[list, float]:
         tiles = tuple(placed for zone in self._zones for placed in zone if placed is not None)
-        image = render(Scene(tiles, hands, DEFAULT_LAYOUT, True), self.camera, self.look, self.rng)
+        image = self.renderer.render(Scene(tiles, hands, DEFAULT_LAYOUT, True), self.look)
         seen_at = time.perf_counter()
         self._frame += 1
         self.stats.frames += 1
@@ -201,7 +213,7 @@ class SimCamera:
         tracker = self._tracker()
         on_table = tuple(placed for zone in self._zones for placed in zone if placed is not None)
         for frames in range(1, MAX_FRAMES + 1):
-            image = render(Scene(on_table + shown, (), DEFAULT_LAYOUT, True), self.camera, self.look, self.rng)
+            image = self.renderer.render(Scene(on_table + shown, (), DEFAULT_LAYOUT, True), self.look)
             self._frame += 1
             self.stats.frames += 1
             views = [view for view in self.hand_reader.read(image) if view.seat == seat]

@@ -46,6 +46,7 @@ from hw_tests.faults import NO_FAULTS, FaultPlan
 
 if TYPE_CHECKING:  # the camera path imports the vision package (OpenCV): only a run with the camera loads it
     from controller.camera import CameraStats, SimCamera, Swap
+    from controller.renderer import Renderer
 
 log = logging.getLogger(__name__)
 
@@ -96,12 +97,22 @@ class Service:
         self._hand: HandState | None = None
         self.camera_swap = camera_swap
         """Test hook of the simulated camera: the tile laid into the zone instead of the bot's (``SimCamera``)."""
+        self._renderer: Renderer | None = None
+        """The simulated camera's render process, started with the first hand the camera watches."""
         self.camera_stats: CameraStats | None = None
         """The camera path's figures over the run (``service.camera = "sim"``)."""
 
     # -- the run ------------------------------------------------------------------------------------------
 
     def run(self) -> dict[str, Any]:
+        try:
+            return self._run()
+        finally:
+            if self._renderer is not None:
+                self._renderer.close()
+                self._renderer = None
+
+    def _run(self) -> dict[str, Any]:
         run = self._open_run()
         while not run.finished and not self.stop.is_set():
             match = self._match(run)
@@ -263,10 +274,12 @@ class Service:
         pause = self.config.service.think_s / self.config.service.speed
         camera = None
         if self.config.service.camera == "sim":
-            from controller.camera import CameraStats, SimCamera
+            from controller.camera import CameraStats, SimCamera, open_renderer
 
             self.camera_stats = self.camera_stats or CameraStats()
-            camera = SimCamera(hand.record.seed, self.camera_swap, self.camera_stats)  # zones empty on a resume
+            self._renderer = self._renderer or open_renderer()
+            # zones empty on a resume
+            camera = SimCamera(hand.record.seed, self._renderer, self.camera_swap, self.camera_stats)
         while referee.phase is not Phase.OVER and not self.stop.is_set():
             action = next_action(referee, hand.record.seed)
             self.sleep(pause)
