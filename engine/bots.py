@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 
 from engine.actions import Action, ActionKind
-from engine.analysis import is_win
 from engine.notation import MeldKind
 from engine.referee import Phase, Referee
 from engine.tiles import NUM_KINDS, SUITS, Tile, is_flower, is_suited, suit_of
@@ -46,15 +45,20 @@ class SimpleBot:
             return Action(ActionKind.HU, self.seat)
         void = referee.void_suits.get(self.seat)
         if not referee.wall.exhausted and referee.ruleset.allows_kong:
-            for tile in range(NUM_KINDS):
-                if known[tile] == 4 and suit_of(tile) != void:
-                    return Action(ActionKind.CONCEALED_KONG, self.seat, tile)
-            for meld in seat.melds:
-                if meld.kind is MeldKind.PUNG and known[meld.tile]:
-                    return Action(ActionKind.ADDED_KONG, self.seat, meld.tile)
+            kongs = [Action(ActionKind.CONCEALED_KONG, self.seat, t) for t in range(NUM_KINDS) if known[t] == 4]
+            kongs = [kong for kong in kongs if suit_of(kong.tile) != void]  # type: ignore[arg-type]
+            kongs += [
+                Action(ActionKind.ADDED_KONG, self.seat, meld.tile)
+                for meld in seat.melds
+                if meld.kind is MeldKind.PUNG and known[meld.tile]
+            ]
+            kong = next((kong for kong in kongs if referee.is_legal(kong)), None)
+            if kong is not None:
+                return kong
+        keep = referee.wildcard_faces()
         if void is not None and any(known[tile] for tile in range(NUM_KINDS) if suit_of(tile) == void):
-            return Action(ActionKind.DISCARD, self.seat, self._least_useful(known, void))
-        return Action(ActionKind.DISCARD, self.seat, self._least_useful(known))
+            return Action(ActionKind.DISCARD, self.seat, self._least_useful(known, void, keep))
+        return Action(ActionKind.DISCARD, self.seat, self._least_useful(known, keep=keep))
 
     def answer(self, referee: Referee) -> Action:
         """The seat's answer to the tile on offer (phases ``claims`` and ``rob``)."""
@@ -68,21 +72,24 @@ class SimpleBot:
         ruleset = referee.ruleset
         if referee.void_suits.get(self.seat) == suit_of(tile):
             return Action(ActionKind.PASS, self.seat)
+        claim = None
         if known[tile] == 3 and ruleset.allows_kong:
-            return Action(ActionKind.KONG, self.seat)
-        if known[tile] >= 2 and ruleset.allows_pung and self.rng.random() < CLAIM_PUNG_CHANCE:
-            return Action(ActionKind.PUNG, self.seat)
-        chow = self._chow(referee, tile, known)
-        if chow is not None and self.rng.random() < CLAIM_CHI_CHANCE:
-            return Action(ActionKind.CHI, self.seat, chow)
-        return Action(ActionKind.PASS, self.seat)
+            claim = Action(ActionKind.KONG, self.seat)
+        elif known[tile] >= 2 and ruleset.allows_pung and self.rng.random() < CLAIM_PUNG_CHANCE:
+            claim = Action(ActionKind.PUNG, self.seat)
+        else:
+            chow = self._chow(referee, tile, known)
+            if chow is not None and self.rng.random() < CLAIM_CHI_CHANCE:
+                claim = Action(ActionKind.CHI, self.seat, chow)
+        # A ruleset may refuse a meld the tiles allow (a wildcard in it, wild.md W-3): ask the referee first.
+        return claim if claim is not None and referee.is_legal(claim) else Action(ActionKind.PASS, self.seat)
 
     def _can_win(self, referee: Referee, offered: Tile | None) -> bool:
         """Shape first (cheap), then the referee's full verdict (minimum score, ruleset conditions)."""
         counts = list(referee.seats[self.seat].known[:NUM_KINDS])
         if offered is not None:
             counts[offered] += 1
-        if not is_win(counts, referee.ruleset.shape_rules):
+        if not referee.ruleset.quick_win(referee, self.seat, counts, offered):
             return False
         return referee.would_win(self.seat)
 
@@ -99,13 +106,21 @@ class SimpleBot:
                 return low
         return None
 
-    def _least_useful(self, known: list[int], only_suit: str | None = None) -> Tile:
+    def _least_useful(
+        self, known: list[int], only_suit: str | None = None, keep: frozenset[Tile] = frozenset()
+    ) -> Tile:
         """The held tile (of ``only_suit`` if given) with the fewest partners (copies and suit neighbours); ties
-        broken by the seeded rng."""
+        broken by the seeded rng. Tiles in ``keep`` (wildcards) go only when nothing else is left."""
         best: list[Tile] = []
         best_value = None
-        for tile in range(NUM_KINDS):
-            if not known[tile] or is_flower(tile) or (only_suit is not None and suit_of(tile) != only_suit):
+        candidates = [
+            tile
+            for tile in range(NUM_KINDS)
+            if known[tile] and not is_flower(tile) and (only_suit is None or suit_of(tile) == only_suit)
+        ]
+        spare = any(tile not in keep for tile in candidates)
+        for tile in candidates:
+            if spare and tile in keep:
                 continue
             value = 3 * (known[tile] - 1)
             if is_suited(tile):

@@ -43,7 +43,16 @@ from engine.errors import IllegalAction, MjtableError
 from engine.match import HandResult, Win
 from engine.notation import Hand, Meld, MeldKind, Situation, format_hand
 from engine.procedure import NewHand, Wall, WallLayout, break_wall, deal, new_hand
-from engine.rulesets import ClaimKind, DrawContext, KongType, MultipleWinners, Ruleset, Score, WinContext
+from engine.rulesets import (
+    ClaimKind,
+    DrawContext,
+    KongType,
+    MultipleWinners,
+    Ruleset,
+    Score,
+    WildcardSource,
+    WinContext,
+)
 from engine.seats import SeatState
 from engine.settle.melds import contract_meld
 from engine.settlement import Payments, combine, no_payments
@@ -62,6 +71,8 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+_MELD_OF_CLAIM = {ActionKind.CHI: "chi", ActionKind.PUNG: "pon", ActionKind.KONG: "kan"}
+"""Claim actions in the settle contract's words, as ``Ruleset.claim_refusal`` receives them."""
 _CLAIM_OF_ACTION = {
     ActionKind.CHI: ClaimKind.CHI,
     ActionKind.PUNG: ClaimKind.PUNG,
@@ -161,6 +172,8 @@ class Referee:
         """Payments made during the hand: opening wins, kong money, each win; added up at its end."""
         self.kongs: list[dict[str, Any]] = []
         """Every kong made, as the settle contract describes it (seat, type, tile, from, paid_by)."""
+        self.horses: dict[int, list[Tile]] = {}
+        """买马 (推倒胡): each seat's horse tiles, taken face down from the tail after the deal (full information)."""
         if full_information:
             opening = ruleset.opening_settlement([seat.concealed_tiles() for seat in self.seats], dealer)
             if opening is not None:
@@ -194,6 +207,7 @@ class Referee:
             full_information=True,
         )
         referee.dice, referee.dice2 = dealt.dice, dealt.dice2
+        referee._buy_horses()
         return referee
 
     @classmethod
@@ -242,6 +256,8 @@ class Referee:
             if action.tile is not None and action.kind is ActionKind.HU and self.phase is not Phase.ACT:
                 raise IllegalAction("a win on a discard or a robbed kong names no tile: it is the tile on offer")
             events = handler(action)
+            if self.phase is not Phase.OVER:
+                self._replace_indicator()
         except MjtableError as error:
             return Verdict(False, str(error))
         self.history.append(action)
@@ -343,6 +359,7 @@ class Referee:
         if not seat.could_hold(tile):
             raise IllegalAction(f"seat {action.seat} holds no {tile_code(tile)} to discard")
         self._check_visible(tile, 1, f"discard of {tile_code(tile)}")
+        self._refuse(self.ruleset.discard_refusal(self, action.seat, tile), action.seat)
         seat.take(tile)
         seat.discards.append(tile)
         self.discards_made += 1
@@ -378,6 +395,7 @@ class Referee:
         if not seat.could_hold(tile, 4):
             raise IllegalAction(f"seat {action.seat} does not hold four {tile_code(tile)}")
         self._check_visible(tile, 4, f"concealed kong of {tile_code(tile)}")
+        self._refuse(self.ruleset.claim_refusal(self, action.seat, "concealed_kan", tile, (tile,) * 3), action.seat)
         seat.take(tile, 4)
         seat.melds.append(Meld(MeldKind.KONG, tile))
         self._record_kong(action.seat, KongType.CONCEALED, tile)
@@ -393,6 +411,7 @@ class Referee:
         if not seat.could_hold(tile):
             raise IllegalAction(f"seat {action.seat} holds no {tile_code(tile)} to add")
         self._check_visible(tile, 1, f"added kong of {tile_code(tile)}")
+        self._refuse(self.ruleset.claim_refusal(self, action.seat, "added_kan", tile, (tile,) * 3), action.seat)
         seat.take(tile)
         if KongType.ADDED in self.ruleset.robbable_kongs:
             self._open_offer(Phase.ROB, tile, action.seat)
@@ -480,6 +499,17 @@ class Referee:
             if not seat.could_hold(tile, 3):
                 raise IllegalAction(f"seat {action.seat} does not hold three {name} to kong")
             self._check_visible(tile, 3, f"kong of seat {action.seat}")
+        kind, using = _MELD_OF_CLAIM[action.kind], (tile,) * (3 if action.kind is ActionKind.KONG else 2)
+        if action.kind is ActionKind.CHI:
+            low = self._tile(action)
+            using = tuple(other for other in (low, low + 1, low + 2) if other != tile)
+        self._refuse(self.ruleset.claim_refusal(self, action.seat, kind, tile, using), action.seat)
+
+    @staticmethod
+    def _refuse(reason: str | None, seat: int) -> None:
+        """A ruleset's refusal of a discard or a meld (its claim / discard hooks) makes the action illegal."""
+        if reason is not None:
+            raise IllegalAction(f"seat {seat}: {reason}")
 
     def _resolve(self) -> list[str]:
         """All three answered: a win first, else the strongest claim (ties to the nearest seat after the
@@ -500,8 +530,13 @@ class Referee:
                 return self._end_drawn(["all passed"])
             self.phase, self.turn = Phase.DRAW, order[0]
             return ["all passed"]
-        seat, claim = min(claims, key=lambda item: self.ruleset.claim_rank(_CLAIM_OF_ACTION[item[1].kind]))
+        seat, claim = min(claims, key=lambda item: self._claim_rank(item[0], item[1], tile))
         return self._grant(seat, claim, discarder, tile)
+
+    def _claim_rank(self, seat: int, claim: Action, tile: Tile) -> int:
+        """The claim's place in the ruleset's priority, as the ruleset classes it (Harbin's 吃听)."""
+        kind = self.ruleset.claim_class(self, seat, _CLAIM_OF_ACTION[claim.kind], tile, claim.tile)
+        return self.ruleset.claim_rank(kind)
 
     def _grant(self, seat: int, claim: Action, discarder: int, tile: Tile) -> list[str]:
         state = self.seats[seat]
@@ -597,7 +632,11 @@ class Referee:
             flowers=len(seat.flowers),
             consecutive_dealer=self.consecutive_dealer,
             players_out=tuple(self.players_out),
-            extra={**self._table_facts(), **self._hand_facts(action.seat, discarder, robbing)},
+            extra={
+                **self._table_facts(),
+                **self._hand_facts(action.seat, discarder, robbing),
+                **self.ruleset.win_facts(self, action.seat),
+            },
         )
         return WinRecord(action.seat, hand, context, self.ruleset.evaluate(hand, context))
 
@@ -607,7 +646,37 @@ class Referee:
         facts: dict[str, Any] = {"wall_remaining": self.wall.live_remaining}
         if self.dice is not None:
             facts["dice"] = list(self.dice)
+        indicators = self.wall.indicators
+        if indicators and indicators[-1] is not None:
+            facts["indicator"] = tile_code(indicators[-1])
         return facts
+
+    def wildcard_faces(self) -> frozenset[Tile]:
+        """The faces wild in every hand now (wild.md §1): from the current indicator, or fixed. None where the
+        ruleset has no wildcard, the indicator is unseen, or the wildcard acts only when drawn (Harbin's 宝)."""
+        rule = self.ruleset.wildcards
+        if rule is None or rule.source is WildcardSource.FACE:
+            return frozenset()
+        if rule.source is WildcardSource.FIXED:
+            return rule.wildcards()
+        indicators = self.wall.indicators
+        return rule.wildcards(indicators[-1]) if indicators and indicators[-1] is not None else frozenset()
+
+    def _replace_indicator(self) -> None:
+        """换宝: while the ruleset finds the current indicator's face too much in sight (the indicator itself not
+        counted), the next tile from its end of the wall replaces it; the old one stays set aside."""
+        rule = self.ruleset.wildcards
+        while rule is not None and rule.indicator is not None and self.wall.indicators and not self.wall.exhausted:
+            face = self.wall.indicators[-1]
+            if face is None or not self.ruleset.replaces_indicator(self._visible_count(face) - 1):
+                return
+            self.wall.flip_indicator(rule.indicator.wall_end)
+
+    def _buy_horses(self) -> None:
+        """买马: each seat takes ``ruleset.horse_tiles`` tiles face down from the tail after the deal; they stay out
+        of play and are shown at the settlement (``Ruleset.win_facts``)."""
+        for seat in range(SEATS):
+            self.horses[seat] = [self.wall.draw_replacement() for _ in range(self.ruleset.horse_tiles)]  # type: ignore[misc]
 
     def _hand_facts(self, winner: int, discarder: int | None, robbing: bool) -> dict[str, Any]:
         """What the 108-tile rulesets read beside the core situation, in the settle contract's words: the winner's
@@ -844,6 +913,7 @@ class Referee:
             "melds": sum(len(meld.tiles) for seat in self.seats for meld in seat.melds),
             "flowers": sum(len(seat.flowers) for seat in self.seats),
             "indicators": len(self.wall.indicators),
+            "horses": sum(len(tiles) for tiles in self.horses.values()),
             "kong_on_offer": 1 if self.phase is Phase.ROB else 0,
         }
 
@@ -859,7 +929,7 @@ class Referee:
             state = self.wall.state
             for index in state.standing():
                 counts[state.faces[index]] += 1  # type: ignore[index]
-            for tile in self.wall.indicators:
+            for tile in [*self.wall.indicators, *(tile for tiles in self.horses.values() for tile in tiles)]:
                 counts[tile] += 1  # type: ignore[index]
             for seat in self.seats:
                 for tile in range(NUM_TILE_IDS):

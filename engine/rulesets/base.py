@@ -612,6 +612,39 @@ class Ruleset(ContractQueries, ABC):
         """扎鸟: live-wall tiles turned up after a win and passed to ``evaluate`` as ``birds`` (Changsha); 0 = none."""
         return 0
 
+    # --- referee hooks: what the table asks the ruleset during the hand (the defaults change nothing) ----------
+
+    def win_facts(self, referee: Any, seat: int) -> dict[str, Any]:
+        """Ruleset situation keys the table knows when ``seat`` declares a win (per-seat counts of discarded
+        wildcards, opened melds, horses, ...), in the settle contract's words; added to ``WinContext.extra``."""
+        return {}
+
+    def claim_refusal(self, referee: Any, seat: int, kind: str, tile: Tile, using: tuple[Tile, ...]) -> str | None:
+        """Why ``seat`` may not make this meld (``kind`` chi / pon / kan on the discard ``tile`` with his own
+        ``using`` tiles, or concealed_kan / added_kan of his own), e.g. a wildcard inside a claimed meld (wild.md
+        W-3); ``None``: allowed."""
+        return None
+
+    def discard_refusal(self, referee: Any, seat: int, tile: Tile) -> str | None:
+        """Why ``seat`` may not discard ``tile`` (推倒胡's 鬼牌); ``None``: allowed."""
+        return None
+
+    def claim_class(self, referee: Any, seat: int, kind: ClaimKind, tile: Tile, low: Tile | None) -> ClaimKind:
+        """The priority class of a claim (Harbin: a chi that makes the hand ready is a 吃听, ``CHI_READY``)."""
+        return kind
+
+    def replaces_indicator(self, visible_copies: int) -> bool:
+        """Whether the current indicator is replaced by the next one from its end of the wall, given the copies
+        of its face in sight (Harbin 换宝 at three); the referee asks after every action."""
+        return False
+
+    def quick_win(self, referee: Any, seat: int, counts: list[int], offered: Tile | None) -> bool:
+        """A cheap test before a bot asks for the full verdict: whether the concealed ``counts`` (with the
+        ``offered`` tile, if any, already added) may be a win. Wildcard rulesets read their jokers here."""
+        from engine.analysis import is_win
+
+        return is_win(counts, self.shape_rules)
+
     @classmethod
     def describe(cls) -> dict[str, Any]:
         """``mjtable rules``: id, description and the options with their defaults and allowed values."""

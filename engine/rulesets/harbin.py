@@ -211,6 +211,23 @@ class HarbinRuleset(Ruleset):
         counts = list(known[:NUM_KINDS])
         return sum(counts) % 3 == 1 and bool(waits(counts, STANDARD))
 
+    def claim_class(self, referee: Referee, seat: int, kind: ClaimKind, tile: Tile, low: Tile | None) -> ClaimKind:
+        """吃听: a chi after which some discard leaves the hand waiting (HR-10)."""
+        if kind is not ClaimKind.CHI or low is None:
+            return kind
+        counts = list(referee.seats[seat].known[:NUM_KINDS])
+        for other in (low, low + 1, low + 2):
+            if other != tile:
+                counts[other] -= 1
+        for discard in range(NUM_KINDS):
+            if counts[discard]:
+                counts[discard] -= 1
+                ready = bool(waits(counts, STANDARD))
+                counts[discard] += 1
+                if ready:
+                    return ClaimKind.CHI_READY
+        return kind
+
     def replaces_indicator(self, visible_copies: int) -> bool:
         """换宝 (HR-9): three copies of the 宝 face in sight replace it."""
         return visible_copies >= BAO_CHANGE_AT

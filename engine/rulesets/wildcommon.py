@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.analysis import ShapeRules
+from engine.analysis import ShapeRules, is_win_wild
 from engine.errors import RulesetError
 from engine.notation import Hand, Meld, MeldKind
 from engine.rulesets.base import KongType, Score, WildcardRule
@@ -273,3 +273,16 @@ def read_kongs(extra: Mapping[str, Any], tile_set: TileSet) -> list[Kong]:
     if not isinstance(items, list):
         raise RulesetError(f"situation field 'kongs': expected a list of kong objects, found {items!r}")
     return [Kong.read(item, f"kongs[{index}]", tile_set) for index, item in enumerate(items)]
+
+
+def wild_quick_win(faces: frozenset[Tile], counts: list[int], offered: Tile | None, shapes: ShapeRules) -> bool:
+    """The bots' cheap test for a wildcard ruleset: the wildcards among ``counts`` taken out and read as jokers;
+    a wildcard on offer (a discard) is never won on."""
+    if offered is not None and offered in faces:
+        return False
+    natural = list(counts)
+    wilds = 0
+    for face in faces:
+        wilds += natural[face]
+        natural[face] = 0
+    return is_win_wild(natural, wilds, shapes)

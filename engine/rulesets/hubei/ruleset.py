@@ -37,6 +37,7 @@ from engine.rulesets.wildcommon import (
     refused,
     seat_map,
     split_wild,
+    wild_quick_win,
     wildcard_faces,
 )
 from engine.settlement import Payments, collect, no_payments
@@ -187,7 +188,7 @@ class HubeiRuleset(Ruleset):
     def win_facts(self, referee: Referee, seat: int) -> dict[str, Any]:
         """The per-seat items of the rolling doubling as the table shows them: 赖子 in each river (a discarded
         赖子 is never claimed, HB-10), opened melds, kongs."""
-        faces = self._table_wildcards(referee)
+        faces = referee.wildcard_faces()
         rivers = {str(s): sum(tile in faces for tile in state.discards) for s, state in enumerate(referee.seats)}
         melds = {str(s): meld_facts(state.melds) for s, state in enumerate(referee.seats)}
         return {
@@ -197,12 +198,8 @@ class HubeiRuleset(Ruleset):
             "declared": True,
         }
 
-    def _table_wildcards(self, referee: Referee) -> frozenset[Tile]:
-        indicator = referee.wall.indicators[-1]
-        return self.wildcards.wildcards(indicator)
-
     def claim_refusal(self, referee: Referee, seat: int, kind: str, tile: Tile, using: tuple[Tile, ...]) -> str | None:
-        faces = self._table_wildcards(referee)
+        faces = referee.wildcard_faces()
         held = sum(referee.seats[seat].known[face] for face in faces)
         return self.claim_reason(faces, kind, tile, using, held)
 
@@ -210,7 +207,9 @@ class HubeiRuleset(Ruleset):
         self, faces: frozenset[Tile], kind: str, tile: Tile, using: tuple[Tile, ...], held: int
     ) -> str | None:
         """HB-10: a discarded 赖子 is never claimed; W-3: no 赖子 inside a claimed meld; HB-4: no chi while
-        holding two or more 赖子."""
+        holding two or more 赖子. A player's own kongs are no claims."""
+        if kind in ("concealed_kan", "added_kan"):
+            return None
         if tile in faces:
             return "a discarded 赖子 cannot be claimed (HB-10)"
         if kind != "hu" and any(other in faces for other in using):
@@ -218,6 +217,9 @@ class HubeiRuleset(Ruleset):
         if kind == "chi" and held >= 2:
             return f"a player holding {held} 赖子 may not chi (HB-4)"
         return None
+
+    def quick_win(self, referee: Referee, seat: int, counts: list[int], offered: Tile | None) -> bool:
+        return wild_quick_win(referee.wildcard_faces(), counts, offered, _SHAPES)
 
     # --- settle queries -------------------------------------------------------------------------------------
 

@@ -92,11 +92,11 @@ class WuhanRuleset(HubeiRuleset):
         self, faces: frozenset[Tile], kind: str, tile: Tile, using: tuple[Tile, ...], held: int
     ) -> str | None:
         if tile == RED:
-            return "a discarded 红中 cannot be claimed: it is a 红中杠 (WH-3)"
+            return "红中 is never claimed nor konged: each one is discarded as a 红中杠 (WH-3)"
         return super().claim_reason(faces, kind, tile, using, held)
 
     def win_facts(self, referee: Referee, seat: int) -> dict[str, Any]:
-        faces = self._table_wildcards(referee)
+        faces = referee.wildcard_faces()
         melds = {str(s): meld_facts(state.melds) for s, state in enumerate(referee.seats)}
         return {
             "discarded_wildcards": {str(s): sum(t in faces for t in st.discards) for s, st in enumerate(referee.seats)},

@@ -17,6 +17,7 @@ from engine.analysis import ShapeRules
 from engine.errors import RulesetError
 from engine.notation import Hand
 from engine.rulesets.base import (
+    DrawContext,
     FanEntry,
     IndicatorPosition,
     KongType,
@@ -44,6 +45,7 @@ from engine.rulesets.wildcommon import (
     read_tiles,
     refused,
     split_wild,
+    wild_quick_win,
     wildcard_faces,
 )
 from engine.settlement import Payments, collect, combine, no_payments
@@ -193,18 +195,25 @@ class TuidaohuRuleset(Ruleset):
         return {"horses": {str(owner): [tile_code(tile) for tile in tiles] for owner, tiles in horses.items()}}
 
     def claim_refusal(self, referee: Referee, seat: int, kind: str, tile: Tile, using: tuple[Tile, ...]) -> str | None:
-        faces = self.wildcards.wildcards(referee.wall.indicators[-1])
-        return self.claim_reason(faces, kind, tile, using)
+        return self.claim_reason(referee.wildcard_faces(), kind, tile, using)
 
     def discard_refusal(self, referee: Referee, seat: int, tile: Tile) -> str | None:
-        if tile in self.wildcards.wildcards(referee.wall.indicators[-1]):
-            return "a 鬼牌 may not be discarded (§5.1)"
-        return None
+        return "a 鬼牌 may not be discarded (§5.1)" if tile in referee.wildcard_faces() else None
+
+    def quick_win(self, referee: Referee, seat: int, counts: list[int], offered: Tile | None) -> bool:
+        return wild_quick_win(referee.wildcard_faces(), counts, offered, SHAPES)
+
+    def settle_draw(self, ctx: DrawContext) -> Payments:
+        """A drawn hand pays nothing, but the kongs made in it stand (TD-7)."""
+        base = self.options["base"]
+        return combine(no_payments(), *(kong_money(kong, base) for kong in read_kongs(ctx.extra, self.tile_set)))
 
     @staticmethod
     def claim_reason(faces: frozenset[Tile], kind: str, tile: Tile, using: tuple[Tile, ...]) -> str | None:
         if kind == "chi":
             return "推倒胡 has no chi (§5.1)"
+        if kind in ("concealed_kan", "added_kan") and tile in faces:
+            return "a 鬼牌 cannot be used in a kong (TD-8)"
         if tile in faces:
             return "a 鬼牌 is never discarded, so it cannot be claimed (§5.1)"
         if kind != "hu" and any(other in faces for other in using):
