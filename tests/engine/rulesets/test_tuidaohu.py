@@ -136,12 +136,14 @@ def test_several_winners_horses_from_the_discarder():
 
 def test_discard_and_claim_rules():
     # §5.1 / TD-8: a 鬼牌 is never discarded nor used in a pon or kong; there is no chi.
-    assert ask("tuidaohu", query="discard_allowed", indicator="1z", discarder=1, discard_tile="2z")[
-        "discard_allowed"
-    ] is False
-    assert ask("tuidaohu", query="discard_allowed", indicator="1z", discarder=1, discard_tile="3z")[
-        "discard_allowed"
-    ] is True
+    assert (
+        ask("tuidaohu", query="discard_allowed", indicator="1z", discarder=1, discard_tile="2z")["discard_allowed"]
+        is False
+    )
+    assert (
+        ask("tuidaohu", query="discard_allowed", indicator="1z", discarder=1, discard_tile="3z")["discard_allowed"]
+        is True
+    )
     pon = {"seat": 1, "type": "pon", "tile": "3z", "from": 0, "using": ["3z", "2z"]}
     chi = {"seat": 1, "type": "chi", "tile": "3m", "from": 0, "using": ["1m", "2m"]}
     assert ask("tuidaohu", query="claim_allowed", indicator="1z", claim=pon)["claim_allowed"] is False
