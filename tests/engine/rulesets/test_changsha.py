@@ -72,6 +72,8 @@ def test_situational_big_hands():
     assert names(last) == ["海底炮"] and last["payments"] == seats(0, 6, -6, 0)
     heaven = ask(SMALL, "5p", {"winner": 0, "discarder": None, "first_turn": True})
     assert names(heaven) == ["天胡"] and heaven["payments"] == seats(18, -6, -6, -6)
+    earth = ask(SMALL, "5p", {"winner": 2, "discarder": 0, "first_turn": True})
+    assert names(earth) == ["地胡"] and earth["payments"] == seats(-6, 0, 6, 0)
 
 
 def test_robbing_an_added_kong_only():

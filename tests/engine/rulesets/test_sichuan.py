@@ -159,6 +159,8 @@ def test_heavenly_win_is_paid_at_the_cap():
     answer = ask("123456789m234p5p", "5p", self_draw(0, first_turn=True))
     assert [name.split()[0] for name in answer["kinds"]] == ["天胡"]
     assert answer["payments"] == seats(51, -17, -17, -17)
+    earthly = ask("123456789m234p5p", "5p", self_draw(2, first_turn=True))
+    assert [name.split()[0] for name in earthly["kinds"]] == ["地胡"] and earthly["multiplier"] == 16
 
 
 def test_last_four_tiles_must_be_won():
