@@ -9,9 +9,11 @@ event stream through the view. Bad requests get a 4xx with a JSON ``{"error": ..
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import json
 import logging
 import re
+import socket
 import threading
 from collections.abc import Callable
 from http import HTTPStatus
@@ -27,6 +29,7 @@ from controller.page import PAGE
 log = logging.getLogger(__name__)
 
 KEEPALIVE_S = 15.0
+MAX_STREAMS = 32
 TILES = resources.files("controller") / "static" / "tiles"
 """The tile faces the page draws (package data; see static/tiles/SOURCE.txt)."""
 TILE_IMAGE = re.compile(r"([1-9][mps]|[1-7]z|[1-8]f)\.png")
@@ -35,10 +38,19 @@ TILE_IMAGE = re.compile(r"([1-9][mps]|[1-7]z|[1-8]f)\.png")
 class DisplayServer:
     """Serves ``view``; ``controls[name]`` is called by an authorised ``POST /api/<name>``; ``token`` "" = none."""
 
-    def __init__(self, listen: str, view: TableView, token: str, controls: dict[str, Callable[[], None]]) -> None:
+    def __init__(
+        self,
+        listen: str,
+        view: TableView,
+        token: str,
+        controls: dict[str, Callable[[], None]],
+        max_streams: int = MAX_STREAMS,
+    ) -> None:
         self.view = view
         self.token = token
         self.controls = controls
+        self.streams = threading.BoundedSemaphore(max_streams)
+        """Event streams open at once: each holds a thread, so a flood of pages gets 503s, not the Pi's memory."""
         handler = type("Handler", (_Handler,), {"server_state": self})
         try:
             self._server = ThreadingHTTPServer(parse_listen(listen), handler)
@@ -50,6 +62,8 @@ class DisplayServer:
         host, port = self._server.server_address[:2]
         self.url = f"http://{host}:{port}"
         log.info("display on %s", self.url)
+        if token and not ipaddress.ip_address(socket.gethostbyname(host)).is_loopback:
+            log.warning("the control endpoints answer on %s over plain HTTP: keep the token to trusted hands", host)
 
     def close(self) -> None:
         self.view.close()
@@ -125,7 +139,24 @@ class _Handler(BaseHTTPRequestHandler):
             control()
             self._json(HTTPStatus.ACCEPTED, {"accepted": path})
 
+    def do_PUT(self) -> None:
+        self._json(
+            HTTPStatus.METHOD_NOT_ALLOWED, {"error": f"{self.command} {self.path}: only GET and POST are served"}
+        )
+
+    do_DELETE = do_PATCH = do_PUT
+
     def _stream(self) -> None:
+        streams = self.server_state.streams
+        if not streams.acquire(blocking=False):
+            self._json(HTTPStatus.SERVICE_UNAVAILABLE, {"error": "too many displays open; close one and reload"})
+            return
+        try:
+            self._push()
+        finally:
+            streams.release()
+
+    def _push(self) -> None:
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-cache")

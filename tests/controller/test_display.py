@@ -107,6 +107,26 @@ def test_without_a_token_the_display_is_read_only(tmp_path):
     assert stopped == []
 
 
+def test_other_methods_and_too_many_streams_get_clear_answers():
+    """Issue 6, Security: "Bad requests get clear 4xx answers"; a flood of open pages is refused, not served."""
+    view = TableView()
+    server = DisplayServer("127.0.0.1:0", view, "", {}, max_streams=1)
+    try:
+        port = int(server.url.rsplit(":", 1)[1])
+        for method in ("PUT", "DELETE", "PATCH"):
+            status, kind, body = _request(port, method, "/api/state")
+            assert status == 405 and kind.startswith("application/json"), method
+            assert "only GET and POST" in json.loads(body)["error"]
+        first = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        first.request("GET", "/events")
+        assert first.getresponse().status == 200  # the one stream allowed is open
+        status, _, body = _request(port, "GET", "/events")
+        assert status == 503 and "too many displays" in json.loads(body)["error"]
+        first.close()
+    finally:
+        server.close()
+
+
 def test_tile_faces_are_served_for_every_tile_and_nothing_else():
     """Issue 6, dealer-light display: "each seat's discards drawn as tile images"; 34 kinds and 8 flowers."""
     server = DisplayServer("127.0.0.1:0", TableView(), "", {})
