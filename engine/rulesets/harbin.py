@@ -32,12 +32,12 @@ from engine.rulesets.base import (
 from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.queries import require
 from engine.rulesets.readings import standard_readings
+from engine.rulesets.suited108 import per_seat
 from engine.rulesets.wildcommon import (
     STANDARD,
     agreeing,
     meld_facts,
     meld_tiles,
-    per_seat,
     read_seat,
     read_tile,
     refused,

@@ -16,6 +16,7 @@ from engine.analysis import ShapeRules, is_win_wild
 from engine.errors import RulesetError
 from engine.notation import Hand, Meld, MeldKind
 from engine.rulesets.base import KongType, Score, WildcardRule
+from engine.rulesets.suited108 import read_seat
 from engine.settlement import Payments
 from engine.tiles import NUM_KINDS, Tile, parse_tiles, tile_code
 from engine.tilesets import TileSet
@@ -52,12 +53,6 @@ def read_tiles(value: Any, where: str, tile_set: TileSet) -> list[Tile]:
     if any(tile < 0 or not tile_set.copies[tile] for tile in tiles):
         raise RulesetError(f'situation field {where!r}: expected tiles such as ["1m", "5z"], found {value!r}')
     return tiles
-
-
-def read_seat(value: Any, where: str) -> int:
-    if type(value) is not int or not 0 <= value <= 3:
-        raise RulesetError(f"situation field {where!r}: expected a seat 0-3, found {value!r}")
-    return value
 
 
 def seat_map(extra: Mapping[str, Any], key: str, kind: type, default: Any) -> dict[int, Any]:
@@ -181,10 +176,6 @@ def refused(reason: str, payments: Payments | None = None, **extra: Any) -> Scor
         reason=reason,
         extra={"kind": None, **extra},
     )
-
-
-def per_seat(payments: Mapping[int, Any] | None) -> dict[str, Any] | None:
-    return None if payments is None else {str(seat): payments[seat] for seat in SEATS}
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from engine.rulesets.base import (
 from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.hubei.hands import ONE_COLOUR, HubeiHand, hand_value, read_hand
 from engine.rulesets.queries import require
+from engine.rulesets.suited108 import per_seat
 from engine.rulesets.wildcommon import (
     Claim,
     MeldFacts,
@@ -177,7 +178,7 @@ class HubeiRuleset(Ruleset):
         if not declared:
             return refused(reason, None, **facts)
         penalty = self.false_win_payments(ctx.winner)
-        return refused(reason, penalty, **facts, breakdown={"false_win_penalty": _out(penalty)})
+        return refused(reason, penalty, **facts, breakdown={"false_win_penalty": per_seat(penalty)})
 
     def false_win_payments(self, declarer: int) -> Payments:
         amount = FALSE_WIN_VALUE * self.options["base"]
@@ -237,7 +238,7 @@ class HubeiRuleset(Ruleset):
         """抬庄 (HB-12): the dealer pays each of the three one 底分."""
         dealer = read_seat(require(request.situation, "dealer"), "dealer")
         amount = TAI_ZHUANG * self.options["base"]
-        return {"hu": None, "payments": _out(collect(dealer, {s: -amount for s in range(4) if s != dealer}))}
+        return {"hu": None, "payments": per_seat(collect(dealer, {s: -amount for s in range(4) if s != dealer}))}
 
     def answer_du_tai_zhuang(self, request: SettleRequest) -> dict[str, Any]:
         """独抬庄 (HB-13): four alike in the dealer's dealt hand → each pays him 4 × 底分; in another player's
@@ -249,13 +250,9 @@ class HubeiRuleset(Ruleset):
             payments = collect(dealer, {s: amount for s in range(4) if s != dealer})
         else:
             payments = collect(holder, {dealer: amount})
-        return {"hu": None, "payments": _out(payments)}
+        return {"hu": None, "payments": per_seat(payments)}
 
     def answer_drawn_settlement(self, request: SettleRequest) -> dict[str, Any]:
         """黄牌 (HB-18): nobody pays; the dealer deals again (HB-17)."""
         dealer = read_seat(require(request.situation, "dealer"), "dealer")
-        return {"hu": None, "payments": _out(no_payments()), "next_dealer": dealer}
-
-
-def _out(payments: Payments) -> dict[str, Any]:
-    return {str(seat): payments[seat] for seat in range(4)}
+        return {"hu": None, "payments": per_seat(no_payments()), "next_dealer": dealer}

@@ -31,6 +31,7 @@ from engine.rulesets.base import (
 )
 from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.queries import require
+from engine.rulesets.suited108 import per_seat
 from engine.rulesets.tuidaohu.fans import FANXING, SHAPES, SITUATIONAL, best_kinds, situation_kinds, value
 from engine.rulesets.tuidaohu.horses import Transfer, hand_payments, horse_payments, horse_targets
 from engine.rulesets.wildcommon import (
@@ -38,7 +39,6 @@ from engine.rulesets.wildcommon import (
     Kong,
     claim_answer,
     faces_text,
-    per_seat,
     read_kongs,
     read_seat,
     read_tile,
