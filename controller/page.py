@@ -59,7 +59,8 @@ function item(v){if(v.result)return `<li>${v.result.drawn?WORDS[lang].drawn:v.re
  const text=describe(v.event)+(v.events?" · "+v.events.join(", "):"");
  return v.ok?`<li>${text} ✓</li>`:`<li class="no">${text} ✗ ${v.reason}</li>`}
 const VERBS={zh:{draw:"摸牌",discard:"打出",flower:"补花",concealed_kong:"暗杠",added_kong:"加杠",chi:"吃",pung:"碰",
- kong:"杠",hu:"和",pass:"过",declare_void:"定缺",press:"按键"},en:{draw:"draws",discard:"discards",flower:"sets aside a flower",
+ kong:"杠",hu:"和",pass:"过",declare_void:"定缺",press:"按键"},
+ en:{draw:"draws",discard:"discards",flower:"sets aside a flower",
  concealed_kong:"declares a concealed kong",added_kong:"adds to a kong",chi:"chows",pung:"pungs",kong:"kongs",
  hu:"declares hu",pass:"passes",declare_void:"declares void the suit of",press:"pressed"}};
 function describe(e){const a=e.action;if(e.kind==="table")return `${lang==="zh"?"牌桌":"table"}: ${e.step}`;
