@@ -6,7 +6,7 @@ kinds pay 5, 豪华七对 10; everyone pays, each share doubled once per item of
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -41,7 +41,7 @@ from engine.rulesets.wildcommon import (
     wild_quick_win,
     wildcard_faces,
 )
-from engine.settlement import Payments, collect, no_payments
+from engine.settlement import Payments, collect, combine, no_payments
 from engine.tiles import NUM_KINDS, Tile, parse_tiles
 
 if TYPE_CHECKING:
@@ -245,12 +245,21 @@ class HubeiRuleset(Ruleset):
         → the dealer pays that player 4 × 底分."""
         dealer = read_seat(require(request.situation, "dealer"), "dealer")
         holder = read_seat(require(request.situation, "holder"), "holder")
+        return {"hu": None, "payments": per_seat(self.du_tai_zhuang(dealer, holder))}
+
+    def du_tai_zhuang(self, dealer: int, holder: int) -> Payments:
         amount = DU_TAI_ZHUANG * self.options["base"]
         if holder == dealer:
-            payments = collect(dealer, {s: amount for s in range(4) if s != dealer})
-        else:
-            payments = collect(holder, {dealer: amount})
-        return {"hu": None, "payments": per_seat(payments)}
+            return collect(dealer, {s: amount for s in range(4) if s != dealer})
+        return collect(holder, {dealer: amount})
+
+    def opening_settlement(self, hands: Sequence[Sequence[Tile]], dealer: int) -> Payments | None:
+        """独抬庄 at the table: every dealt hand holding four identical tiles is paid at once (the text's other
+        case, four completed by a draw in the first go-around, is left to ``mjtable settle``)."""
+        holders = [seat for seat, tiles in enumerate(hands) if any(tiles.count(tile) == 4 for tile in set(tiles))]
+        if not holders:
+            return None
+        return combine(no_payments(), *(self.du_tai_zhuang(dealer, holder) for holder in holders))
 
     def answer_drawn_settlement(self, request: SettleRequest) -> dict[str, Any]:
         """黄牌 (HB-18): nobody pays; the dealer deals again (HB-17)."""

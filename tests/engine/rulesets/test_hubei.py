@@ -197,3 +197,16 @@ def test_rotation_and_drawn_hand():
     assert ask("hubei-laizi", query="next_dealer", dealer=1, winners=[1])["next_dealer"] == 1
     drawn = ask("hubei-laizi", query="drawn_settlement", dealer=1, drawn=True)
     assert drawn["next_dealer"] == 1 and paid(drawn) == (0, 0, 0, 0)
+
+
+def test_du_tai_zhuang_is_paid_on_the_dealt_hands():
+    # §2.7 HB-13 at the table: the dealer's four 9p → +12; seat 2's four 1z → the dealer pays him 4.
+    ruleset = get_ruleset("hubei-laizi")
+    plain = [
+        parse_tile(code) for code in ("1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "4p")
+    ]
+    dealer_quad = [parse_tile("9p")] * 4 + plain[:10]
+    assert ruleset.opening_settlement([plain, dealer_quad, plain, plain], 1) == {0: -4, 1: 12, 2: -4, 3: -4}
+    other_quad = [parse_tile("1z")] * 4 + plain[:9]
+    assert ruleset.opening_settlement([plain + plain[:1], plain, other_quad, plain], 0) == {0: -4, 1: 0, 2: 4, 3: 0}
+    assert ruleset.opening_settlement([plain + plain[:1], plain, plain, plain], 0) is None
