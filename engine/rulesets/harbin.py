@@ -172,7 +172,8 @@ class HarbinRuleset(Ruleset):
         return None
 
     def _shares(self, ctx: WinContext, kind: str, value: int, kadang: bool) -> dict[int, float]:
-        """What each loser pays: 站立 at least 3, 卡当 doubles (not 宝中宝), 出冲 pays 3 and 包付 the others."""
+        """What each loser pays: a non-discarder who never opened (站立) at least 3, 卡当 doubles (not 宝中宝), a
+        discarder who was not ready (出冲) pays 3 and 包付 the others."""
         opened = seat_map(ctx.extra, "open_melds", bool, True)
         ready = seat_map(ctx.extra, "ready", bool, True)
         special = kind == "baozhongbao"
@@ -184,9 +185,9 @@ class HarbinRuleset(Ruleset):
             return amount * (2 if kadang and not special else 1) * base
 
         losers = [seat for seat in range(4) if seat != ctx.winner]
-        shares = {seat: owed(value, not opened[seat]) for seat in losers}
-        discarder = ctx.discarder
-        if kind == "pinghu" and discarder is not None and not ready[discarder]:
+        discarder = ctx.discarder if kind == "pinghu" else None  # 抢杠 is paid as a self-draw (HR-7)
+        shares = {seat: owed(value, not opened[seat] and seat != discarder) for seat in losers}
+        if discarder is not None and not ready[discarder]:
             shares[discarder] = owed(STANDING_LEAST, False)
             total = sum(shares.values())
             shares = {seat: (total if seat == discarder else 0) for seat in losers}

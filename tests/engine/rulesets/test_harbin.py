@@ -139,3 +139,9 @@ def test_winner_deals():
     assert ask("harbin", query="next_dealer", dealer=0, winners=[2])["next_dealer"] == 2
     assert ask("harbin", query="next_dealer", dealer=0, winners=[0])["next_dealer"] == 0
     assert ask("harbin", query="drawn_settlement", dealer=3, drawn=True)["next_dealer"] == 3
+
+
+def test_standing_applies_to_non_discarders_only():
+    # §6.1: "a non-discarder who never opened (站立) pays 3"; the ready discarder pays his 1 either way.
+    answer = hb(HAND, "5s", winner=1, discarder=0, open_melds={"0": False})
+    assert paid(answer) == (-1, 3, -1, -1)
