@@ -160,7 +160,7 @@ class SimCamera:
         seen_at = time.perf_counter()
         self._frame += 1
         self.stats.frames += 1
-        views = [view for view in self.recognizer.read(image) if view.seat == seat]
+        views = self.recognizer.read(image, (seat,))  # the service knows whose discard or claim it is
         return self._trackers[seat].update(views, self._frame, self._frame / FPS), seen_at
 
     def discard(self, seat: int, tile: Tile) -> Reading:
@@ -216,7 +216,7 @@ class SimCamera:
             image = self.renderer.render(Scene(on_table + shown, (), DEFAULT_LAYOUT, True), self.look)
             self._frame += 1
             self.stats.frames += 1
-            views = [view for view in self.hand_reader.read(image) if view.seat == seat]
+            views = self.hand_reader.read(image, (seat,))
             for event in tracker.update(views, self._frame, self._frame / FPS):
                 if event.kind == "hand" and None not in event.tiles:
                     return HandReading(tuple(t for t in event.tiles if t is not None), frames)
