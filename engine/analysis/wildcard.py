@@ -197,9 +197,12 @@ def _special_possible(counts: Sequence[int], wilds: int, size: int, rules: Shape
     return rules.knitted_straight and any(pattern_of(counts).count(0) <= wilds + 1 for pattern_of in _PATTERNS_OF)
 
 
-def wild_assignments(counts: Sequence[int], wilds: int, rules: ShapeRules = DEFAULT_SHAPES) -> list[tuple[int, ...]]:
+def wild_assignments(
+    counts: Sequence[int], wilds: int, rules: ShapeRules = DEFAULT_SHAPES, faces: Sequence[int] | None = None
+) -> list[tuple[int, ...]]:
     """Every distinct sorted multiset of faces the jokers can stand for that makes the hand a win (for 硬胡/软胡
-    and for picking the best-paying reading), in lexicographic order.
+    and for picking the best-paying reading), in lexicographic order; ``faces`` (ascending) limits the faces
+    tried, for a scorer that knows the other faces can add nothing.
 
     Faces are chosen in nondecreasing order, and a branch is followed only while the jokers left can still
     complete the hand, so the search visits little more than the answers.
@@ -207,16 +210,33 @@ def wild_assignments(counts: Sequence[int], wilds: int, rules: ShapeRules = DEFA
     if not is_win_wild(counts, wilds, rules):
         return []
     found: list[tuple[int, ...]] = []
-    _extend(list(counts), wilds, 0, (), rules, found)
+    _extend(list(counts), wilds, 0, (), rules, tuple(range(NUM_KINDS)) if faces is None else tuple(faces), found)
     return found
 
 
-def _extend(counts: list[int], wilds: int, lowest: int, faces: tuple[int, ...], rules: ShapeRules, found: list) -> None:
+def _wins_with(counts: list[int], tile: int, rules: ShapeRules) -> bool:
+    counts[tile] += 1
+    won = is_win(counts, rules)
+    counts[tile] -= 1
+    return won
+
+
+def _extend(
+    counts: list[int], wilds: int, lowest: int, chosen: tuple[int, ...], rules: ShapeRules, faces: tuple, found: list
+) -> None:
     if not wilds:
-        found.append(faces)
+        found.append(chosen)
         return
-    for tile in range(lowest, NUM_KINDS):
+    if wilds == 1 and max(counts) <= 4:
+        # The last joker: one wait computation instead of a hu check per face (a fifth copy is tried apart).
+        ready = set(waits(counts, rules))
+        for tile in faces[lowest:]:
+            if tile in ready or (counts[tile] == 4 and _wins_with(counts, tile, rules)):
+                found.append((*chosen, tile))
+        return
+    for index in range(lowest, len(faces)):
+        tile = faces[index]
         counts[tile] += 1
         if is_win_wild(counts, wilds - 1, rules):
-            _extend(counts, wilds - 1, tile, (*faces, tile), rules, found)
+            _extend(counts, wilds - 1, index, (*chosen, tile), rules, faces, found)
         counts[tile] -= 1

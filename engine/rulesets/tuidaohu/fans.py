@@ -121,16 +121,33 @@ def reading_kinds(concealed: Sequence[int], melds: Sequence[Meld]) -> list[set[s
 
 
 def completions(natural: Sequence[int], wilds: int) -> list[list[int]]:
-    """Every complete concealed count vector the 鬼牌 can make of the natural tiles (W-1); none: no win."""
+    """Complete concealed count vectors the 鬼牌 can make of the natural tiles (W-1), enough to find the best
+    reading; none: no win."""
     if not wilds:
         return [list(natural)] if is_win(natural, SHAPES) else []
     found = []
-    for faces in wild_assignments(natural, wilds, SHAPES):
+    for faces in wild_assignments(natural, wilds, SHAPES, useful_faces(natural)):
         counts = list(natural)
         for tile in faces:
             counts[tile] += 1
         found.append(counts)
     return found
+
+
+def useful_faces(natural: Sequence[int]) -> list[Tile]:
+    """The faces a 鬼牌 needs to be tried as, for the best 番型 sum: a face that joins a natural tile in a set or
+    pair (the tile itself or a suit neighbour within two ranks), and for sets and pairs of 鬼牌 alone every
+    honour and the 1 and 9 of each suit: such a set is best a pung (no 番型 wants a chow), and a terminal or honour
+    pung loses no 番型 that a middle one of the same suit keeps (幺九 only gain). 十三幺 needs only these faces."""
+    useful = set(_YAOJIU)
+    for tile in range(NUM_KINDS):
+        if natural[tile]:
+            if is_honor(tile):
+                useful.add(tile)
+            else:
+                base = tile - tile % 9
+                useful.update(range(max(base, tile - 2), min(base + 8, tile + 2) + 1))
+    return sorted(useful)
 
 
 def value(kinds: set[str]) -> int:
