@@ -6,6 +6,11 @@ A win needs an opened, ready hand with two suits, a 1, 9 or 红中, and a pung a
 of the last wall tile, stands for any tile only when a ready player self-draws it (HR-1). Every other player
 pays: 平胡 1, 自摸 2, 摸宝 3, 宝中宝 12; a player who never opened (站立) pays at least 3 (HR-5); 卡当 doubles
 (HR-3, not 宝中宝: HR-4); a discarder who was not ready (出冲) pays 3 and the other two's shares (包付).
+
+At the table: the 宝 is flipped from the tail after the deal and replaced at three visible copies (换宝,
+``replaces_indicator``); a chi that leaves the hand waiting outranks a pung (吃听, ``claim_class``); readiness is
+read from the hands (a waiting hand counts as declared ready; ``declared_ready`` absent in a settle request is
+true as well). The 荒庄 rule of dealing the last four tiles for self-draws only is not played by the referee.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """``jipinghu``: Guangdong 鸡平胡 (wild.md §4, S003:73, S003:101-103). 136 tiles, no wildcard; chi only from the
 上家, 碰 beats 吃; several players may win on one discard; each 番 doubles, up to the 爆胡 cap of 3 番 (JP-2),
 except 十三幺, which pays ``special_hand_fan`` and adds nothing (JP-3). The discarder alone pays a discard win,
-each of the three a self-draw: ``2^F × 底分`` (JP-4). 漏胡 blocks a passed face until one's next draw (JP-5).
+each of the three a self-draw: ``2^F × 底分`` (JP-4). 漏胡 blocks a passed face until one's next draw (JP-5);
+the referee does not track passed wins, so 漏胡 is judged from ``missed_win_tiles`` in ``mjtable settle``.
 """
 
 from __future__ import annotations

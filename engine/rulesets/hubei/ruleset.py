@@ -2,6 +2,10 @@
 the deal is the 赖子 (four copies, W-1); 屁和 needs a 2-5-8 pair and at most one 赖子 unless 门前清; the 大和
 kinds pay 5, 豪华七对 10; everyone pays, each share doubled once per item of the rolling doubling (滚翻, §2.5);
 包三家 (§2.6); 抬庄 / 独抬庄 (§2.7); a false win pays each other player the 大和 amount (诈和, HB-14).
+
+At the table the referee passes the indicator and each seat's discarded 赖子, 倒铺 and kongs (``win_facts``),
+refuses claims on a 赖子 and chi with two (``claim_refusal``) and pays 独抬庄 on the dealt hands; 抬庄 and a
+four completed in the first go-around are answered by ``mjtable settle`` only.
 """
 
 from __future__ import annotations
