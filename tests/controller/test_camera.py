@@ -12,7 +12,7 @@ from controller.errors import ConfigError
 from controller.journal import Journal
 from controller.service import Service, journal_path, serve
 from controller.tableside import open_table
-from engine.tiles import tile_code
+from engine.tiles import parse_tiles, tile_code
 
 SEED = 1  # one hand with 75 discards and 10 claims
 
@@ -52,6 +52,16 @@ def test_the_camera_reads_every_discard_and_the_results_are_those_without_it(tmp
     discards = _discards(config)
     assert len(discards) == camera["discards"]
     assert [d["source"] for d in discards].count("camera") == len(discards) - len(misread)
+    # Issue 6: "When a player declares hu the camera reads the revealed hand and the referee scores it."
+    with Journal(journal_path(config)) as journal:
+        (run,) = journal.runs()
+        ((hand, result),) = journal.hands(run.id)
+        (hu,) = [e.data for e in journal.events(hand.id) if e.kind == "action" and e.data["action"]["kind"] == "hu"]
+    (win,) = result["wins"]
+    assert (hu["source"], hu["button"], hu["action"]["seat"]) == ("button", "hu", win["seat"])
+    # The community notation: melds, the concealed tiles, the winning tile last (held in a self-drawn hand).
+    concealed = parse_tiles(win["hand"].split("|")[0].split("]")[-1])
+    assert sorted(parse_tiles(hu["action"]["revealed"])) in (sorted(concealed), sorted(concealed[:-1]))
 
 
 def test_a_misreading_camera_is_shown_and_the_hand_completes_with_the_bots_reports(tmp_path, plain, caplog):
