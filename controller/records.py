@@ -51,8 +51,14 @@ def _describe(event: dict[str, Any]) -> str:
         return f"dice    {event['dice'][0]}+{event['dice'][1]}"
     if kind == EventKind.FAULT:
         return f"FAULT   {event['code']}"
+    if kind == EventKind.BUTTON:
+        what = f"button  seat {event['seat']} pressed {event['button']}"
+        verdict = event.get("verdict")
+        return what if verdict is None else f"{what}: ILLEGAL: {verdict['reason']}"
     action = event["action"]
     what = f"seat {action['seat']} {action['kind']} {action.get('tile', '')}".rstrip()
+    if "revealed" in action:
+        what += f" showing {action['revealed']}"
     verdict = event["verdict"]
     answer = "ok" if verdict["ok"] else f"ILLEGAL: {verdict['reason']}"
     follow = "; ".join(verdict.get("events", ()))

@@ -12,6 +12,7 @@ from controller.display import TableView
 from controller.errors import TableStopped
 from controller.inputs import Button, Press, SeatInputs
 from controller.journal import Journal
+from controller.records import hand_log, run_records
 from controller.service import Service, journal_path, serve
 from controller.tableside import open_table
 from firmware_bridge.config import GpioConfig
@@ -239,6 +240,10 @@ def test_a_claim_press_with_no_meld_called_is_answered_shown_and_changes_nothing
     refused = [v for v in logged.values() if v.get("ok") is False]
     assert [(v["event"]["kind"], v["event"]["button"]) for v in refused] == [("button", "claim")]
     assert "claims nothing" in refused[0]["reason"]
+    with Journal(journal_path(_config(tmp_path))) as journal:
+        log = hand_log(run_records(journal)[0])  # the floor manager's readable hand log shows the presses
+    assert "pressed lift" in log and "pressed dice" in log
+    assert "pressed claim: ILLEGAL: seat" in log and "button  seat" in log
     clean: list[dict] = []
     serve(_config(tmp_path / "clean", seed=4, hands=1), clean.append)
     assert lines == clean
