@@ -4,6 +4,9 @@ and the hand lifecycle with two tile sets ("while one is played, the other is sh
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 from gpiozero.pins.mock import MockFactory
 
@@ -19,6 +22,7 @@ from firmware_bridge.config import GpioConfig
 from firmware_bridge.gpio import Panel
 from firmware_bridge.messages import Mechanism
 from hw_tests.faults import NO_FAULTS, FaultPlan, Jam
+from hw_tests.simulator import McuSimulator
 
 HOLD = 1.0
 
@@ -261,3 +265,58 @@ def test_a_false_hu_by_the_button_is_penalised_and_every_verdict_reaches_the_pag
     clean: list[dict] = []
     serve(_config(tmp_path / "clean", seed=4, hands=1), clean.append)
     assert lines[0]["payments"] != clean[0]["payments"]  # the penalty was paid
+
+
+def _until(condition, what: str, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"no {what} within {seconds} s"
+        time.sleep(0.01)
+
+
+def test_people_at_a_real_table_lift_the_walls_and_throw_the_dice_themselves(tmp_path):
+    """``service.wait_for_dealer``: on a table with a serial port the service waits for the dealer's lift switch
+    (a Pi pin) and dice key (wired to the MCU) instead of lifting and throwing itself."""
+    with McuSimulator(seed=3, speed=1000) as sim:
+        data = {"bridge": {"link": {"port": sim.path}}, "service": {"wait_for_dealer": True}}
+        config = Config.from_dict(data).with_service(http="off", state_dir=str(tmp_path), seed=5, hands=1, speed=1000.0)
+        seen: list = []
+        dealers: list[int] = []
+
+        def listen(hand, event, verdict) -> None:
+            seen.append(event)
+            dealers.append(hand.record.dealer)
+
+        with open_table(config) as side:
+            assert side.hands is None  # nobody simulated presses anything
+
+            def play() -> None:  # the journal belongs to the thread that plays
+                with Journal(journal_path(config)) as journal:
+                    Service(config, side, journal, lambda line: None, listeners=(listen,)).run()
+
+            runner = threading.Thread(target=play)
+            runner.start()
+            try:
+                steps = lambda: [_step(e) for e in seen if e.kind in ("table", "button")]  # noqa: E731
+                _until(lambda: "walls_built" in steps(), "walls built")
+                time.sleep(0.3)
+                assert steps()[-1] == "walls_built"  # waiting for the lift switch
+                pin = side.panel.lift_switch.button.pin
+                pin.drive_low()
+                pin.drive_high()
+                _until(lambda: "lifted" in steps(), "lift")
+                time.sleep(0.3)
+                assert "pressed:dice" not in steps() and not any(e.kind == "dice" for e in seen)
+                dealer = dealers[0]
+                sim.press_key(dealer, True)
+                _until(lambda: any(e.kind == "dice" for e in seen), "dice")
+                sim.press_key(dealer, False)
+            finally:
+                runner.join(60)
+        assert not runner.is_alive()
+    assert steps()[:8] == ["hatch_open", "intake", "shuffled", "walls_built", "pressed:lift", "lifted",
+                           "pressed:dice", "lowered"]  # fmt: skip
+    assert [e.data for e in seen if e.kind == "button"][:2] == [
+        {"button": "lift", "seat": dealer},
+        {"button": "dice", "seat": dealer},
+    ]
