@@ -58,7 +58,7 @@ def read_hand(hand: Hand, split: WildSplit, melds: MeldFacts, ctx: WinContext) -
         kinds.append("pengpenghe")
     if seven_pairs:
         kinds.append("qiduizi")
-        if _four_alike(natural, wilds):
+        if four_alike(natural, wilds):
             kinds.append(HAOHUA)
     if standard and ctx.self_drawn and ctx.after_kong:
         kinds.append("gangshangkaihua")
@@ -80,7 +80,7 @@ def _natural_tiles(natural: Sequence[int]) -> list[Tile]:
     return [tile for tile in range(NUM_KINDS) for _ in range(natural[tile])]
 
 
-def _four_alike(natural: Sequence[int], wilds: int) -> bool:
+def four_alike(natural: Sequence[int], wilds: int) -> bool:
     """Whether a seven-pairs reading can hold four identical tiles: a natural three or four (a wildcard makes
     the fourth), or two wildcards to spare after every odd face is paired, doubling a pair."""
     odd = sum(n % 2 for n in natural)

@@ -146,7 +146,18 @@ class TuidaohuRuleset(Ruleset):
         entries = tuple(FanEntry(kind, FANXING[kind][0], kind, FANXING[kind][1]) for kind in kinds)
         gain = payments[ctx.winner]
         return TuidaohuScore(
-            True, True, gain, gain, True, entries, payments, None, extra, transfers, horses, kongs, ctx.discarder
+            hu=True,
+            shape_ok=True,
+            total=gain,
+            total_without_flowers=gain,
+            meets_minimum=True,
+            fans=entries,
+            payments=payments,
+            extra=extra,
+            transfers=transfers,
+            horses=horses,
+            kongs=kongs,
+            discarder=ctx.discarder,
         )
 
     @staticmethod

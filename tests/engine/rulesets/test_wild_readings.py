@@ -14,7 +14,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from engine.analysis import is_win, is_win_wild, waits_wild
-from engine.rulesets.hubei.hands import PAIR_258, _four_alike
+from engine.rulesets.hubei.hands import PAIR_258, four_alike
 from engine.rulesets.tuidaohu.fans import SHAPES, best_kinds, reading_kinds, value
 from engine.rulesets.wildcommon import SEVEN_PAIRS, STANDARD
 from engine.rulesets.wildsets import standard_with_wilds
@@ -61,7 +61,7 @@ def check_shapes(natural: list[int], wilds: int) -> None:
         assert is_win_wild(natural, wilds, rules) == any(is_win(c, rules) for c in completions), rules
     assert standard_with_wilds(natural, wilds, pungs_only=True) == any(_all_pungs(c) for c in completions)
     luxury = any(is_win(c, SEVEN_PAIRS) and max(c) >= 4 for c in completions)
-    assert (is_win_wild(natural, wilds, SEVEN_PAIRS) and _four_alike(natural, wilds)) == luxury
+    assert (is_win_wild(natural, wilds, SEVEN_PAIRS) and four_alike(natural, wilds)) == luxury
 
 
 def check_best_reading(natural: list[int], wilds: int) -> None:
