@@ -363,6 +363,9 @@ class Referee:
         seat.take(tile)
         seat.discards.append(tile)
         self.discards_made += 1
+        money = self.ruleset.discard_settlement(self, action.seat, tile)
+        if money is not None:
+            self.settlements.append(money)
         self._open_offer(Phase.CLAIMS, tile, action.seat)
         return ["discarded"]
 

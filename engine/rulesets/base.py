@@ -629,6 +629,11 @@ class Ruleset(ContractQueries, ABC):
         """Why ``seat`` may not discard ``tile`` (推倒胡's 鬼牌); ``None``: allowed."""
         return None
 
+    def discard_settlement(self, referee: Any, seat: int, tile: Tile) -> Payments | None:
+        """Money paid at once because of the discard just made (Hubei 抬庄: the dealer's first discard followed
+        by the same tile from the other three); ``None``: nothing (the default)."""
+        return None
+
     def claim_class(self, referee: Any, seat: int, kind: ClaimKind, tile: Tile, low: Tile | None) -> ClaimKind:
         """The priority class of a claim (Harbin: a chi that makes the hand ready is a 吃听, ``CHI_READY``)."""
         return kind

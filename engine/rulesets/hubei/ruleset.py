@@ -4,8 +4,8 @@ kinds pay 5, 豪华七对 10; everyone pays, each share doubled once per item of
 包三家 (§2.6); 抬庄 / 独抬庄 (§2.7); a false win pays each other player the 大和 amount (诈和, HB-14).
 
 At the table the referee passes the indicator and each seat's discarded 赖子, 倒铺 and kongs (``win_facts``),
-refuses claims on a 赖子 and chi with two (``claim_refusal``) and pays 独抬庄 on the dealt hands; 抬庄 and a
-four completed in the first go-around are answered by ``mjtable settle`` only.
+refuses claims on a 赖子 and chi with two (``claim_refusal``) and pays 独抬庄 on the dealt hands and 抬庄 on the
+first four discards; a four completed in the first go-around is answered by ``mjtable settle`` only.
 """
 
 from __future__ import annotations
@@ -241,8 +241,20 @@ class HubeiRuleset(Ruleset):
     def answer_tai_zhuang(self, request: SettleRequest) -> dict[str, Any]:
         """抬庄 (HB-12): the dealer pays each of the three one 底分."""
         dealer = read_seat(require(request.situation, "dealer"), "dealer")
+        return {"hu": None, "payments": per_seat(self.tai_zhuang(dealer))}
+
+    def tai_zhuang(self, dealer: int) -> Payments:
         amount = TAI_ZHUANG * self.options["base"]
-        return {"hu": None, "payments": per_seat(collect(dealer, {s: -amount for s in range(4) if s != dealer}))}
+        return collect(dealer, {s: -amount for s in range(4) if s != dealer})
+
+    def discard_settlement(self, referee: Referee, seat: int, tile: Tile) -> Payments | None:
+        """抬庄 at the table: the first four discards of the hand, unclaimed, are the dealer's and then the same
+        tile from his 下家, 对家 and 上家."""
+        if referee.discards_made != 4 or referee.claims_made:
+            return None
+        if all(referee.seats[(referee.dealer + k) % 4].discards == [tile] for k in range(4)):
+            return self.tai_zhuang(referee.dealer)
+        return None
 
     def answer_du_tai_zhuang(self, request: SettleRequest) -> dict[str, Any]:
         """独抬庄 (HB-13): four alike in the dealer's dealt hand → each pays him 4 × 底分; in another player's

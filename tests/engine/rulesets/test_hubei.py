@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import pytest
 
+from engine.actions import Action, ActionKind
 from engine.errors import MjtableError
+from engine.referee import Referee
 from engine.rulesets import get_ruleset
-from engine.tiles import parse_tile
+from engine.tiles import NUM_KINDS, parse_tile
 from tests.engine.rulesets.regional import ask, paid
 
 PIHU = "123m456p789s22s67m"
@@ -210,3 +212,27 @@ def test_du_tai_zhuang_is_paid_on_the_dealt_hands():
     other_quad = [parse_tile("1z")] * 4 + plain[:9]
     assert ruleset.opening_settlement([plain + plain[:1], plain, other_quad, plain], 0) == {0: -4, 1: 0, 2: 4, 3: 0}
     assert ruleset.opening_settlement([plain + plain[:1], plain, plain, plain], 0) is None
+
+
+def test_tai_zhuang_is_paid_at_the_table():
+    # §2.7 HB-12 at the table: the dealer's first discard followed by the same tile from 下家, 对家 and 上家.
+    ruleset = get_ruleset("hubei-laizi")
+    for seed in range(500):
+        referee = Referee.deal(ruleset, seed)
+        wild = referee.wildcard_faces()
+        shared = [
+            tile
+            for tile in range(NUM_KINDS)
+            if tile not in wild and all(referee.seats[seat].known[tile] for seat in range(4))
+        ]
+        if shared:
+            break
+    tile, dealer = shared[0], referee.dealer
+    before = list(referee.settlements)
+    for k in range(4):
+        seat = (dealer + k) % 4
+        if k:
+            assert referee.apply(Action(ActionKind.DRAW, seat)).ok
+        assert referee.apply(Action(ActionKind.DISCARD, seat, tile)).ok
+    paid_now = referee.settlements[len(before) :]
+    assert paid_now == [{seat: (-3 if seat == dealer else 1) for seat in range(4)}]
