@@ -172,6 +172,8 @@ class Referee:
         """Payments made during the hand: opening wins, kong money, each win; added up at its end."""
         self.kongs: list[dict[str, Any]] = []
         """Every kong made, as the settle contract describes it (seat, type, tile, from, paid_by)."""
+        self.missed_wins: dict[int, set[Tile]] = {}
+        """漏胡: faces each seat could have won on and passed since its last draw or claim (``blocks_missed_wins``)."""
         self.horses: dict[int, list[Tile]] = {}
         """买马 (推倒胡): each seat's horse tiles, taken face down from the tail after the deal (full information)."""
         if full_information:
@@ -323,6 +325,7 @@ class Referee:
         if self.phase is Phase.CLAIMS and not self.responses and action.seat == self.answering_seats()[0]:
             for seat in self.answering_seats():
                 self._refuse_declining_a_win(seat)
+                self._note_missed_win(seat)
             events = ["all passed"]  # a draw by the next seat closes an unanswered discard
         else:
             self._require_turn(action, Phase.DRAW)
@@ -335,6 +338,7 @@ class Referee:
         return [*events, "drew"]
 
     def _start_turn(self, seat: int, drawn: Tile | None, *, after_kong: bool) -> None:
+        self.missed_wins.pop(seat, None)  # a draw or a claim ends 漏胡
         self.phase, self.turn = Phase.ACT, seat
         self.offer, self.offer_seat, self.responses, self.declared = None, None, {}, {}
         self.last_drawn, self.may_win_by_draw, self.after_kong = drawn, True, after_kong
@@ -349,6 +353,11 @@ class Referee:
         last = self.ruleset.must_win_last_tiles
         if self.wall.live_remaining < last and self.would_win(seat):
             raise IllegalAction(f"seat {seat} can win on one of the last {last} tiles and must (最后四张能胡必须胡)")
+
+    def _note_missed_win(self, seat: int) -> None:
+        """漏胡: a seat passing a discard it could win on may not win on that face again until it draws or claims."""
+        if self.ruleset.blocks_missed_wins and self.full_information and self.would_win(seat):
+            self.missed_wins.setdefault(seat, set()).add(self.offer)  # type: ignore[arg-type]
 
     def _discard(self, action: Action) -> list[str]:
         seat = self._require_turn(action, Phase.ACT)
@@ -461,6 +470,8 @@ class Referee:
             raise IllegalAction(f"seat {action.seat} cannot answer: {self._waiting_for()}")
         if self.phase is Phase.CLAIMS:
             self._refuse_declining_a_win(action.seat)
+            if action.kind is ActionKind.PASS:
+                self._note_missed_win(action.seat)
         if action.kind is not ActionKind.PASS:
             if self.phase is Phase.ROB:
                 raise IllegalAction("an added kong can only be robbed by a win (hu) or passed")
@@ -882,6 +893,7 @@ class Referee:
             list(self.win_events),
             list(self.settlements),
             [dict(kong) for kong in self.kongs],
+            {seat: set(tiles) for seat, tiles in self.missed_wins.items()},
         )
         return (
             seats,
@@ -897,7 +909,7 @@ class Referee:
 
     def _restore(self, snapshot: tuple[Any, ...]) -> None:
         seats, fields, flags, wall_state, history, wins, result, penalties, progress = snapshot
-        self.void_suits, self.players_out, self.win_events, self.settlements, self.kongs = progress
+        self.void_suits, self.players_out, self.win_events, self.settlements, self.kongs, self.missed_wins = progress
         for seat, (known, unknown, melds, discards, flowers) in zip(self.seats, seats, strict=True):
             seat.known, seat.unknown, seat.melds, seat.discards, seat.flowers = known, unknown, melds, discards, flowers
         self.phase, self.turn, self.offer, self.offer_seat, self.responses, self.declared, self.last_drawn = fields

@@ -629,6 +629,12 @@ class Ruleset(ContractQueries, ABC):
         """Why ``seat`` may not discard ``tile`` (推倒胡's 鬼牌); ``None``: allowed."""
         return None
 
+    @property
+    def blocks_missed_wins(self) -> bool:
+        """漏胡 (鸡平胡 JP-5): the referee notes each face a player could have won on and passed, until his next draw
+        or claim, and hands them to ``evaluate`` as ``missed_win_tiles`` (with full information)."""
+        return False
+
     def discard_settlement(self, referee: Any, seat: int, tile: Tile) -> Payments | None:
         """Money paid at once because of the discard just made (Hubei 抬庄: the dealer's first discard followed
         by the same tile from the other three); ``None``: nothing (the default)."""

@@ -1,8 +1,8 @@
 """``jipinghu``: Guangdong 鸡平胡 (wild.md §4, S003:73, S003:101-103). 136 tiles, no wildcard; chi only from the
 上家, 碰 beats 吃; several players may win on one discard; each 番 doubles, up to the 爆胡 cap of 3 番 (JP-2),
 except 十三幺, which pays ``special_hand_fan`` and adds nothing (JP-3). The discarder alone pays a discard win,
-each of the three a self-draw: ``2^F × 底分`` (JP-4). 漏胡 blocks a passed face until one's next draw (JP-5);
-the referee does not track passed wins, so 漏胡 is judged from ``missed_win_tiles`` in ``mjtable settle``.
+each of the three a self-draw: ``2^F × 底分`` (JP-4). 漏胡 blocks a passed face until one's next draw (JP-5):
+the referee notes the faces passed (``blocks_missed_wins``) and passes them as ``missed_win_tiles``.
 """
 
 from __future__ import annotations
@@ -21,9 +21,10 @@ from engine.rulesets.queries import require
 from engine.rulesets.readings import Reading, standard_readings
 from engine.rulesets.wildcommon import Claim, claim_answer, read_seat, read_tiles, refused
 from engine.settlement import Payments, collect, no_payments
-from engine.tiles import DRAGONS, WINDS, is_honor
+from engine.tiles import DRAGONS, WINDS, is_honor, tile_code
 
 if TYPE_CHECKING:
+    from engine.referee import Referee
     from engine.settle import SettleRequest
 
 THIRTEEN_ORPHANS = ShapeRules(standard=False, seven_pairs=False, thirteen_orphans=True, honors_knitted=False)
@@ -149,6 +150,14 @@ class JipinghuRuleset(Ruleset):
         )
         gain = payments[ctx.winner]
         return Score(True, True, gain, gain, True, fans=entries, payments=payments, extra=extra)
+
+    @property
+    def blocks_missed_wins(self) -> bool:
+        return True
+
+    def win_facts(self, referee: Referee, seat: int) -> dict[str, Any]:
+        """漏胡 at the table: the faces the winner passed since his last draw or claim (JP-5)."""
+        return {"missed_win_tiles": [tile_code(tile) for tile in sorted(referee.missed_wins.get(seat, ()))]}
 
     def _best_reading(self, hand: Hand, ctx: WinContext) -> list[str] | None:
         """W-2: the reading with the highest capped 番 (then the highest uncapped total)."""

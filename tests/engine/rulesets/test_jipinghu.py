@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import pytest
 
+from engine.actions import Action, ActionKind
+from engine.rulesets import get_ruleset
+from engine.tiles import parse_tile
 from tests.engine.rulesets.regional import ask, paid
+from tests.engine.stacked import stacked
 
 PINGHU = "123m456m789m123p5p"
 """Four chows waiting on the pair 5p (平胡 1, JP-1)."""
@@ -119,3 +123,23 @@ def test_pon_beats_chi_and_dealer_rotation():
     assert ask("jipinghu", query="next_dealer", dealer=2, winners=[2, 3], discarder=1)["next_dealer"] == 2
     assert ask("jipinghu", query="next_dealer", dealer=2, winners=[0])["next_dealer"] == 3
     assert paid(ask("jipinghu", query="drawn_settlement", dealer=2, drawn=True)) == (0, 0, 0, 0)
+
+
+def test_missed_win_at_the_table():
+    # JP-5 at the table: seat 2 passes the dealer's 5p it could win on; the 5p seat 1 discards next is no win
+    # for him, and his next draw lifts the block.
+    hands = {0: "5p111z222z333z444z5z", 1: "5p666z777z119s455s", 2: "123m456m789m123p5p"}
+    referee = stacked(get_ruleset("jipinghu"), hands, draws="9s1z")
+    five = parse_tile("5p")
+    assert referee.apply(Action(ActionKind.DISCARD, 0, five)).ok
+    for seat in (1, 2, 3):
+        assert referee.apply(Action(ActionKind.PASS, seat)).ok
+    assert referee.missed_wins == {2: {five}}
+    assert referee.apply(Action(ActionKind.DRAW, 1)).ok
+    assert referee.apply(Action(ActionKind.DISCARD, 1, five)).ok
+    verdict = referee.apply(Action(ActionKind.HU, 2))
+    assert not verdict.ok and "漏胡" in verdict.reason
+    for seat in (2, 3, 0):
+        assert referee.apply(Action(ActionKind.PASS, seat)).ok
+    assert referee.apply(Action(ActionKind.DRAW, 2)).ok
+    assert referee.missed_wins == {}
