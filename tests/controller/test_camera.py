@@ -2,6 +2,7 @@
 misreading camera shown and the game going on with the bots' reports. One hand each (about 12 s with the camera)."""
 
 import logging
+import multiprocessing
 import threading
 
 import pytest
@@ -39,6 +40,7 @@ def test_the_camera_reads_every_discard_and_the_results_are_those_without_it(tmp
     config = _config(tmp_path, camera="sim")
     lines: list[dict] = []
     serve(config, lines.append)
+    assert multiprocessing.active_children() == []  # the render process ended with the run
     misread = [line for line in lines if line.get("camera") == "mismatch"]
     *results, summary = [line for line in lines if line not in misread]
     camera = summary.pop("camera")

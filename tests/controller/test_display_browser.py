@@ -88,6 +88,8 @@ def test_live_page_follows_the_table_in_both_languages(tmp_path):
             # The page shows the hand the API reports (it may be a moment behind, never ahead).
             page.wait_for_function(f"document.getElementById('summary').textContent.includes('局 {state['hand'] + 1}')")
 
+            page.wait_for_selector("#verdicts li")  # the latest verdicts, listed from the state's log
+            assert page.locator("#verdicts li").count() <= 6
             page.wait_for_selector("#seats .tiles img")
             broken = page.eval_on_selector_all("#seats img", "imgs => imgs.filter(i => !i.naturalWidth).length")
             assert broken == 0, "a tile image did not load"
