@@ -175,17 +175,20 @@ class MqttLink:
                 items = [self._outbox.popleft() for _ in range(min(len(self._outbox), self._room()))]
                 closing = self._closing
             if send_state or (closing and self._connected):
-                self._publish(self.topics.state, json.dumps(self.state(), ensure_ascii=False), retain=True)
+                # QoS 0: paho sends a QoS 1 message again after a reconnect, which would let a stale state
+                # overtake the current one this loop publishes on reconnect and become the retained state.
+                state = json.dumps(self.state(), ensure_ascii=False)
+                self._publish(self.topics.state, state, retain=True, qos=0)
             for topic, payload in items:
                 self._publish(topic, payload)
             if closing:
                 return
 
-    def _publish(self, topic: str, payload: str | bytes, retain: bool = False) -> mqtt.MQTTMessageInfo:
-        """QoS 1, counted until the broker acknowledges it (``_on_publish``)."""
+    def _publish(self, topic: str, payload: str | bytes, retain: bool = False, qos: int = 1) -> mqtt.MQTTMessageInfo:
+        """Counted until the broker acknowledges it, or paho has sent it at QoS 0 (``_on_publish``)."""
         with self._cv:
             self._unacknowledged += 1
-        return self.client.publish(topic, payload, qos=1, retain=retain)
+        return self.client.publish(topic, payload, qos=qos, retain=retain)
 
     # -- paho's thread ---------------------------------------------------------------------------------------
 
