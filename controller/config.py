@@ -15,7 +15,7 @@ from typing import Any, Self
 from controller.errors import ConfigError
 from controller.journal import SYNCHRONOUS
 from engine.errors import MjtableError
-from engine.rulesets import get_ruleset
+from engine.rulesets import Ruleset, get_ruleset
 from firmware_bridge.config import BridgeConfig
 
 
@@ -36,6 +36,17 @@ def parse_mqtt_url(text: str) -> tuple[str, int, bool]:
     if not 0 < int(port) <= 65535:
         raise ConfigError(f"mqtt.url: port {port} out of range 1-65535")
     return host.strip("[]"), int(port), scheme == "mqtts"
+
+
+def table_ruleset(rules: str, options: dict[str, Any]) -> Ruleset:
+    """The ruleset the table plays: a known id with valid options, whose hands the shared referee plays."""
+    ruleset = get_ruleset(rules, options)
+    if not ruleset.played_by_referee:
+        raise ConfigError(
+            f"ruleset {rules!r} has its own table and is not played by the table service yet "
+            "(its hands run in 'mjtable simulate'; 'mjtable settle' scores them)"
+        )
+    return ruleset
 
 
 def default_state_dir() -> Path:
@@ -80,7 +91,7 @@ class ServiceSection(_Section):
 
     def __post_init__(self) -> None:
         try:
-            get_ruleset(self.rules, self.options)
+            table_ruleset(self.rules, self.options)
         except MjtableError as error:
             raise ConfigError(f"service.rules/options: {error}") from None
         if self.hands < 0 or self.seed < -1:

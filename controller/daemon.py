@@ -19,7 +19,7 @@ from contextlib import ExitStack
 from types import TracebackType
 from typing import Any
 
-from controller.config import Config
+from controller.config import Config, table_ruleset
 from controller.display import TableView
 from controller.errors import ConfigError
 from controller.events import Event
@@ -31,7 +31,6 @@ from controller.service import Emit, Service, journal_path, serve
 from controller.shutdown import Terminated, safe_stop, terminate_on_sigterm
 from controller.watchdog import Heartbeat, Watchdog, health
 from engine.actions import Verdict
-from engine.rulesets import get_ruleset
 
 log = logging.getLogger(__name__)
 
@@ -172,7 +171,7 @@ class TableDaemon:
         rules, options = request.get("rules"), request.get("options", {})
         if not isinstance(rules, str) or not isinstance(options, dict):
             raise ConfigError('expected "rules": "<id>" and optionally "options": {...}')
-        get_ruleset(rules, options)  # an unknown id or option is the reply's error
+        table_ruleset(rules, options)  # an unknown id or option, or one the table cannot play, is the reply's error
         self.next_rules = (rules, options)
         return f"rules {rules} from the next match (start_match starts one)"
 

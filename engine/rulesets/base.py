@@ -554,6 +554,13 @@ class Ruleset(ContractQueries, ABC):
         return False
 
     @property
+    def played_by_referee(self) -> bool:
+        """Whether the shared referee plays this ruleset's hands, as the table service needs. A ruleset with a table
+        of its own (riichi: ``simulate_hands``; 十万's ten-rank suits: ``play_own_hand``) is played only by
+        ``mjtable simulate`` so far."""
+        return not (hasattr(self, "play_own_hand") or hasattr(self, "simulate_hands"))
+
+    @property
     def horse_tiles(self) -> int:
         """买马: horse tiles each player receives at the start (推倒胡); 0 = none."""
         return 0

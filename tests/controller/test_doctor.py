@@ -38,3 +38,16 @@ def test_doctor_names_what_is_wrong(tmp_path):
     config.write_text("[service]\nrules = 'nope'\n")
     code, answers = _doctor(config)
     assert code == 1 and len(answers) == 1 and "nope" in answers[0]["detail"]
+
+
+def test_a_ruleset_the_referee_does_not_play_is_refused_by_name(tmp_path):
+    """riichi and 十万 play on their own tables in ``mjtable simulate``; the table service must not run them
+    under the shared (Chinese) referee, where their hands would be judged by the wrong rules."""
+    config = tmp_path / "mjtable.toml"
+    for rules in ("riichi", "shiwan"):
+        config.write_text(f'[service]\nrules = "{rules}"\nstate_dir = "{tmp_path}"\n')
+        code, answers = _doctor(config)
+        assert code == 1 and len(answers) == 1
+        assert f"ruleset {rules!r} has its own table" in answers[0]["detail"]
+    config.write_text(f'[service]\nrules = "sichuan"\nstate_dir = "{tmp_path}"\n[http]\nlisten = "off"\n')
+    assert _doctor(config)[0] == 0
