@@ -13,6 +13,7 @@ from engine.match import Rotation, RotationPolicy
 from engine.notation import Hand
 from engine.rulesets.base import BreakMethod, OptionSpec, Ruleset, Score, WinContext, boolean_option
 from engine.rulesets.handcheck import concealed_counts
+from engine.rulesets.verdicts import rejected, won
 from engine.settlement import BaseScheme, PaymentScheme, base_scheme_payments, no_payments
 from engine.tilesets import TILE_SETS, TileSet
 
@@ -109,15 +110,8 @@ class BasicRuleset(Ruleset):
         the konger as ``discarder`` and is settled as his discard (BA-2); 天和 is a self-draw (S000:159)."""
         counts = concealed_counts(hand, self.tile_set)
         if not is_win(counts, self.shape_rules):
-            return Score(
-                hu=False,
-                shape_ok=False,
-                total=0,
-                total_without_flowers=0,
-                meets_minimum=True,
-                payments=no_payments(),
-                reason="not a winning shape: none of " + ", ".join(self._shape_names()),
-            )
+            reason = "not a winning shape: none of " + ", ".join(self._shape_names())
+            return rejected(reason, total=0, meets_minimum=True, payments=no_payments())
         payments = base_scheme_payments(
             ctx.winner,
             ctx.dealer,
@@ -125,7 +119,4 @@ class BasicRuleset(Ruleset):
             BaseScheme(self.options["base_scheme"]),
             PaymentScheme(self.options["payment_scheme"]),
         )
-        total = payments[ctx.winner]
-        return Score(
-            hu=True, shape_ok=True, total=total, total_without_flowers=total, meets_minimum=True, payments=payments
-        )
+        return won(payments[ctx.winner], payments=payments)

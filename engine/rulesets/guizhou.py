@@ -29,12 +29,11 @@ from engine.rulesets.suited108 import (
     read_kongs,
     read_seat,
     readings,
-    rejected,
     robbed_kong_type,
     settle_together,
     suits_held,
-    won,
 )
+from engine.rulesets.verdicts import rejected, won
 from engine.settlement import Payments, collect, combine, no_payments
 
 PLAIN = ("平胡 plain win", 10)
@@ -106,18 +105,20 @@ class GuizhouRuleset(Suited108Ruleset):
     def evaluate(self, hand: Hand, ctx: WinContext) -> Score:
         found = readings(hand)
         facts = {"winner": ctx.winner, "discarder": ctx.discarder}
+        # A refused declaration pays nothing: all-zero payments (README "Output").
+        refusal = {"total": 0, "meets_minimum": True, "payments": no_payments(), "extra": facts}
         if not found:
-            return rejected("not a winning shape: neither 4 sets + pair nor seven pairs", **facts)
+            return rejected("not a winning shape: neither 4 sets + pair nor seven pairs", **refusal)
         robbed = robbed_kong_type(ctx)
         if robbed is not None and robbed is not KongType.ADDED:
-            return rejected(f"a {robbed.value} kong cannot be robbed: only a 转弯豆 (GZ-8)", **facts)
+            return rejected(f"a {robbed.value} kong cannot be robbed: only a 转弯豆 (GZ-8)", **refusal)
         counts = hand_counts(hand)
         name, value = max((hand_kind(reading, counts) for reading in found), key=lambda kind: kind[1])
         kongs = read_kongs(ctx.extra)
         hot = just_made_kong(ctx)
         own_dou = any(kong.seat == ctx.winner for kong in kongs) or any(m.kind is MeldKind.KONG for m in hand.melds)
         if (name, value) == PLAIN and not ctx.self_drawn and not (hot or robbed or own_dou):
-            return rejected("a 平胡 wins on a discard only with a 豆 of one's own (有豆, GZ-4)", **facts)
+            return rejected("a 平胡 wins on a discard only with a 豆 of one's own (有豆, GZ-4)", **refusal)
         named = [(name, value)]
         if ctx.after_kong and ctx.self_drawn:
             named.append(KONG_WIN)

@@ -38,6 +38,7 @@ from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.queries import require
 from engine.rulesets.readings import standard_readings
 from engine.rulesets.suited108 import per_seat
+from engine.rulesets.verdicts import rejected, won
 from engine.rulesets.wildcommon import (
     STANDARD,
     agreeing,
@@ -45,7 +46,6 @@ from engine.rulesets.wildcommon import (
     meld_tiles,
     read_seat,
     read_tile,
-    refused,
     seat_map,
 )
 from engine.settlement import collect, no_payments
@@ -115,11 +115,13 @@ class HarbinRuleset(Ruleset):
     def evaluate(self, hand: Hand, ctx: WinContext) -> Score:
         concealed_counts(hand, self.tile_set)
         facts = {"winner": ctx.winner, "discarder": ctx.discarder}
+        # A refused declaration states no settlement (payments None) and no kind.
+        refusal = {"total": 0, "meets_minimum": True, "extra": {"kind": None, **facts}}
         melds = meld_facts(hand.melds)
         agreeing(ctx.extra, "open_melds", ctx.winner, melds.open)
         reason = self._barred(hand, ctx, melds.open)
         if reason is not None:
-            return refused(reason, **facts)
+            return rejected(reason, **refusal)
         options = self.winning_faces(hand)
         kadang = self.kadang(hand, options)
         bao = read_tile(ctx.extra["bao"], "bao", self.tile_set) if "bao" in ctx.extra else None
@@ -128,13 +130,12 @@ class HarbinRuleset(Ruleset):
         elif hand.win_tile in options:
             kind = "zimo" if ctx.self_drawn or ctx.robbing_kong else "pinghu"
         else:
-            return refused("not a Harbin win: 4 sets + pair with a pung and a chow (S004:415)", **facts)
+            return rejected("not a Harbin win: 4 sets + pair with a pung and a chow (S004:415)", **refusal)
         value = VALUES[kind]
         shares = self._shares(ctx, kind, value, kadang is not None)
         payments = collect(ctx.winner, shares)
         extra = {**facts, "kind": kind, "hand_value": value, "kadang": kadang is not None}
-        gain = payments[ctx.winner]
-        return Score(True, True, gain, gain, True, payments=payments, extra=extra)
+        return won(payments[ctx.winner], payments=payments, extra=extra)
 
     def _barred(self, hand: Hand, ctx: WinContext, opened: bool) -> str | None:
         """The conditions of S004:417-431 that the ready hand decides (HR-2)."""

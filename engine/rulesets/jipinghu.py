@@ -19,7 +19,8 @@ from engine.rulesets.base import FanEntry, MultipleWinners, OptionSpec, Ruleset,
 from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.queries import require
 from engine.rulesets.readings import Reading, standard_readings
-from engine.rulesets.wildcommon import Claim, claim_answer, read_seat, read_tiles, refused
+from engine.rulesets.verdicts import rejected, won
+from engine.rulesets.wildcommon import Claim, claim_answer, read_seat, read_tiles
 from engine.settlement import Payments, collect, no_payments
 from engine.tiles import DRAGONS, WINDS, is_honor, tile_code
 
@@ -114,15 +115,17 @@ class JipinghuRuleset(Ruleset):
     def evaluate(self, hand: Hand, ctx: WinContext) -> Score:
         counts = concealed_counts(hand, self.tile_set)
         facts = {"winner": ctx.winner, "discarder": ctx.discarder}
+        # A refused declaration states no settlement (payments None) and no kind.
+        refusal = {"total": 0, "meets_minimum": True, "extra": {"kind": None, **facts}}
         missed = read_tiles(ctx.extra.get("missed_win_tiles", []), "missed_win_tiles", self.tile_set)
         if not ctx.self_drawn and hand.win_tile in missed:
-            return refused("漏胡: the winner passed this face since his last draw or claim (JP-5)", **facts)
+            return rejected("漏胡: the winner passed this face since his last draw or claim (JP-5)", **refusal)
         if not hand.melds and is_win(counts, THIRTEEN_ORPHANS):
             fan, fans, special, capped = self.options["special_hand_fan"], ["shisanyao"], True, False
         else:
             best = self._best_reading(hand, ctx)
             if best is None:
-                return refused("not a winning shape: 4 sets + pair or 十三幺 (JP-1, JP-3)", **facts)
+                return rejected("not a winning shape: 4 sets + pair or 十三幺 (JP-1, JP-3)", **refusal)
             fans = best
             total = sum(FANS[fan][1] for fan in fans)
             fan, special = min(self.options["cap_fan"], total), False
@@ -148,8 +151,7 @@ class JipinghuRuleset(Ruleset):
             FanEntry(f, FANS[f][0], f, fan if f == "shisanyao" else FANS[f][1], fans.count(f))
             for f in sorted(set(fans))
         )
-        gain = payments[ctx.winner]
-        return Score(True, True, gain, gain, True, fans=entries, payments=payments, extra=extra)
+        return won(payments[ctx.winner], entries, payments, extra)
 
     @property
     def blocks_missed_wins(self) -> bool:

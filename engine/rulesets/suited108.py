@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from engine.analysis import ShapeRules, decompositions
 from engine.errors import RulesetError
 from engine.notation import Hand, Meld, MeldKind
-from engine.rulesets.base import FanEntry, KongType, MultipleWinners, Ruleset, Score
+from engine.rulesets.base import KongType, MultipleWinners, Ruleset, Score
 from engine.rulesets.handcheck import concealed_counts
 from engine.settlement import Amount, Payments, combine, exact
 from engine.tiles import NUM_KINDS, SUITS, Tile, parse_tile, rank_of, suit_of, to_counts
@@ -230,34 +230,6 @@ class Suited108Ruleset(Ruleset):
     @property
     def multiple_winners(self) -> MultipleWinners:
         return MultipleWinners.ALL
-
-
-def won(total: int, fans: Sequence[FanEntry], payments: Payments, extra: Mapping[str, Any]) -> Score:
-    """A declaration that is a win, with its total, named kinds, payments and the ruleset's answer fields."""
-    return Score(
-        hu=True,
-        shape_ok=True,
-        total=total,
-        total_without_flowers=total,
-        meets_minimum=True,
-        fans=tuple(fans),
-        payments=payments,
-        extra=extra,
-    )
-
-
-def rejected(reason: str, **extra: Any) -> Score:
-    """A declaration that is no win: nothing is paid (README "Output")."""
-    return Score(
-        hu=False,
-        shape_ok=False,
-        total=0,
-        total_without_flowers=0,
-        meets_minimum=True,
-        payments={seat: 0 for seat in range(4)},
-        reason=reason,
-        extra=extra,
-    )
 
 
 def turn_order(scores: Sequence[Score]) -> list[Score]:

@@ -25,9 +25,12 @@ def rejected(
     *,
     total: Amount | None = None,
     shape_ok: bool = False,
+    meets_minimum: bool | None = None,
     fans: Iterable[FanEntry] = (),
     payments: Payments | None = None,
     extra: Mapping[str, Any] | None = None,
 ) -> Score:
-    """A declaration that is no win; ``payments`` is what it costs (a penalty, all zero, or ``None``)."""
-    return Score(False, shape_ok, total, total, shape_ok, tuple(fans), payments, reason, extra or {})
+    """A declaration that is no win; ``payments`` is what it costs (a penalty, all zero, or ``None``).
+    ``meets_minimum`` follows ``shape_ok`` unless given (tables without a minimum answer ``True``)."""
+    minimum = shape_ok if meets_minimum is None else meets_minimum
+    return Score(False, shape_ok, total, total, minimum, tuple(fans), payments, reason, extra or {})

@@ -15,9 +15,8 @@ from typing import Any
 from engine.analysis import ShapeRules, is_win_wild
 from engine.errors import RulesetError
 from engine.notation import Hand, Meld, MeldKind
-from engine.rulesets.base import KongType, Score, WildcardRule
+from engine.rulesets.base import KongType, WildcardRule
 from engine.rulesets.suited108 import read_seat
-from engine.settlement import Payments
 from engine.tiles import NUM_KINDS, Tile, parse_tiles, tile_code
 from engine.tilesets import TileSet
 
@@ -162,20 +161,6 @@ def meld_facts(melds: Iterable[Meld]) -> MeldFacts:
 
 def meld_tiles(melds: Iterable[Meld]) -> list[Tile]:
     return [tile for meld in melds for tile in meld.tiles]
-
-
-def refused(reason: str, payments: Payments | None = None, **extra: Any) -> Score:
-    """A declaration that is no win; ``payments`` only where the ruleset penalises it (诈和)."""
-    return Score(
-        hu=False,
-        shape_ok=False,
-        total=0,
-        total_without_flowers=0,
-        meets_minimum=True,
-        payments=payments,
-        reason=reason,
-        extra={"kind": None, **extra},
-    )
 
 
 @dataclass(frozen=True)

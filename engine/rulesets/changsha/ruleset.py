@@ -35,10 +35,9 @@ from engine.rulesets.suited108 import (
     read_seat,
     read_tile,
     readings,
-    rejected,
     robbed_kong_type,
-    won,
 )
+from engine.rulesets.verdicts import rejected, won
 from engine.settlement import Amount, Payments, collect, combine, no_payments
 from engine.tiles import Tile, rank_of, to_counts
 
@@ -88,16 +87,18 @@ class ChangshaRuleset(Suited108Ruleset):
         found = readings(hand)
         counts = hand_counts(hand)
         facts = {"winner": ctx.winner, "discarder": ctx.discarder}
+        # A refused declaration pays nothing: all-zero payments (README "Output").
+        refusal = {"total": 0, "meets_minimum": True, "payments": no_payments(), "extra": facts}
         robbed = robbed_kong_type(ctx)
         if robbed is not None and robbed is not KongType.ADDED:
-            return rejected(f"a {robbed.value} kong cannot be robbed: only an added kong (CS-8)", **facts)
+            return rejected(f"a {robbed.value} kong cannot be robbed: only an added kong (CS-8)", **refusal)
         big = hands.big_hands(found, counts, hand, ctx)
         shaped = bool(found) or any(name == hands.ALL_258 for name, _ in big)
         if not shaped:
-            return rejected("not a winning shape: neither 4 sets + pair, seven pairs nor 将将胡", **facts)
+            return rejected("not a winning shape: neither 4 sets + pair, seven pairs nor 将将胡", **refusal)
         count = sum(n for _, n in big)
         if not count and not hands.small_win(found):
-            return rejected("a 小胡 needs a 2, 5 or 8 pair (将, CS-3)", **facts)
+            return rejected("a 小胡 needs a 2, 5 or 8 pair (将, CS-3)", **refusal)
         value = BIG_POINTS * count if count else SMALL_POINTS[ctx.self_drawn]
         birds = self._birds(ctx)
         payers = [seat for seat in range(4) if seat != ctx.winner] if ctx.self_drawn else [ctx.discarder]

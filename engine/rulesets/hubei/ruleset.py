@@ -31,6 +31,7 @@ from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.hubei.hands import ONE_COLOUR, HubeiHand, hand_value, read_hand
 from engine.rulesets.queries import require
 from engine.rulesets.suited108 import per_seat
+from engine.rulesets.verdicts import rejected, won
 from engine.rulesets.wildcommon import (
     Claim,
     MeldFacts,
@@ -39,7 +40,6 @@ from engine.rulesets.wildcommon import (
     faces_text,
     meld_facts,
     read_seat,
-    refused,
     seat_map,
     split_wild,
     wild_quick_win,
@@ -117,8 +117,7 @@ class HubeiRuleset(Ruleset):
             "liable": liable,
             **self.flags(menqianqing),
         }
-        total = payments[ctx.winner]
-        return Score(True, True, total, total, True, payments=payments, extra=extra)
+        return won(payments[ctx.winner], payments=payments, extra=extra)
 
     # Hooks Wuhan overrides (wild.md §3) -------------------------------------------------------------------
 
@@ -180,9 +179,15 @@ class HubeiRuleset(Ruleset):
         if type(declared) is not bool:
             raise RulesetError(f"situation field 'declared': expected true or false, found {declared!r}")
         if not declared:
-            return refused(reason, None, **facts)
+            return rejected(reason, total=0, meets_minimum=True, extra={"kind": None, **facts})
         penalty = self.false_win_payments(ctx.winner)
-        return refused(reason, penalty, **facts, breakdown={"false_win_penalty": per_seat(penalty)})
+        return rejected(
+            reason,
+            total=0,
+            meets_minimum=True,
+            payments=penalty,
+            extra={"kind": None, **facts, "breakdown": {"false_win_penalty": per_seat(penalty)}},
+        )
 
     def false_win_payments(self, declarer: int) -> Payments:
         amount = FALSE_WIN_VALUE * self.options["base"]

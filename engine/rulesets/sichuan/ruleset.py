@@ -38,13 +38,12 @@ from engine.rulesets.suited108 import (
     read_seat,
     read_suit,
     readings,
-    rejected,
     robbed_kong_type,
     settle_together,
     suits_held,
     tile_counts,
-    won,
 )
+from engine.rulesets.verdicts import rejected, won
 from engine.settlement import Amount, Payments, collect, combine, no_payments
 from engine.tiles import TERMINALS as TERMINAL_TILES
 from engine.tiles import suit_of
@@ -167,14 +166,16 @@ class SichuanRuleset(Suited108Ruleset):
         counts = hand_counts(hand)
         void_suit = read_suit(ctx.extra["void_suit"], "void_suit") if "void_suit" in ctx.extra else None
         facts = {"winner": ctx.winner, "discarder": ctx.discarder}
+        # A refused declaration pays nothing: all-zero payments (README "Output").
+        refusal = {"total": 0, "meets_minimum": True, "payments": no_payments(), "extra": facts}
         if not found:
-            return rejected("not a winning shape: neither 4 sets + pair nor seven pairs", **facts)
+            return rejected("not a winning shape: neither 4 sets + pair nor seven pairs", **refusal)
         problem = self.void_problem(counts, void_suit)
         if problem is not None:
-            return rejected(problem, **facts)
+            return rejected(problem, **refusal)
         robbed = robbed_kong_type(ctx)
         if robbed is not None and robbed is not KongType.ADDED:
-            return rejected(f"a {robbed.value} kong cannot be robbed: only an added kong (SC-9)", **facts)
+            return rejected(f"a {robbed.value} kong cannot be robbed: only an added kong (SC-9)", **refusal)
         kinds, fan, roots = self._fan(hand, found, counts, ctx)
         multiplier = self.multiplier(fan)
         win = self._win_payments(ctx, multiplier)

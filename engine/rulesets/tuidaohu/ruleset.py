@@ -34,6 +34,7 @@ from engine.rulesets.queries import require
 from engine.rulesets.suited108 import per_seat
 from engine.rulesets.tuidaohu.fans import FANXING, SHAPES, SITUATIONAL, best_kinds, situation_kinds, value
 from engine.rulesets.tuidaohu.horses import Transfer, hand_payments, horse_payments, horse_targets
+from engine.rulesets.verdicts import rejected
 from engine.rulesets.wildcommon import (
     Claim,
     Kong,
@@ -43,7 +44,6 @@ from engine.rulesets.wildcommon import (
     read_seat,
     read_tile,
     read_tiles,
-    refused,
     split_wild,
     wild_quick_win,
     wildcard_faces,
@@ -109,16 +109,19 @@ class TuidaohuRuleset(Ruleset):
         concealed_counts(hand, self.tile_set)
         faces = wildcard_faces(self.wildcards, ctx.extra, self.tile_set)
         facts = {"wildcard": faces_text(faces), "winner": ctx.winner}
+        # A refused declaration states no settlement (payments None) and no kind.
+        refusal = {"total": 0, "meets_minimum": True, "extra": {"kind": None, **facts}}
         if not ctx.self_drawn and hand.win_tile in faces:
-            return refused("a 鬼牌 is never discarded nor put in a kong, so it cannot be won on (TD-8)", **facts)
+            return rejected("a 鬼牌 is never discarded nor put in a kong, so it cannot be won on (TD-8)", **refusal)
         split = split_wild(hand, faces)
+        hard_refusal = {**refusal, "extra": {"kind": None, **facts, "hard": split.hard}}
         moment = situation_kinds(ctx, self._flag(ctx.extra, "discarder_after_kong"))
         kinds = best_kinds(split.natural, split.wilds, hand.melds, moment)
         if kinds is None:
-            return refused("not a winning shape: 4 sets + pair, 七对 or 十三幺 (§5.1)", **facts, hard=split.hard)
+            return rejected("not a winning shape: 4 sets + pair, 七对 or 十三幺 (§5.1)", **hard_refusal)
         chicken = not (set(kinds) - SITUATIONAL - {"jihu"})
         if chicken and not ctx.self_drawn and not ctx.robbing_kong:
-            return refused("鸡胡 wins only by self-draw or robbing a kong (§5.1, TD-3)", **facts, hard=split.hard)
+            return rejected("鸡胡 wins only by self-draw or robbing a kong (§5.1, TD-3)", **hard_refusal)
         share = value(set(kinds)) * (2 if ctx.self_drawn else 1) * (2 if split.hard else 1)
         amount = share * self.options["base"]
         if ctx.self_drawn:
