@@ -226,12 +226,12 @@ class Service:
                 return True
             except (TableFault, McuReset) as fault:
                 code = fault_code(fault, self.cycle.side)
+                self.resume.clear()  # before the fault shows: a resume pressed once it is seen must count
                 self._fault(hand, Event.fault(code, self.clock()))
                 if self.config.service.on_fault != "wait":
                     raise TableStopped(
                         f"hand {hand.record.number}: the table stopped: {fault}", code, hint(code)
                     ) from None
-                self.resume.clear()
                 while not self.resume.wait(0.05):
                     if self.stop.is_set():
                         return False
