@@ -16,9 +16,9 @@ from engine.analysis import ShapeRules, decompositions
 from engine.errors import RulesetError
 from engine.notation import Hand
 from engine.rulesets.base import FanEntry, Ruleset, Score, WinContext
+from engine.rulesets.contract import optional_seat
 from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.readings import Reading, concealed_with_win, final_counts, reading_of, suits_present
-from engine.rulesets.situation_fields import optional_seat
 from engine.rulesets.verdicts import rejected, won
 from engine.settlement import Payments, collect, combine
 from engine.tiles import DRAGONS, WINDS, is_honor

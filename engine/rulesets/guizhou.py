@@ -17,17 +17,15 @@ from typing import Any
 from engine.match import MultiWinDealer, Rotation, RotationPolicy
 from engine.notation import Hand, MeldKind
 from engine.rulesets.base import DrawContext, FanEntry, KongType, OptionSpec, Score, WinContext, boolean_option
-from engine.rulesets.queries import require
+from engine.rulesets.contract import Kong, read_kongs, read_seat, require
 from engine.rulesets.suited108 import (
-    Kong,
+    TILE_SET,
     Reading,
     Suited108Ruleset,
     four_of_a_kinds,
     hand_counts,
     just_made_kong,
     per_seat,
-    read_kongs,
-    read_seat,
     readings,
     robbed_kong_type,
     settle_together,
@@ -114,7 +112,7 @@ class GuizhouRuleset(Suited108Ruleset):
             return rejected(f"a {robbed.value} kong cannot be robbed: only a 转弯豆 (GZ-8)", **refusal)
         counts = hand_counts(hand)
         name, value = max((hand_kind(reading, counts) for reading in found), key=lambda kind: kind[1])
-        kongs = read_kongs(ctx.extra)
+        kongs = read_kongs(ctx.extra, self.tile_set)
         hot = just_made_kong(ctx)
         own_dou = any(kong.seat == ctx.winner for kong in kongs) or any(m.kind is MeldKind.KONG for m in hand.melds)
         if (name, value) == PLAIN and not ctx.self_drawn and not (hot or robbed or own_dou):
@@ -163,7 +161,7 @@ class GuizhouRuleset(Suited108Ruleset):
 
     def settle_draw(self, ctx: DrawContext) -> Payments | None:
         """GZ-11: nobody pays and every 豆 is void; under ``drawn_dou`` the hand's 豆 (``kongs``) are paid."""
-        return dou_payments(read_kongs(ctx.extra)) if self.options["drawn_dou"] else no_payments()
+        return dou_payments(read_kongs(ctx.extra, self.tile_set)) if self.options["drawn_dou"] else no_payments()
 
     def answer_drawn_settlement(self, request: Any) -> dict[str, Any]:
         """GZ-11 (or its ``drawn_dou`` alternative); the dealer deals again."""
@@ -175,4 +173,4 @@ class GuizhouRuleset(Suited108Ruleset):
 def _is_robbed(kong: Kong, ctx: WinContext) -> bool:
     """Whether ``kong`` is the 转弯豆 being robbed (it does not stand, GZ-8)."""
     robbed = ctx.extra.get("kong")
-    return isinstance(robbed, Mapping) and kong == Kong.read(robbed, "kong")
+    return isinstance(robbed, Mapping) and kong == Kong.read(robbed, "kong", TILE_SET)

@@ -12,9 +12,9 @@ from __future__ import annotations
 from engine.analysis import ShapeRules, is_win_wild
 from engine.notation import Hand
 from engine.rulesets.base import FanEntry, Ruleset, Score, WinContext
+from engine.rulesets.contract import boolean, tile_kinds
 from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.readings import STANDARD_ONLY
-from engine.rulesets.situation_fields import flag, tile_kinds
 from engine.rulesets.verdicts import rejected, won
 from engine.rulesets.wildsets import sets_only
 from engine.tiles import NUM_KINDS, Tile
@@ -64,7 +64,7 @@ class HangzhouRuleset(Ruleset):
             return rejected("not 4 sets + pair, 财神 counted as any tile (HZ-1)")
         names = []
         if is_baotou(standing, wild):
-            names.append("财飘" if flag(ctx.extra, "wildcard_discarded_last_turn") else "爆头")
+            names.append("财飘" if boolean(ctx.extra, "wildcard_discarded_last_turn") else "爆头")
         if ctx.after_kong:
             names.append("杠开")
         total = 1

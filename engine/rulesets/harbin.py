@@ -34,20 +34,12 @@ from engine.rulesets.base import (
     WildcardSource,
     WinContext,
 )
+from engine.rulesets.contract import read_seat, read_tile, require, seat_map
 from engine.rulesets.handcheck import concealed_counts
-from engine.rulesets.queries import require
 from engine.rulesets.readings import standard_readings
 from engine.rulesets.suited108 import per_seat
 from engine.rulesets.verdicts import rejected, won
-from engine.rulesets.wildcommon import (
-    STANDARD,
-    agreeing,
-    meld_facts,
-    meld_tiles,
-    read_seat,
-    read_tile,
-    seat_map,
-)
+from engine.rulesets.wildcommon import STANDARD, agreeing, meld_facts, meld_tiles
 from engine.settlement import collect, no_payments
 from engine.tiles import NUM_KINDS, RED, Tile, is_suited, rank_of, tile_code, to_counts
 from engine.tilesets import TILE_SETS, TileSet

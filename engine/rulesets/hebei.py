@@ -15,9 +15,10 @@ from engine.analysis import ShapeRules, is_win, waits
 from engine.errors import SettleError
 from engine.notation import Hand, MeldKind
 from engine.rulesets.base import BreakMethod, Ruleset, Score, WinContext
+from engine.rulesets.contract import boolean, require
 from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.nochi import NoChi
-from engine.rulesets.queries import boolean, no_verdict, require
+from engine.rulesets.queries import no_verdict
 from engine.rulesets.readings import STANDARD_ONLY
 from engine.rulesets.verdicts import rejected, won
 from engine.tiles import NUM_KINDS, Tile, tile_code

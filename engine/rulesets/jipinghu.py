@@ -16,11 +16,11 @@ from engine.errors import RulesetError
 from engine.match import RotationPolicy
 from engine.notation import Hand
 from engine.rulesets.base import FanEntry, MultipleWinners, OptionSpec, Ruleset, Score, WinContext
+from engine.rulesets.contract import Claim, read_seat, read_tiles, require
 from engine.rulesets.handcheck import concealed_counts
-from engine.rulesets.queries import require
 from engine.rulesets.readings import Reading, standard_readings
 from engine.rulesets.verdicts import rejected, won
-from engine.rulesets.wildcommon import Claim, claim_answer, read_seat, read_tiles
+from engine.rulesets.wildcommon import claim_answer
 from engine.settlement import Payments, collect, no_payments
 from engine.tiles import DRAGONS, WINDS, is_honor, tile_code
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from engine.analysis import ShapeRules, is_win_wild
 from engine.notation import Hand, MeldKind
 from engine.rulesets.base import FanEntry, Ruleset, Score, WinContext
+from engine.rulesets.contract import tile_kinds
 from engine.rulesets.handcheck import concealed_counts
-from engine.rulesets.situation_fields import tile_kinds
 from engine.rulesets.verdicts import rejected, won
 from engine.rulesets.wildsets import standard_with_wilds
 from engine.settlement import Amount, Payments, collect, no_payments

@@ -6,7 +6,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from engine.rulesets.base import ClaimKind
-from engine.rulesets.queries import no_verdict, require
+from engine.rulesets.contract import require
+from engine.rulesets.queries import no_verdict
 
 if TYPE_CHECKING:
     from engine.settle import SettleRequest

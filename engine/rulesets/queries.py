@@ -15,6 +15,7 @@ from engine.match import DealState, HandResult, next_deal
 from engine.procedure.breaking import break_wall
 from engine.procedure.dice import check_dice, check_seat, dice_seat
 from engine.procedure.layout import WallLayout
+from engine.rulesets.contract import boolean, contract_seats, require
 from engine.tiles import WIND_LETTERS, Tile, parse_tiles
 
 if TYPE_CHECKING:
@@ -24,26 +25,6 @@ if TYPE_CHECKING:
 _PREFIX = "answer_"
 _CLAIM_KINDS = {"hu": "hu", "kan": "kong", "pon": "pung", "chi": "chi"}
 """Contract claim types → ``ClaimKind`` values."""
-
-
-def require(situation: Mapping[str, Any], key: str) -> Any:
-    """A situation key the query cannot do without."""
-    if key not in situation:
-        raise SettleError(f"situation field {key!r} is missing")
-    return situation[key]
-
-
-def contract_seats(value: Any, key: str) -> tuple[int, ...]:
-    if not isinstance(value, list):
-        raise SettleError(f"situation field {key!r}: expected a list of seats, found {value!r}")
-    return tuple(check_seat(seat, key) for seat in value)
-
-
-def boolean(situation: Mapping[str, Any], key: str, default: bool = False) -> bool:
-    value = situation.get(key, default)
-    if type(value) is not bool:
-        raise SettleError(f"situation field {key!r}: expected true or false, found {value!r}")
-    return value
 
 
 def no_verdict(**fields: Any) -> dict[str, Any]:

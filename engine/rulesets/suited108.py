@@ -1,6 +1,7 @@
 """What the three 108-tile rulesets (``sichuan``, ``guizhou``, ``changsha``; 108.md §0) read from a hand and a
 situation: the readings of a complete hand with its melds, the suits and four-of-a-kinds of its 14 tiles, the
-kong objects of the settle contract, and how several wins on one discard are settled together.
+kong just made or robbed (``engine.rulesets.contract.Kong``), and how several wins on one discard are settled
+together.
 
 Readings: 4 sets + pair and seven pairs (a four-of-a-kind counts as two pairs, S000:145; a declared kong is a set,
 so any meld rules seven pairs out). 十三幺 and 全不靠 need honors and cannot occur with 108 tiles.
@@ -9,16 +10,17 @@ so any meld rules seven pairs out). 十三幺 and 全不靠 need honors and cann
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine.analysis import ShapeRules, decompositions
 from engine.errors import RulesetError
 from engine.notation import Hand, Meld, MeldKind
 from engine.rulesets.base import KongType, MultipleWinners, Ruleset, Score
+from engine.rulesets.contract import Kong, read_kongs
 from engine.rulesets.handcheck import concealed_counts
 from engine.settlement import Amount, Payments, combine, exact
-from engine.tiles import NUM_KINDS, SUITS, Tile, parse_tile, rank_of, suit_of, to_counts
+from engine.tiles import NUM_KINDS, SUITS, Tile, rank_of, suit_of, to_counts
 from engine.tilesets import TILE_SETS, TileSet
 
 if TYPE_CHECKING:
@@ -101,102 +103,11 @@ def all_ranks_in(counts: Sequence[int], ranks: frozenset[int]) -> bool:
 RANKS_258 = frozenset({2, 5, 8})
 
 
-def read_suit(value: Any, where: str) -> str:
-    """A declared suit (定缺): ``"m"``, ``"p"`` or ``"s"``."""
-    if not isinstance(value, str) or value not in SUITED_SUITS or len(value) != 1:
-        raise RulesetError(f'situation field {where!r}: expected a suit "m", "p" or "s", found {value!r}')
-    return value
-
-
-def read_tile(value: Any, where: str) -> Tile:
-    """One tile of the 108-tile set, as the contract writes it (``"5m"``)."""
-    try:
-        tile = parse_tile(value) if isinstance(value, str) else None
-    except ValueError:
-        tile = None
-    if tile is None or not TILE_SET.copies[tile]:
-        raise RulesetError(f'situation field {where!r}: expected a suited tile such as "5m", found {value!r}')
-    return tile
-
-
-def read_seat(value: Any, where: str) -> int:
-    if type(value) is not int or not 0 <= value <= 3:
-        raise RulesetError(f"situation field {where!r}: expected a seat 0-3, found {value!r}")
-    return value
-
-
-def read_seat_map(value: Any, where: str) -> dict[int, Amount]:
-    """A per-seat map of amounts keyed ``"0"``-``"3"`` (``paid_by``)."""
-    if not isinstance(value, Mapping):
-        raise RulesetError(f'situation field {where!r}: expected an object keyed "0"-"3", found {value!r}')
-    amounts: dict[int, Amount] = {}
-    for key, amount in value.items():
-        if key not in ("0", "1", "2", "3") or isinstance(amount, bool) or not isinstance(amount, int | float):
-            raise RulesetError(f'situation field {where!r}: expected seat keys "0"-"3" with amounts, found {key!r}')
-        amounts[int(key)] = exact(amount)
-    return amounts
-
-
-@dataclass(frozen=True)
-class Kong:
-    """One kong of the hand as the settle contract describes it (README "kong object"); the referee writes the
-    same dictionaries, so one reader serves both."""
-
-    seat: int
-    type: KongType
-    tile: Tile
-    supplier: int | None = None
-    """``from``: the discarder of an exposed kong (直杠 / 点豆)."""
-    paid_by: Mapping[int, Amount] = field(default_factory=dict)
-    """What each player already paid the konger for it (Sichuan 刮风下雨)."""
-    just_made: bool = False
-
-    @classmethod
-    def read(cls, data: Any, where: str) -> Kong:
-        if not isinstance(data, Mapping):
-            raise RulesetError(f"situation field {where!r}: expected a kong object {{seat, type, tile, ...}}")
-        for key in ("seat", "type", "tile"):
-            if key not in data:
-                raise RulesetError(f"situation field {where!r}: the kong has no {key!r}")
-        try:
-            kind = KongType(data["type"])
-        except ValueError:
-            raise RulesetError(
-                f"situation field {where}.type: expected exposed, added or concealed, found {data['type']!r}"
-            ) from None
-        seat = read_seat(data["seat"], f"{where}.seat")
-        supplier = data.get("from")
-        if kind is KongType.EXPOSED:
-            if supplier is None:
-                raise RulesetError(f"situation field {where!r}: an exposed kong names the discarder in 'from'")
-            if read_seat(supplier, f"{where}.from") == seat:
-                raise RulesetError(f"situation field {where}.from: the konger cannot supply his own kong")
-        just_made = data.get("just_made", False)
-        if type(just_made) is not bool:
-            raise RulesetError(f"situation field {where}.just_made: expected true or false, found {just_made!r}")
-        return cls(
-            seat,
-            kind,
-            read_tile(data["tile"], f"{where}.tile"),
-            supplier if kind is KongType.EXPOSED else None,
-            read_seat_map(data.get("paid_by", {}), f"{where}.paid_by"),
-            just_made,
-        )
-
-
-def read_kongs(situation: Mapping[str, Any]) -> list[Kong]:
-    """``situation.kongs``: the kongs made in the hand (may be empty)."""
-    items = situation.get("kongs", [])
-    if not isinstance(items, list):
-        raise RulesetError(f"situation field 'kongs': expected a list of kong objects, found {items!r}")
-    return [Kong.read(item, f"kongs[{index}]") for index, item in enumerate(items)]
-
-
 def just_made_kong(ctx: WinContext) -> Kong | None:
     """The discarder's kong made right before the winning discard (杠上炮 / 热炮), when the situation says so."""
     if ctx.self_drawn or ctx.robbing_kong or not ctx.extra.get("discarder_after_kong", False):
         return None
-    mine = [kong for kong in read_kongs(ctx.extra) if kong.seat == ctx.discarder and kong.just_made]
+    mine = [kong for kong in read_kongs(ctx.extra, TILE_SET) if kong.seat == ctx.discarder and kong.just_made]
     if not mine:
         raise RulesetError("situation field 'kongs': 'discarder_after_kong' needs the discarder's kong with just_made")
     return mine[-1]
@@ -209,7 +120,7 @@ def robbed_kong_type(ctx: WinContext) -> KongType | None:
         return None
     if "kong" not in ctx.extra:
         return KongType.ADDED
-    kong = Kong.read(ctx.extra["kong"], "kong")
+    kong = Kong.read(ctx.extra["kong"], "kong", TILE_SET)
     if kong.seat != ctx.discarder:
         raise RulesetError("situation field 'kong': a robbed kong is the discarder's (the konger)")
     return kong.type

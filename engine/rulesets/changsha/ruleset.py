@@ -26,17 +26,8 @@ from engine.rulesets.base import (
 )
 from engine.rulesets.changsha import hands
 from engine.rulesets.changsha.opening import OPENING_POINTS, opening_kinds
-from engine.rulesets.queries import require
-from engine.rulesets.suited108 import (
-    TILE_SET,
-    Suited108Ruleset,
-    hand_counts,
-    per_seat,
-    read_seat,
-    read_tile,
-    readings,
-    robbed_kong_type,
-)
+from engine.rulesets.contract import read_seat, read_tile, require
+from engine.rulesets.suited108 import TILE_SET, Suited108Ruleset, hand_counts, per_seat, readings, robbed_kong_type
 from engine.rulesets.verdicts import rejected, won
 from engine.settlement import Amount, Payments, collect, combine, no_payments
 from engine.tiles import Tile, rank_of, to_counts
@@ -125,7 +116,9 @@ class ChangshaRuleset(Suited108Ruleset):
         tiles = ctx.extra.get("birds", [])
         if not isinstance(tiles, list):
             raise RulesetError(f"situation field 'birds': expected a list of tiles, found {tiles!r}")
-        return [bird_seat(read_tile(tile, f"birds[{index}]"), ctx.dealer) for index, tile in enumerate(tiles)]
+        return [
+            bird_seat(read_tile(tile, f"birds[{index}]", self.tile_set), ctx.dealer) for index, tile in enumerate(tiles)
+        ]
 
     def _amount(self, value: int, ctx: WinContext, payer: int, birds: Sequence[int]) -> Amount:
         """What one payer pays: the points (+1 庄闲 where the dealer is involved) × base, doubled per bird on the

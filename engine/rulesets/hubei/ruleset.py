@@ -27,20 +27,17 @@ from engine.rulesets.base import (
     WinContext,
     boolean_option,
 )
+from engine.rulesets.contract import Claim, read_seat, require, seat_map
 from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.hubei.hands import ONE_COLOUR, HubeiHand, hand_value, read_hand
-from engine.rulesets.queries import require
 from engine.rulesets.suited108 import per_seat
 from engine.rulesets.verdicts import rejected, won
 from engine.rulesets.wildcommon import (
-    Claim,
     MeldFacts,
     agreeing,
     claim_answer,
     faces_text,
     meld_facts,
-    read_seat,
-    seat_map,
     split_wild,
     wild_quick_win,
     wildcard_faces,

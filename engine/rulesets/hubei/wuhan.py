@@ -18,9 +18,10 @@ from engine.rulesets.base import (
     WildcardSource,
     WinContext,
 )
+from engine.rulesets.contract import seat_map
 from engine.rulesets.hubei.hands import HubeiHand
 from engine.rulesets.hubei.ruleset import HubeiRuleset
-from engine.rulesets.wildcommon import MeldFacts, agreeing, meld_facts, seat_map
+from engine.rulesets.wildcommon import MeldFacts, agreeing, meld_facts
 from engine.tiles import RED, Tile
 
 if TYPE_CHECKING:

@@ -16,11 +16,11 @@ from engine.analysis import ShapeRules
 from engine.errors import RulesetError
 from engine.notation import Hand
 from engine.rulesets.base import DrawContext, Ruleset, Score, WinContext
+from engine.rulesets.contract import boolean, number, whole_number
 from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.nochi import NoChi
 from engine.rulesets.quanjiao.fans import WinFacts, fan_total, reading_fans
 from engine.rulesets.readings import STANDARD_ONLY, standard_readings
-from engine.rulesets.situation_fields import flag, number, whole_number
 from engine.rulesets.verdicts import rejected, won
 from engine.settlement import Payments, collect, no_payments
 
@@ -75,7 +75,7 @@ class QuanjiaoRuleset(NoChi, Ruleset):
 
     def evaluate(self, hand: Hand, ctx: WinContext) -> Score:
         concealed_counts(hand, self.tile_set)
-        facts = WinFacts(ctx, whole_number(ctx.extra, "wall_remaining", None), flag(ctx.extra, "baobuda"))
+        facts = WinFacts(ctx, whole_number(ctx.extra, "wall_remaining", None), boolean(ctx.extra, "baobuda"))
         streak_before = number(ctx.extra, "streak_total_before", 0)
         robbed = ctx.extra.get("kong")
         if ctx.robbing_kong and isinstance(robbed, dict) and robbed.get("type", "added") != "added":

@@ -22,7 +22,8 @@ from engine.match import RotationPolicy
 from engine.notation import Hand
 from engine.procedure.dice import check_seat
 from engine.rulesets.base import BreakMethod, MultipleWinners, OptionSpec, Ruleset, Score, WinContext, boolean_option
-from engine.rulesets.queries import boolean, contract_seats, no_verdict, payments_out, require
+from engine.rulesets.contract import boolean, contract_seats, require
+from engine.rulesets.queries import no_verdict, payments_out
 from engine.rulesets.riichi.answer import (
     answer_discarder,
     answer_fields,

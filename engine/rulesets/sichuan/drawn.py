@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from engine.analysis import waits
 from engine.notation import Hand, Meld
-from engine.rulesets.suited108 import SHAPES, Kong, tile_counts
+from engine.rulesets.contract import Kong
+from engine.rulesets.suited108 import SHAPES, tile_counts
 from engine.settlement import Amount, Payments, combine, no_payments
 from engine.tiles import Tile, to_counts
 

@@ -24,19 +24,15 @@ from engine.rulesets.base import (
     WinContext,
     boolean_option,
 )
-from engine.rulesets.queries import boolean, require
+from engine.rulesets.contract import Kong, boolean, read_kongs, read_seat, read_suit, require
 from engine.rulesets.sichuan import fans
 from engine.rulesets.sichuan.drawn import StillIn, settle_drawn
 from engine.rulesets.suited108 import (
     TILE_SET,
-    Kong,
     Suited108Ruleset,
     hand_counts,
     just_made_kong,
     per_seat,
-    read_kongs,
-    read_seat,
-    read_suit,
     readings,
     robbed_kong_type,
     settle_together,
@@ -148,7 +144,7 @@ class SichuanRuleset(Suited108Ruleset):
 
     def kong_payments(self, kong: Mapping[str, Any], players_out: Sequence[int] = ()) -> Payments | None:
         """The referee's hook: the kong money of a kong just made."""
-        return self.kong_money(Kong.read(kong, "kong"), players_out)
+        return self.kong_money(Kong.read(kong, "kong", self.tile_set), players_out)
 
     # --- a win ------------------------------------------------------------------------------------------
 
@@ -243,7 +239,7 @@ class SichuanRuleset(Suited108Ruleset):
         (the winner's last kong in ``situation.kongs``); ``None`` = paid as an ordinary self-draw."""
         if self.options["kong_bloom_payer"] != "kong_supplier" or not ctx.after_kong:
             return None
-        mine = [kong for kong in read_kongs(ctx.extra) if kong.seat == ctx.winner]
+        mine = [kong for kong in read_kongs(ctx.extra, self.tile_set) if kong.seat == ctx.winner]
         if not mine or mine[-1].type is not KongType.EXPOSED or mine[-1].supplier in ctx.players_out:
             return None
         return mine[-1].supplier
@@ -280,7 +276,7 @@ class SichuanRuleset(Suited108Ruleset):
         """SC-14 from the seats and kongs the referee describes (``seats``, ``kongs`` as in the contract)."""
         if "seats" not in ctx.extra:
             return None  # a table that cannot see the hands: 查叫 is settled by hand (``drawn_settlement``)
-        return self.drawn(self._still_in(ctx.extra["seats"]), read_kongs(ctx.extra)).payments
+        return self.drawn(self._still_in(ctx.extra["seats"]), read_kongs(ctx.extra, self.tile_set)).payments
 
     def _still_in(self, seats: Any) -> list[StillIn]:
         if not isinstance(seats, Mapping) or sorted(seats) != ["0", "1", "2", "3"]:
@@ -321,7 +317,7 @@ class SichuanRuleset(Suited108Ruleset):
         """SC-10: the money paid at once for ``situation.kong``; a kong of the konger's void suit is not allowed
         (void-suit tiles may not be claimed, SC-2) and pays nothing."""
         situation = request.situation
-        kong = Kong.read(require(situation, "kong"), "kong")
+        kong = Kong.read(require(situation, "kong"), "kong", self.tile_set)
         out = [read_seat(seat, "players_out") for seat in situation.get("players_out", [])]
         if kong.seat in out:
             raise RulesetError("situation field 'players_out': the konger has already won and left the hand")
@@ -336,7 +332,7 @@ class SichuanRuleset(Suited108Ruleset):
             raise RulesetError("situation field 'drawn': a drawn settlement is asked with drawn: true")
         dealer = read_seat(require(situation, "dealer"), "dealer")
         first = situation.get("first_winner")
-        result = self.drawn(self._still_in(require(situation, "seats")), read_kongs(situation))
+        result = self.drawn(self._still_in(require(situation, "seats")), read_kongs(situation, self.tile_set))
         return {
             "hu": None,
             "payments": per_seat(result.payments),

@@ -29,25 +29,13 @@ from engine.rulesets.base import (
     WildcardSource,
     WinContext,
 )
+from engine.rulesets.contract import Claim, Kong, read_kongs, read_seat, read_tile, read_tiles, require
 from engine.rulesets.handcheck import concealed_counts
-from engine.rulesets.queries import require
 from engine.rulesets.suited108 import per_seat
 from engine.rulesets.tuidaohu.fans import FANXING, SHAPES, SITUATIONAL, best_kinds, situation_kinds, value
 from engine.rulesets.tuidaohu.horses import Transfer, hand_payments, horse_payments, horse_targets
 from engine.rulesets.verdicts import rejected
-from engine.rulesets.wildcommon import (
-    Claim,
-    Kong,
-    claim_answer,
-    faces_text,
-    read_kongs,
-    read_seat,
-    read_tile,
-    read_tiles,
-    split_wild,
-    wild_quick_win,
-    wildcard_faces,
-)
+from engine.rulesets.wildcommon import claim_answer, faces_text, split_wild, wild_quick_win, wildcard_faces
 from engine.settlement import Payments, collect, combine, no_payments
 from engine.tiles import Tile, tile_code
 
@@ -73,7 +61,7 @@ def kong_money(kong: Kong, base: float) -> Payments:
     """What a kong is paid at once (§5.1)."""
     amount = KONG_MONEY[kong.type] * base
     if kong.type is KongType.EXPOSED:
-        return collect(kong.seat, {kong.source: amount})  # type: ignore[dict-item]
+        return collect(kong.seat, {kong.supplier: amount})  # type: ignore[dict-item]
     return collect(kong.seat, {seat: amount for seat in range(4) if seat != kong.seat})
 
 
@@ -185,7 +173,7 @@ class TuidaohuRuleset(Ruleset):
         robbed = (
             Kong.read(ctx.extra["kong"], "kong", self.tile_set) if ctx.robbing_kong and "kong" in ctx.extra else None
         )
-        kongs = [kong for kong in read_kongs(ctx.extra, self.tile_set) if kong != robbed]
+        kongs = [kong for kong in read_kongs(ctx.extra, self.tile_set) if not kong.same_declaration(robbed)]
         return combine(no_payments(), *(kong_money(kong, self.options["base"]) for kong in kongs))
 
     def settle_wins(self, scores: Sequence[Score]) -> Payments:
