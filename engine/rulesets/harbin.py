@@ -36,11 +36,11 @@ from engine.rulesets.base import (
 )
 from engine.rulesets.contract import read_seat, read_tile, require, seat_map
 from engine.rulesets.handcheck import concealed_counts
+from engine.rulesets.queries import nobody_pays_dealer_stays
 from engine.rulesets.readings import standard_readings
-from engine.rulesets.suited108 import per_seat
 from engine.rulesets.verdicts import rejected, won
 from engine.rulesets.wildcommon import STANDARD, agreeing, meld_facts, meld_tiles
-from engine.settlement import collect, no_payments
+from engine.settlement import collect
 from engine.tiles import NUM_KINDS, RED, Tile, is_suited, rank_of, tile_code, to_counts
 from engine.tilesets import TILE_SETS, TileSet
 
@@ -282,5 +282,4 @@ class HarbinRuleset(Ruleset):
 
     def answer_drawn_settlement(self, request: SettleRequest) -> dict[str, Any]:
         """荒庄 (HR-11): nobody pays; the dealer stays."""
-        dealer = read_seat(require(request.situation, "dealer"), "dealer")
-        return {"hu": None, "payments": per_seat(no_payments()), "next_dealer": dealer}
+        return nobody_pays_dealer_stays(request.situation)

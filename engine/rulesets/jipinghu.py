@@ -16,12 +16,13 @@ from engine.errors import RulesetError
 from engine.match import RotationPolicy
 from engine.notation import Hand
 from engine.rulesets.base import FanEntry, MultipleWinners, OptionSpec, Ruleset, Score, WinContext
-from engine.rulesets.contract import Claim, read_seat, read_tiles, require
+from engine.rulesets.contract import Claim, read_tiles, require
 from engine.rulesets.handcheck import concealed_counts
+from engine.rulesets.queries import nobody_pays_dealer_stays
 from engine.rulesets.readings import Reading, standard_readings
 from engine.rulesets.verdicts import rejected, won
 from engine.rulesets.wildcommon import claim_answer
-from engine.settlement import Payments, collect, no_payments
+from engine.settlement import Payments, collect
 from engine.tiles import DRAGONS, WINDS, is_honor, tile_code
 
 if TYPE_CHECKING:
@@ -206,8 +207,7 @@ class JipinghuRuleset(Ruleset):
 
     def answer_drawn_settlement(self, request: SettleRequest) -> dict[str, Any]:
         """JP-8: nobody pays; the dealer stays ("和牌 = 流局")."""
-        dealer = read_seat(require(request.situation, "dealer"), "dealer")
-        return {"hu": None, "payments": {str(seat): 0 for seat in no_payments()}, "next_dealer": dealer}
+        return nobody_pays_dealer_stays(request.situation)
 
     def answer_multi_win(self, request: SettleRequest) -> dict[str, Any]:
         """JP-9: the discarder pays each winner separately; ``per_winner`` gives each one's ``capped_fan``."""

@@ -15,7 +15,8 @@ from engine.match import DealState, HandResult, next_deal
 from engine.procedure.breaking import break_wall
 from engine.procedure.dice import check_dice, check_seat, dice_seat
 from engine.procedure.layout import WallLayout
-from engine.rulesets.contract import boolean, contract_seats, require
+from engine.rulesets.contract import boolean, contract_seats, read_seat, require
+from engine.settlement import no_payments
 from engine.tiles import WIND_LETTERS, Tile, parse_tiles
 
 if TYPE_CHECKING:
@@ -34,6 +35,12 @@ def no_verdict(**fields: Any) -> dict[str, Any]:
 
 def payments_out(payments: Mapping[int, Any] | None) -> dict[str, Any] | None:
     return None if payments is None else {str(seat): payments[seat] for seat in range(4)}
+
+
+def nobody_pays_dealer_stays(situation: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``drawn_settlement`` answer of the tables where a drawn hand costs nothing and the dealer deals again."""
+    dealer = read_seat(require(situation, "dealer"), "dealer")
+    return {"hu": None, "payments": payments_out(no_payments()), "next_dealer": dealer}
 
 
 class ContractQueries:

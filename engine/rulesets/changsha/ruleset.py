@@ -27,6 +27,7 @@ from engine.rulesets.base import (
 from engine.rulesets.changsha import hands
 from engine.rulesets.changsha.opening import OPENING_POINTS, opening_kinds
 from engine.rulesets.contract import read_seat, read_tile, require
+from engine.rulesets.queries import nobody_pays_dealer_stays
 from engine.rulesets.suited108 import TILE_SET, Suited108Ruleset, hand_counts, per_seat, readings, robbed_kong_type
 from engine.rulesets.verdicts import rejected, won
 from engine.settlement import Amount, Payments, collect, combine, no_payments
@@ -156,8 +157,7 @@ class ChangshaRuleset(Suited108Ruleset):
 
     def answer_drawn_settlement(self, request: Any) -> dict[str, Any]:
         """CS-13: no payments; the dealer stays (CS-11)."""
-        dealer = read_seat(require(request.situation, "dealer"), "dealer")
-        return {"hu": None, "payments": per_seat(no_payments()), "next_dealer": dealer}
+        return nobody_pays_dealer_stays(request.situation)
 
     def answer_multi_win(self, request: Any) -> dict[str, Any]:
         answer = super().answer_multi_win(request)

@@ -30,6 +30,7 @@ from engine.rulesets.base import (
 from engine.rulesets.contract import Claim, read_seat, require, seat_map
 from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.hubei.hands import ONE_COLOUR, HubeiHand, hand_value, read_hand
+from engine.rulesets.queries import nobody_pays_dealer_stays
 from engine.rulesets.suited108 import per_seat
 from engine.rulesets.verdicts import rejected, won
 from engine.rulesets.wildcommon import (
@@ -281,5 +282,4 @@ class HubeiRuleset(Ruleset):
 
     def answer_drawn_settlement(self, request: SettleRequest) -> dict[str, Any]:
         """黄牌 (HB-18): nobody pays; the dealer deals again (HB-17)."""
-        dealer = read_seat(require(request.situation, "dealer"), "dealer")
-        return {"hu": None, "payments": per_seat(no_payments()), "next_dealer": dealer}
+        return nobody_pays_dealer_stays(request.situation)

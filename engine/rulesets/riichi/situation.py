@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 from engine.errors import RulesetError
 from engine.notation import Hand, MeldKind
 from engine.rulesets.base import WinContext
+from engine.rulesets.contract import boolean, whole_number
 from engine.rulesets.riichi.scorer import Bonus
 from engine.rulesets.riichi.yaku import WinFacts
 from engine.tiles import EAST, Tile
@@ -43,20 +44,6 @@ class Counters(NamedTuple):
     riichi_sticks: int = 0
 
 
-def _flag(extra: Mapping[str, Any], key: str) -> bool:
-    value = extra.get(key, False)
-    if type(value) is not bool:
-        raise RulesetError(f"situation field {key!r}: expected true or false, found {value!r}")
-    return value
-
-
-def _count(extra: Mapping[str, Any], key: str) -> int:
-    value = extra.get(key, 0)
-    if type(value) is not int or value < 0:
-        raise RulesetError(f"situation field {key!r}: expected a whole number 0 or more, found {value!r}")
-    return value
-
-
 def _indicators(extra: Mapping[str, Any], key: str, read: Callable[[str, str], Sequence[Tile]]) -> tuple[Tile, ...]:
     value = extra.get(key, "")
     if not isinstance(value, str):
@@ -75,7 +62,7 @@ def read_situation(
     if not extra.keys() <= _KNOWN:
         unknown = sorted(set(extra) - _KNOWN)
         raise RulesetError(f"situation field {unknown[0]!r} is not a riichi situation key; known: {RIICHI_KEYS}")
-    riichi, double, ippatsu = (_flag(extra, key) for key in ("riichi", "double_riichi", "ippatsu"))
+    riichi, double, ippatsu = (boolean(extra, key) for key in ("riichi", "double_riichi", "ippatsu"))
     closed = all(meld.is_concealed_kong for meld in hand.melds)
     self_drawn = ctx.discarder is None
     if (riichi or double) and not closed:
@@ -93,7 +80,7 @@ def read_situation(
     ura = _indicators(extra, "ura_dora_indicators", read)
     if ura and not (riichi or double):
         raise RulesetError("situation field 'ura_dora_indicators': ura dora are turned over only after riichi")
-    red_fives = _count(extra, "red_fives")
+    red_fives = whole_number(extra, "red_fives", 0)
     if red_fives > 3:
         raise RulesetError(f"situation field 'red_fives': the set has three red fives, found {red_fives}")
     if red_fives and not options["red_fives"]:
@@ -116,5 +103,5 @@ def read_situation(
         double_yakuman=options["double_yakuman"],
         renhou=options["renhou"],
     )
-    counters = Counters(_count(extra, "honba"), _count(extra, "riichi_sticks"))
+    counters = Counters(whole_number(extra, "honba", 0), whole_number(extra, "riichi_sticks", 0))
     return facts, Bonus(indicators, ura, red_fives), counters

@@ -29,7 +29,7 @@ from engine.rulesets.base import (
     WildcardSource,
     WinContext,
 )
-from engine.rulesets.contract import Claim, Kong, read_kongs, read_seat, read_tile, read_tiles, require
+from engine.rulesets.contract import Claim, Kong, boolean, read_kongs, read_seat, read_tile, read_tiles, require
 from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.suited108 import per_seat
 from engine.rulesets.tuidaohu.fans import FANXING, SHAPES, SITUATIONAL, best_kinds, situation_kinds, value
@@ -103,7 +103,7 @@ class TuidaohuRuleset(Ruleset):
             return rejected("a 鬼牌 is never discarded nor put in a kong, so it cannot be won on (TD-8)", **refusal)
         split = split_wild(hand, faces)
         hard_refusal = {**refusal, "extra": {"kind": None, **facts, "hard": split.hard}}
-        moment = situation_kinds(ctx, self._flag(ctx.extra, "discarder_after_kong"))
+        moment = situation_kinds(ctx, boolean(ctx.extra, "discarder_after_kong"))
         kinds = best_kinds(split.natural, split.wilds, hand.melds, moment)
         if kinds is None:
             return rejected("not a winning shape: 4 sets + pair, 七对 or 十三幺 (§5.1)", **hard_refusal)
@@ -150,13 +150,6 @@ class TuidaohuRuleset(Ruleset):
             kongs=kongs,
             discarder=ctx.discarder,
         )
-
-    @staticmethod
-    def _flag(extra: Mapping[str, Any], key: str) -> bool:
-        value = extra.get(key, False)
-        if type(value) is not bool:
-            raise RulesetError(f"situation field {key!r}: expected true or false, found {value!r}")
-        return value
 
     def _horses(self, extra: Mapping[str, Any]) -> dict[int, tuple[Tile, ...]]:
         value = extra.get("horses", {})
