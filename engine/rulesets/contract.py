@@ -8,7 +8,7 @@ imports ``engine.rulesets``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -169,7 +169,7 @@ class Kong:
     type: KongType
     tile: Tile
     supplier: int | None = None
-    """``from``: the discarder of an exposed kong (直杠 / 点豆)."""
+    """``from``: the discarder of an exposed kong (直杠 / 点豆); ``None`` for an added or concealed kong."""
     paid_by: Mapping[int, Amount] = field(default_factory=dict)
     """What each player already paid the konger for it (Sichuan 刮风下雨)."""
     just_made: bool = False
@@ -208,6 +208,12 @@ class Kong:
             _amounts(data.get("paid_by", {}), f"{where}.paid_by"),
             just_made,
         )
+
+    def payers(self, players_out: Collection[int] = ()) -> list[int]:
+        """Who pays a kong's money: the supplier of an exposed kong, every other seat for an added or concealed
+        one (108.md SC-10 / GZ-6, wild.md §5.1); players already out pay nothing."""
+        seats = [self.supplier] if self.supplier is not None else [seat for seat in range(4) if seat != self.seat]
+        return [seat for seat in seats if seat not in players_out]
 
     def same_declaration(self, other: Kong | None) -> bool:
         """The same kong made (seat, type, tile, supplier), whatever was paid for it since."""

@@ -71,10 +71,8 @@ def dou_payments(kongs: Sequence[Kong]) -> Payments:
     """GZ-6: the settlement of every 豆 that stands, winner's or not."""
     parts = []
     for kong in kongs:
-        if kong.type is KongType.EXPOSED:
-            parts.append(collect(kong.seat, {kong.supplier: DOU_SUPPLIED}))  # type: ignore[dict-item]
-        else:
-            parts.append(collect(kong.seat, {seat: DOU_EACH[kong.type] for seat in range(4) if seat != kong.seat}))
+        amount = DOU_SUPPLIED if kong.type is KongType.EXPOSED else DOU_EACH[kong.type]
+        parts.append(collect(kong.seat, dict.fromkeys(kong.payers(), amount)))
     return combine(*parts)
 
 

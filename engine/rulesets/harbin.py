@@ -34,7 +34,7 @@ from engine.rulesets.base import (
     WildcardSource,
     WinContext,
 )
-from engine.rulesets.contract import read_seat, read_tile, require, seat_map
+from engine.rulesets.contract import boolean, read_seat, read_tile, require, seat_map
 from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.queries import nobody_pays_dealer_stays
 from engine.rulesets.readings import standard_readings
@@ -131,9 +131,7 @@ class HarbinRuleset(Ruleset):
 
     def _barred(self, hand: Hand, ctx: WinContext, opened: bool) -> str | None:
         """The conditions of S004:417-431 that the ready hand decides (HR-2)."""
-        declared = ctx.extra.get("declared_ready", True)
-        if type(declared) is not bool:
-            raise RulesetError(f"situation field 'declared_ready': expected true or false, found {declared!r}")
+        declared = boolean(ctx.extra, "declared_ready", True)
         ready_tiles = [*hand.standing, *meld_tiles(hand.melds)]
         if ctx.first_turn and ctx.winner == ctx.dealer:
             return "天胡 is not allowed (S004:431)"

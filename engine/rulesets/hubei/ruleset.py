@@ -27,7 +27,7 @@ from engine.rulesets.base import (
     WinContext,
     boolean_option,
 )
-from engine.rulesets.contract import Claim, read_seat, require, seat_map
+from engine.rulesets.contract import Claim, boolean, read_seat, require, seat_map
 from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.hubei.hands import ONE_COLOUR, HubeiHand, hand_value, read_hand
 from engine.rulesets.queries import nobody_pays_dealer_stays
@@ -173,10 +173,7 @@ class HubeiRuleset(Ruleset):
 
     def _no_win(self, reason: str, ctx: WinContext, facts: dict[str, Any]) -> Score:
         """A hand that is no win: 诈和 (HB-14) when it was actually declared, else only the verdict."""
-        declared = ctx.extra.get("declared", False)
-        if type(declared) is not bool:
-            raise RulesetError(f"situation field 'declared': expected true or false, found {declared!r}")
-        if not declared:
+        if not boolean(ctx.extra, "declared"):
             return rejected(reason, total=0, meets_minimum=True, extra={"kind": None, **facts})
         penalty = self.false_win_payments(ctx.winner)
         return rejected(

@@ -22,7 +22,7 @@ from engine.match import RotationPolicy
 from engine.notation import Hand
 from engine.procedure.dice import check_seat
 from engine.rulesets.base import BreakMethod, MultipleWinners, OptionSpec, Ruleset, Score, WinContext, boolean_option
-from engine.rulesets.contract import boolean, contract_seats, require
+from engine.rulesets.contract import boolean, contract_seats, require, whole_number
 from engine.rulesets.queries import no_verdict, payments_out
 from engine.rulesets.riichi.answer import (
     answer_discarder,
@@ -230,7 +230,7 @@ class RiichiRuleset(Ruleset):
             "hu": None,
             "payments": payments_out(payments),
             "next_dealer": outcome.next_dealer,
-            "next_honba": outcome.next_honba(_honba(situation)),
+            "next_honba": outcome.next_honba(whole_number(situation, "honba", 0)),
         }
 
     def answer_next_dealer(self, request: SettleRequest) -> dict[str, Any]:
@@ -245,14 +245,7 @@ class RiichiRuleset(Ruleset):
             boolean(situation, "dealer_tenpai"),
             boolean(situation, "abortive"),
         )
-        honba = _honba(situation)
+        honba = whole_number(situation, "honba", 0)
         return no_verdict(
             next_dealer=outcome.next_dealer, next_honba=outcome.next_honba(honba), dealer_repeats=outcome.dealer_keeps
         )
-
-
-def _honba(situation: Mapping[str, Any]) -> int:
-    honba = situation.get("honba", 0)
-    if type(honba) is not int or honba < 0:
-        raise SettleError(f"situation field 'honba': expected a whole number 0 or more, found {honba!r}")
-    return honba

@@ -135,12 +135,7 @@ class SichuanRuleset(Suited108Ruleset):
 
     def kong_money(self, kong: Kong, players_out: Sequence[int] = ()) -> Payments:
         """SC-10 刮风下雨, paid when the kong is declared; players who have won neither pay nor collect."""
-        each = _KONG_MONEY[kong.type] * self._base
-        if kong.type is KongType.EXPOSED:
-            payers: Sequence[int] = [kong.supplier] if kong.supplier not in players_out else []  # type: ignore[list-item]
-        else:
-            payers = [seat for seat in range(4) if seat != kong.seat and seat not in players_out]
-        return collect(kong.seat, {payer: each for payer in payers})
+        return collect(kong.seat, dict.fromkeys(kong.payers(players_out), _KONG_MONEY[kong.type] * self._base))
 
     def kong_payments(self, kong: Mapping[str, Any], players_out: Sequence[int] = ()) -> Payments | None:
         """The referee's hook: the kong money of a kong just made."""

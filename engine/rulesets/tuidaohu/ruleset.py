@@ -59,10 +59,7 @@ class TuidaohuScore(Score):
 
 def kong_money(kong: Kong, base: float) -> Payments:
     """What a kong is paid at once (§5.1)."""
-    amount = KONG_MONEY[kong.type] * base
-    if kong.type is KongType.EXPOSED:
-        return collect(kong.seat, {kong.supplier: amount})  # type: ignore[dict-item]
-    return collect(kong.seat, {seat: amount for seat in range(4) if seat != kong.seat})
+    return collect(kong.seat, dict.fromkeys(kong.payers(), KONG_MONEY[kong.type] * base))
 
 
 class TuidaohuRuleset(Ruleset):
