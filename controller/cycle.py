@@ -1,14 +1,13 @@
-"""The table cycle with two tile sets, step by step from wherever the MCU stands.
+"""The table cycle with two tile sets, step by step from wherever the MCU stands, in the order of a real table.
 
-Before a hand (``prepare``): the walls of the set built during the last hand lift when the dealer presses the lift
-switch, the dealer lamp lights, the dealer's dice key throws the dice, the platforms go down. During the hand
-(``build_next``, on the service's worker thread): the used set goes in through the centre hatch, is shuffled and
-built into walls that wait under the table. The first hand of a run, or one after a restart that lost the built
-walls, does the whole cycle before it is dealt.
-
-The order on the MCU is the protocol's (firmware_bridge/PROTOCOL.md §4): the hatch opens only from IDLE, and
-WALLS_READY leaves only by LIFT_WALLS, so the hatch takes the last hand's tiles in once the new walls are lifted
-and lowered, at the start of the hand, rather than before the lift as a player would see it on some tables.
+Before a hand (``prepare``), which is the end of the last one: the centre hatch opens, the players push the used
+set in, the hatch closes, and only then the walls of the set built during the last hand lift (when the dealer
+presses the lift switch: the lift needs a clear table) and the platforms go down; the dealer lamp lights and the
+dealer's dice key throws the dice, which deal the hand. During the hand (``build_next``, on the service's worker
+thread): the set just taken in is shuffled and built into walls that wait under the table. The first hand of a
+run, or one after a restart that lost the built walls, takes the tiles in, shuffles and builds before the lift.
+The hatch opens above built walls in WALLS_READY and closes back to it (firmware_bridge/PROTOCOL.md §4, the
+two-set cycle).
 
 Each step waits for the MCU's confirmation and is then recorded as a ``table`` event; the presses of the lift switch
 and the dice key are ``button`` events, the dice the ``dice`` event that deals the hand. The next step follows from
@@ -37,6 +36,14 @@ MAX_STEPS = 12  # a full cycle is 7 steps; more means the table does not do what
 NEXT = "next:"
 """Prefix of the steps that build the next hand's walls during this hand."""
 POLL_S = 0.05
+
+
+def lowered_since_lift(steps: list[str]) -> bool:
+    """This hand's walls lifted and the platforms lowered after it (a lowering before the lift was of a cycle a
+    restart interrupted, and a simulator restarted after the lift forgot it: both go on with the cycle)."""
+    if "lifted" not in steps:
+        return False
+    return "lowered" in steps[len(steps) - steps[::-1].index("lifted") :]
 
 
 class TableCycle:
@@ -69,14 +76,16 @@ class TableCycle:
         self.record(Event.table(step, self.clock(), **facts))
 
     def prepare(self, hand: HandState) -> bool:
-        """Bring the table to this hand's walls lifted and its dice thrown (recorded), then lower the platforms;
-        ``False`` when stopped while waiting for a press."""
+        """Take the used set in, lift this hand's walls and lower the platforms, then light the dealer lamp and throw
+        the dice (recorded: they deal the hand); ``False`` when stopped while waiting for a press."""
         table = self.side.table
         for _ in range(MAX_STEPS):
             phase, steps = self._phase(), hand.steps
-            if phase is Phase.LIFTED and "lifted" in steps:
+            if phase is Phase.IDLE and lowered_since_lift(steps):
                 break
-            if phase is Phase.WALLS_READY:
+            if phase is Phase.LIFTED and "lifted" in steps:
+                self._step("lowered", table.lower_platforms)
+            elif phase is Phase.WALLS_READY and "intake" in steps:
                 if not self._pressed(hand, Button.LIFT):
                     return False
                 self._step("lifted", table.lift_walls)
@@ -90,11 +99,10 @@ class TableCycle:
         if self.side.seed_dice is not None:
             self.side.seed_dice(hand.record.seed)
         self.record(Event.dice(table.roll_dice(), self.clock()))
-        self._step("lowered", table.lower_platforms)
         return True
 
     def build_next(self, hand: HandState) -> None:
-        """During the hand: the used set in through the hatch, shuffled and built into the next hand's walls.
+        """During the hand: the set taken in before it shuffled and built into the next hand's walls.
         Returns when the walls are ready, or at once when ``stop`` is set. Runs beside the service's thread, so
         it keeps its own list of the steps it recorded (the service applies them when it takes them in)."""
         steps = list(hand.steps)
@@ -108,14 +116,15 @@ class TableCycle:
         raise BridgeTimeout(f"the table did not build the next walls in {MAX_STEPS} steps")
 
     def _advance(self, phase: Phase, steps: list[str], prefix: str) -> str:
-        """One step towards walls ready (never the lift), named with ``prefix``; returns the step's name."""
+        """One step towards walls ready with the used tiles taken in (never the lift), named with ``prefix``;
+        returns the step's name. Only ``prepare`` (no prefix) takes tiles in: the worker builds what is inside."""
         table = self.side.table
         if phase is Phase.LIFTED:  # the platforms of a cycle a restart interrupted
             step, move = "lowered", table.lower_platforms
         elif phase is Phase.INTAKE_OPEN:
             step, move = prefix + "intake", table.close_hatch
-        elif phase is Phase.IDLE and prefix + "intake" not in steps:
-            step, move = prefix + "hatch_open", table.open_hatch
+        elif phase in (Phase.IDLE, Phase.WALLS_READY) and not prefix and "intake" not in steps:
+            step, move = "hatch_open", table.open_hatch
         elif phase is Phase.IDLE:
             step, move = prefix + "shuffled", table.shuffle
         elif phase is Phase.SHUFFLING:

@@ -1,5 +1,8 @@
 """The other tile set built while this hand is played: ``TableCycle.build_next`` on a worker thread.
 
+The set it shuffles and builds is the one taken in through the hatch before this hand's walls lifted (the lift
+needs a clear table), so the worker never opens the hatch: its walls wait below until the next hand's intake.
+
 The worker only talks to the MCU; every step it confirms, and every fault, is posted to the service's thread, which
 journals and applies it between two moves (the journal has one writer). A fault stops the motors (the MCU does
 that itself) and is shown with its hint at once, while the hand above goes on: with ``on_fault = "wait"`` the worker
@@ -66,11 +69,11 @@ class NextWalls:
                     return
                 except (TableFault, McuReset) as fault:
                     code = fault_code(fault, self.side)
+                    self.resume.clear()  # before the fault is posted: a resume pressed once it shows must count
                     self.posted.put(Event.fault(code, self.clock()))
                     if not self.wait_on_fault:
                         number = self.hand.record.number
                         raise TableStopped(f"hand {number}: the table stopped: {fault}", code, hint(code)) from None
-                    self.resume.clear()
                     while not self.resume.wait(POLL_S):
                         if self.stop.is_set():
                             return

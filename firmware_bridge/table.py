@@ -151,9 +151,20 @@ class Table:
     def _command(self, message: Message) -> None:
         result = self.link.command(message)
         if result is not Result.OK:
-            fault = self.state.fault_code if self.state else ""
-            detail = f" (fault {fault} latched: clear_fault() first)" if result is Result.FAULTED and fault else ""
-            raise CommandRejected(f"{message.TYPE.name} refused by the MCU: {result.name}{detail}")
+            raise CommandRejected(f"{message.TYPE.name} refused by the MCU: {result.name}{self._why(result)}")
+
+    def _why(self, result: Result) -> str:
+        """What a refusal means on the table as last seen: the latched fault, or the phase and hatch that forbid
+        the move (a lift with the hatch not closed is BUSY: the walls rise where the hatch swings)."""
+        state = self.state
+        if state is None:
+            return ""
+        if result is Result.FAULTED and state.fault_code:
+            return f" (fault {state.fault_code} latched: clear_fault() first)"
+        if result is Result.BUSY:
+            hatch = "closed" if state.sensors & Sensor.HATCH_CLOSED else "not closed"
+            return f" (phase {state.phase.name}, hatch {hatch})"
+        return ""
 
     def _move(self, message: Message, done: Callable[[Snapshot], bool], timeout: float, what: str) -> Snapshot:
         self._command(message)

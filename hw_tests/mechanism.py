@@ -1,12 +1,13 @@
 """The mechanism of a four-port, two-set automatic table (hardware.md §1.2), as a time-driven state machine.
 
 Phases IDLE → INTAKE_OPEN → (hatch closed) IDLE → SHUFFLING → STACKING → WALLS_READY → LIFTING → LIFTED →
-LOWERING → IDLE. The four stackers build side by side, one stack per interval, each pulse of a side's count
-sensor teaching that side's interval T; a side whose sensor is not seen within ``jam_factor``·T is a jam (the
-CN106540440B pattern). Lift plates stop on their limit switches, with a travel timeout of ``jam_factor`` times
-the nominal travel. A fault stops every motor, is latched until CLEAR_FAULT, and leaves the phase at the last
-stable one. A new tile count takes effect when the next shuffle starts (the cycle boundary). No I/O and no
-clock of its own: ``advance(now)`` is driven by the simulator.
+LOWERING → IDLE. The hatch also opens in WALLS_READY, above the built set waiting below, and closes back to it: the
+used set goes in before the built one lifts (PROTOCOL.md §4, the two-set cycle). The four stackers build side by
+side, one stack per interval, each pulse of a side's count sensor teaching that side's interval T; a side whose
+sensor is not seen within ``jam_factor``·T is a jam (the CN106540440B pattern). Lift plates stop on their limit
+switches, with a travel timeout of ``jam_factor`` times the nominal travel. A fault stops every motor, is latched
+until CLEAR_FAULT, and leaves the phase at the last stable one. A new tile count takes effect when the next shuffle
+starts (the cycle boundary). No I/O and no clock of its own: ``advance(now)`` is driven by the simulator.
 """
 
 from __future__ import annotations
@@ -96,6 +97,8 @@ class TableModel:
         self.built_set = 0
         self.mixed = False
         self.build_requested = False
+        self.hatch_returns_to = Phase.IDLE
+        """The phase the hatch opened from, where closing it returns: WALLS_READY while a built set waits below."""
         self.diagnostic = 0
         self.lamps: dict[int, tuple[LampPattern, int]] = {lamp: (LampPattern.OFF, 0) for lamp in range(WIND_LAMP + 1)}
         self.dealer = (0, 0)
@@ -228,10 +231,14 @@ class TableModel:
         return Result.OK
 
     def _hatch(self, message: Hatch, now: float) -> Result:
-        if self._due < NEVER or self.phase is not (Phase.IDLE if message.open else Phase.INTAKE_OPEN):
+        """Open from IDLE or from WALLS_READY (the built set stays below), close back to the phase it opened from."""
+        allowed = (Phase.IDLE, Phase.WALLS_READY) if message.open else (Phase.INTAKE_OPEN,)
+        if self._due < NEVER or self.phase not in allowed:
             return Result.BUSY
+        if message.open:
+            self.hatch_returns_to = self.phase
         self.sensors &= ~(Sensor.HATCH_OPEN | Sensor.HATCH_CLOSED)
-        self._enter(Phase.INTAKE_OPEN if message.open else Phase.IDLE, now)
+        self._enter(Phase.INTAKE_OPEN if message.open else self.hatch_returns_to, now)
         self._due = now + self.timings.hatch_s
         return Result.OK
 
@@ -254,7 +261,8 @@ class TableModel:
         return Result.OK
 
     def _lift(self, _message: LiftWalls, now: float) -> Result:
-        if self.phase is not Phase.WALLS_READY:
+        """Only with the hatch shut: the walls rise through the table top where the hatch swings."""
+        if self.phase is not Phase.WALLS_READY or self._due < NEVER or not self.sensors & Sensor.HATCH_CLOSED:
             return Result.BUSY
         self._enter(Phase.LIFTING, now)
         jammed = {jam.side for jam in self.faults.jams if jam.mechanism is Mechanism.LIFT}
@@ -317,7 +325,7 @@ class TableModel:
     def _finish_motion(self, now: float) -> None:
         if self.phase is Phase.INTAKE_OPEN:
             self.sensors |= Sensor.HATCH_OPEN
-        elif self.phase is Phase.IDLE:
+        elif self.phase in (Phase.IDLE, Phase.WALLS_READY):  # the hatch closed (back above the built set)
             self.sensors |= Sensor.HATCH_CLOSED
         elif self.phase is Phase.SHUFFLING:
             self.mixed = True

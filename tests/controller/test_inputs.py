@@ -129,10 +129,10 @@ def test_the_other_set_is_built_while_the_hand_is_played(tmp_path):
     serve(config, lambda line: None)
     first, second = _journal(config)
     steps = [[_step(e) for e in events if e.kind in ("table", "button")] for events in (first, second)]
-    building = ["next:hatch_open", "next:intake", "next:shuffled", "next:walls_built"]
-    dealing = ["pressed:lift", "lifted", "pressed:dice", "lowered"]
+    building = ["next:shuffled", "next:walls_built"]
+    dealing = ["pressed:lift", "lifted", "lowered", "pressed:dice"]
     assert steps[0] == ["hatch_open", "intake", "shuffled", "walls_built", *dealing, *building]
-    assert steps[1] == [*dealing, *building]  # the walls built during hand 0 lift for hand 1
+    assert steps[1] == ["hatch_open", "intake", *dealing, *building]  # hand 0's set in, hand 1's walls up
     for events in (first, second):
         kinds = [e.kind.value if e.kind != "table" else e.data["step"] for e in events]
         assert kinds.index("next:walls_built") < len(kinds) - 1 - kinds[::-1].index("action"), "built after play"
@@ -314,8 +314,8 @@ def test_people_at_a_real_table_lift_the_walls_and_throw_the_dice_themselves(tmp
             finally:
                 runner.join(60)
         assert not runner.is_alive()
-    assert steps()[:8] == ["hatch_open", "intake", "shuffled", "walls_built", "pressed:lift", "lifted",
-                           "pressed:dice", "lowered"]  # fmt: skip
+    assert steps()[:8] == ["hatch_open", "intake", "shuffled", "walls_built", "pressed:lift", "lifted", "lowered",
+                           "pressed:dice"]  # fmt: skip
     assert [e.data for e in seen if e.kind == "button"][:2] == [
         {"button": "lift", "seat": dealer},
         {"button": "dice", "seat": dealer},

@@ -53,10 +53,10 @@ def test_each_hand_goes_through_the_table_cycle_with_the_dealer_lamp(tmp_path):
         (run,) = journal.runs()
         hands = journal.hands(run.id)
         steps = [[e.data.get("step") for e in journal.events(h.id) if e.kind == "table"] for h, _ in hands]
-    building = ["next:hatch_open", "next:intake", "next:shuffled", "next:walls_built"]  # during the hand
+    building = ["next:shuffled", "next:walls_built"]  # during the hand: the set taken in before it
     assert steps == [
         ["hatch_open", "intake", "shuffled", "walls_built", "lifted", "lowered", *building],
-        ["lifted", "lowered", *building],  # hand 1 lifts the walls built during hand 0
+        ["hatch_open", "intake", "lifted", "lowered", *building],  # hand 0's set in, then hand 1's walls up
     ]
     for (dealer, patterns), result in zip(lamps, results, strict=False):
         assert result["dealer"] == dealer

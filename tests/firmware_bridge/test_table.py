@@ -30,6 +30,25 @@ def test_a_full_cycle_builds_both_sets_in_turn():
         assert sets == [1, 0]
 
 
+def test_the_used_set_goes_in_above_the_built_walls_before_they_lift():
+    """PROTOCOL.md §4, the two-set cycle: the hatch opens in WALLS_READY, a lift is refused until it is shut."""
+    with simulated_table(seed=11, speed=50) as (_sim, table):
+        table.shuffle()
+        built = table.build_walls()
+        assert table.open_hatch().phase is Phase.INTAKE_OPEN
+        with pytest.raises(CommandRejected, match=r"LIFT_WALLS refused .*BUSY \(phase INTAKE_OPEN, hatch not closed\)"):
+            table.lift_walls()
+        with pytest.raises(CommandRejected, match=r"SHUFFLE refused by the MCU: BUSY"):
+            table.shuffle()
+        closed = table.close_hatch()
+        assert closed.phase is Phase.WALLS_READY and closed.built_set == built.built_set
+        assert closed.counts == built.counts == (34, 34, 34, 34)
+        assert table.lift_walls().phase is Phase.LIFTED
+        assert table.lower_platforms().phase is Phase.IDLE
+        table.shuffle()  # the set just taken in, while the lifted walls are played
+        assert table.build_walls().built_set != built.built_set
+
+
 def test_dice_follow_the_seed():
     rolls = []
     for _ in range(2):

@@ -16,6 +16,7 @@ from firmware_bridge.messages import (
     Phase,
     Result,
     RollDice,
+    Sensor,
     Shuffle,
     StateFlag,
 )
@@ -158,3 +159,67 @@ def test_jam_settings_are_checked():
         Jam(Mechanism.STACKER, 4)
     with pytest.raises(HarnessError, match=r"Jam\.mechanism: the simulator jams STACKER or LIFT, not DICE"):
         Jam(Mechanism.DICE, 0)
+
+
+def test_the_hatch_opens_above_the_built_walls_and_closes_back_to_them():
+    """PROTOCOL.md §4, the two-set cycle: the used set goes in while the built one waits below, then it lifts."""
+    table = model()
+    build(table)
+    built = table.built_set
+    run(table, Hatch(True), 60)
+    assert table.phase is Phase.INTAKE_OPEN
+    for refused in (LiftWalls(), Shuffle(), BuildWalls(), LowerPlatforms(), Hatch(True)):
+        assert table.execute(refused, 60.1) is Result.BUSY, refused
+    table.advance(62)
+    assert table.sensors & Sensor.HATCH_OPEN
+    run(table, Hatch(False), 62)
+    assert table.phase is Phase.WALLS_READY
+    assert table.execute(LiftWalls(), 62.1) is Result.BUSY  # the hatch is still closing
+    table.advance(64)
+    assert table.sensors & Sensor.HATCH_CLOSED and table.counts == [34] * 4 and table.built_set == built
+    run(table, LiftWalls(), 64)
+    table.advance(70)
+    assert table.phase is Phase.LIFTED
+    run(table, LowerPlatforms(), 70)
+    table.advance(73)
+    run(table, Hatch(True), 73)  # the next intake from IDLE closes back to IDLE, not to the lifted walls
+    table.advance(75)
+    run(table, Hatch(False), 75)
+    assert table.phase is Phase.IDLE
+
+
+@pytest.mark.parametrize("phase", [Phase.SHUFFLING, Phase.STACKING, Phase.LIFTED])
+def test_the_hatch_stays_shut_while_tiles_or_plates_move(phase):
+    table = model()
+    run(table, Shuffle(), 0)
+    if phase is not Phase.SHUFFLING:
+        run(table, BuildWalls(), 0)
+        table.advance(10)
+    if phase is Phase.LIFTED:
+        table.advance(60)
+        run(table, LiftWalls(), 60)
+        table.advance(70)
+    assert table.phase is phase
+    assert table.execute(Hatch(True), 70) is Result.BUSY
+
+
+def test_a_stop_while_the_hatch_closes_above_the_walls_keeps_them_and_a_reopen_recovers():
+    """PROTOCOL.md §4: a fault stops every motor; the hatch stays half-way in its phase and HATCH repeats the move."""
+    table = model()
+    build(table)
+    run(table, Hatch(True), 60)
+    table.advance(62)
+    run(table, Hatch(False), 62)
+    table.advance(62.5)
+    table.stop_all(FaultKind.EMERGENCY_STOP)
+    assert table.phase is Phase.WALLS_READY and not table.motors_on
+    assert not table.sensors & (Sensor.HATCH_OPEN | Sensor.HATCH_CLOSED)
+    run(table, ClearFault(), 63)
+    assert table.execute(LiftWalls(), 63) is Result.BUSY  # never through a half-shut hatch
+    run(table, Hatch(True), 63)
+    table.advance(65)
+    run(table, Hatch(False), 65)
+    table.advance(67)
+    run(table, LiftWalls(), 67)
+    table.advance(75)
+    assert table.phase is Phase.LIFTED

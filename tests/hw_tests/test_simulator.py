@@ -8,13 +8,18 @@ import serial
 from firmware_bridge.framing import Frame, FrameDecoder
 from firmware_bridge.messages import (
     Ack,
+    BuildWalls,
+    Configure,
     EmergencyStop,
+    Hatch,
     Identify,
     Identity,
+    LiftWalls,
     MsgType,
     Nak,
     NakReason,
     Nop,
+    Phase,
     ResetReason,
     Result,
     Sensor,
@@ -163,3 +168,33 @@ def test_a_bad_payload_with_a_good_crc_is_refused_in_turn(sim, wire):
     wire.send(Nop(4), seq=2)
     assert wire.expect(Ack, where=lambda seq, m: seq == 2)[1] == Ack(MsgType.NOP, Result.OK)
     assert sim.tokens() == [4]
+
+
+def test_on_the_wire_the_hatch_opens_above_built_walls_and_a_lift_waits_for_it_to_shut():
+    """PROTOCOL.md §4, the two-set cycle: HATCH open is OK in WALLS_READY, LIFT_WALLS answers BUSY until the hatch
+    is closed again, closing returns to WALLS_READY with the same set and counts."""
+    with McuSimulator(seed=2, speed=200) as sim:
+        wire = Wire(sim.path)
+
+        def result(seq, message):
+            wire.send(message, seq=seq)
+            return wire.expect(Ack, where=lambda got, m: got == seq)[1]
+
+        def reached(phase, sensor, timeout=1.0):
+            return wire.expect(Snapshot, timeout, lambda _, m: m.phase is phase and bool(m.sensors & sensor))[1]
+
+        try:
+            handshake(wire)
+            for seq, message in enumerate([Configure.build((34,) * 4, 30, 1000, 50), Shuffle(), BuildWalls()], 1):
+                assert result(seq, message).result is Result.OK
+            ready = reached(Phase.WALLS_READY, Sensor.HATCH_CLOSED, 3.0)
+            assert result(4, Hatch(True)) == Ack(MsgType.HATCH, Result.OK)
+            reached(Phase.INTAKE_OPEN, Sensor.HATCH_OPEN)
+            assert result(5, LiftWalls()) == Ack(MsgType.LIFT_WALLS, Result.BUSY)
+            assert result(6, Hatch(False)) == Ack(MsgType.HATCH, Result.OK)
+            closed = reached(Phase.WALLS_READY, Sensor.HATCH_CLOSED)
+            assert (closed.built_set, closed.counts) == (ready.built_set, ready.counts) == (1, (34,) * 4)
+            assert result(7, LiftWalls()) == Ack(MsgType.LIFT_WALLS, Result.OK)
+            reached(Phase.LIFTED, Sensor.LIFT_UP_0)
+        finally:
+            wire.port.close()
