@@ -18,7 +18,8 @@ from engine.actions import Action
 
 class EventKind(StrEnum):
     TABLE = "table"
-    """An MCU-confirmed step of the table cycle (``data["step"]``: intake, shuffled, walls_built, lifted, lowered)."""
+    """An MCU-confirmed step of the table cycle (``data["step"]``: hatch_open, intake, shuffled, walls_built,
+    lifted, lowered; ``next:shuffled`` and ``next:walls_built`` for the set built during the hand)."""
     DICE = "dice"
     """The dice the MCU read (``data["dice"]``): with them the walls break and the hand is dealt."""
     ACTION = "action"

@@ -126,12 +126,16 @@ def _diagnostic(bench: Bench) -> str:
 
 
 def _cycle(bench: Bench) -> str:
+    """The two-set cycle as the service runs it (PROTOCOL.md "The two-set cycle"): a set is taken in and built,
+    then the set just played goes in through the hatch above the built walls (WALLS_READY), then the lift."""
     table = bench.table
     table.open_hatch()
     table.close_hatch()
     table.shuffle()
     walls = table.build_walls()
     assert walls.counts == walls.targets, f"counted {walls.counts}, expected {walls.targets}"
+    table.open_hatch()
+    table.close_hatch()
     table.lift_walls()
     dice = table.roll_dice()
     assert all(1 <= value <= 6 for value in dice), f"dice {dice}"
