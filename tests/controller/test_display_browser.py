@@ -90,9 +90,12 @@ def test_live_page_follows_the_table_in_both_languages(tmp_path):
 
             page.wait_for_selector("#verdicts li")  # the latest verdicts, listed from the state's log
             assert page.locator("#verdicts li").count() <= 6
-            page.wait_for_selector("#seats .tiles img")
-            broken = page.eval_on_selector_all("#seats img", "imgs => imgs.filter(i => !i.naturalWidth).length")
-            assert broken == 0, "a tile image did not load"
+            page.wait_for_function("[...document.querySelectorAll('#seats .tiles img')].some(i => i.naturalWidth)")
+            # An image still loading is not complete; one that failed is complete with no width.
+            broken = page.eval_on_selector_all(
+                "#seats img", "imgs => imgs.filter(i => i.complete && !i.naturalWidth).map(i => i.src)"
+            )
+            assert broken == [], f"tile images did not load: {broken}"
             page.screenshot(path=str(SCREENSHOTS / "display-zh.png"), full_page=True)  # Chinese: needs a CJK font
             page.click("#lang")
             assert page.text_content("#lang") == "中文"
