@@ -18,6 +18,7 @@ from engine.match import MultiWinDealer, Rotation, RotationPolicy
 from engine.notation import Hand, MeldKind
 from engine.rulesets.base import DrawContext, FanEntry, KongType, OptionSpec, Score, WinContext, boolean_option
 from engine.rulesets.contract import Kong, read_kongs, read_seat, require
+from engine.rulesets.queries import per_seat
 from engine.rulesets.suited108 import (
     TILE_SET,
     Reading,
@@ -25,7 +26,6 @@ from engine.rulesets.suited108 import (
     four_of_a_kinds,
     hand_counts,
     just_made_kong,
-    per_seat,
     readings,
     robbed_kong_type,
     settle_together,

@@ -16,7 +16,7 @@ from engine.procedure.breaking import break_wall
 from engine.procedure.dice import check_dice, check_seat, dice_seat
 from engine.procedure.layout import WallLayout
 from engine.rulesets.contract import boolean, contract_seats, read_seat, require
-from engine.settlement import no_payments
+from engine.settlement import Amount, exact, no_payments
 from engine.tiles import WIND_LETTERS, Tile, parse_tiles
 
 if TYPE_CHECKING:
@@ -35,6 +35,12 @@ def no_verdict(**fields: Any) -> dict[str, Any]:
 
 def payments_out(payments: Mapping[int, Any] | None) -> dict[str, Any] | None:
     return None if payments is None else {str(seat): payments[seat] for seat in range(4)}
+
+
+def per_seat(payments: Mapping[int, Amount]) -> dict[str, Amount]:
+    """Any per-seat map of amounts as the contract writes it (``"0"``-``"3"``, an absent seat 0): a breakdown part,
+    a penalty; ``payments_out`` writes a complete settlement as it stands."""
+    return {str(seat): exact(payments.get(seat, 0)) for seat in range(4)}
 
 
 def nobody_pays_dealer_stays(situation: Mapping[str, Any]) -> dict[str, Any]:

@@ -9,7 +9,7 @@ so any meld rules seven pairs out). 十三幺 and 全不靠 need honors and cann
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -19,7 +19,7 @@ from engine.notation import Hand, Meld, MeldKind
 from engine.rulesets.base import KongType, MultipleWinners, Ruleset, Score
 from engine.rulesets.contract import Kong, read_kongs
 from engine.rulesets.handcheck import concealed_counts
-from engine.settlement import Amount, Payments, combine, exact
+from engine.settlement import Payments, combine
 from engine.tiles import NUM_KINDS, SUITS, Tile, rank_of, suit_of, to_counts
 from engine.tilesets import TILE_SETS, TileSet
 
@@ -161,8 +161,3 @@ def settle_together(scores: Sequence[Score], own: Sequence[str], once: Sequence[
     if ordered:
         parts += [ordered[0].extra["breakdown"][name] for name in once]
     return combine(*({int(seat): amount for seat, amount in part.items()} for part in parts))
-
-
-def per_seat(payments: Mapping[int, Amount]) -> dict[str, Amount]:
-    """A per-seat map as the contract writes it (``"0"``-``"3"``)."""
-    return {str(seat): exact(payments.get(seat, 0)) for seat in range(4)}

@@ -27,8 +27,8 @@ from engine.rulesets.base import (
 from engine.rulesets.changsha import hands
 from engine.rulesets.changsha.opening import OPENING_POINTS, opening_kinds
 from engine.rulesets.contract import read_seat, read_tile, require
-from engine.rulesets.queries import nobody_pays_dealer_stays
-from engine.rulesets.suited108 import TILE_SET, Suited108Ruleset, hand_counts, per_seat, readings, robbed_kong_type
+from engine.rulesets.queries import nobody_pays_dealer_stays, per_seat
+from engine.rulesets.suited108 import TILE_SET, Suited108Ruleset, hand_counts, readings, robbed_kong_type
 from engine.rulesets.verdicts import rejected, won
 from engine.settlement import Amount, Payments, collect, combine, no_payments
 from engine.tiles import Tile, rank_of, to_counts

@@ -30,8 +30,7 @@ from engine.rulesets.base import (
 from engine.rulesets.contract import Claim, boolean, read_seat, require, seat_map
 from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.hubei.hands import ONE_COLOUR, HubeiHand, hand_value, read_hand
-from engine.rulesets.queries import nobody_pays_dealer_stays
-from engine.rulesets.suited108 import per_seat
+from engine.rulesets.queries import nobody_pays_dealer_stays, per_seat
 from engine.rulesets.verdicts import rejected, won
 from engine.rulesets.wildcommon import (
     MeldFacts,

@@ -25,6 +25,7 @@ from engine.rulesets.base import (
     boolean_option,
 )
 from engine.rulesets.contract import Kong, boolean, read_kongs, read_seat, read_suit, require
+from engine.rulesets.queries import per_seat
 from engine.rulesets.sichuan import fans
 from engine.rulesets.sichuan.drawn import StillIn, settle_drawn
 from engine.rulesets.suited108 import (
@@ -32,7 +33,6 @@ from engine.rulesets.suited108 import (
     Suited108Ruleset,
     hand_counts,
     just_made_kong,
-    per_seat,
     readings,
     robbed_kong_type,
     settle_together,

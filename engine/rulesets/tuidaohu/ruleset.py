@@ -31,7 +31,7 @@ from engine.rulesets.base import (
 )
 from engine.rulesets.contract import Claim, Kong, boolean, read_kongs, read_seat, read_tile, read_tiles, require
 from engine.rulesets.handcheck import concealed_counts
-from engine.rulesets.suited108 import per_seat
+from engine.rulesets.queries import per_seat
 from engine.rulesets.tuidaohu.fans import FANXING, SHAPES, SITUATIONAL, best_kinds, situation_kinds, value
 from engine.rulesets.tuidaohu.horses import Transfer, hand_payments, horse_payments, horse_targets
 from engine.rulesets.verdicts import rejected
