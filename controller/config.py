@@ -171,6 +171,24 @@ class SystemdSection(_Section):
 
 
 @dataclass(frozen=True)
+class CameraSection(_Section):
+    """``[camera]``: a real table's overhead camera, spelled as ``mjtable vision`` spells it. ``mjtable doctor``
+    checks it and ``mjtable vision watch|enroll --config`` take it as defaults; the service's play loop does not
+    read it yet (that waits for human seats; ``service.camera`` is the simulated camera)."""
+
+    source: str = ""  # picamera, a device number such as "0", a stream URL, a video or image folder; "" = none
+    calibration: str = ""  # TOML of 'mjtable vision calibrate'; "" = found from the markers in the first frame
+    model: str = ""  # an enrolled tile-set directory; "" = the shipped default model
+
+    def __post_init__(self) -> None:
+        if not self.source and (self.calibration or self.model):
+            raise ConfigError(
+                "camera.source: empty, yet camera.calibration or camera.model is set; name the camera "
+                '(picamera, a device number such as "0", ...)'
+            )
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole file. ``[bridge]`` is the firmware bridge's own section (port "" = the simulated table)."""
 
@@ -180,6 +198,7 @@ class Config:
     bridge: BridgeConfig = field(default_factory=BridgeConfig)
     mqtt: MqttSection = MqttSection()
     systemd: SystemdSection = SystemdSection()
+    camera: CameraSection = CameraSection()
 
     @property
     def simulated(self) -> bool:
@@ -187,7 +206,7 @@ class Config:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Config:
-        sections = {"service", "journal", "http", "bridge", "mqtt", "systemd"}
+        sections = {"service", "journal", "http", "bridge", "mqtt", "systemd", "camera"}
         for key in data:
             if key not in sections:
                 raise ConfigError(f"{key}: unknown section; known: {', '.join(sorted(sections))}")
@@ -202,6 +221,7 @@ class Config:
             bridge,
             MqttSection.from_dict(data.get("mqtt", {}), "mqtt"),
             SystemdSection.from_dict(data.get("systemd", {}), "systemd"),
+            CameraSection.from_dict(data.get("camera", {}), "camera"),
         )
 
     def with_service(self, http: str | None = None, mqtt: str | None = None, **changes: Any) -> Config:

@@ -1,6 +1,6 @@
 """``mjtable doctor``: checks the configuration and the hardware it points at, one answer per check, so that a
 technician installing a table sees at once which part is wrong (the file, the journal, the display's port, the
-serial link to the MCU, the pins)."""
+serial link to the MCU, the pins, the camera)."""
 
 from __future__ import annotations
 
@@ -58,6 +58,14 @@ def _table(config: Config) -> str:
         )
 
 
+def _camera(config: Config) -> str:
+    if not config.camera.source:
+        return "off (no [camera] source)"
+    from controller.camera_check import check_camera  # OpenCV is loaded only when a camera is configured
+
+    return check_camera(config.camera)
+
+
 def checks(config_path: Path | None) -> Iterator[dict[str, Any]]:
     """Each check with ``ok`` and what it found; the later checks need the configuration to load."""
     try:
@@ -70,6 +78,7 @@ def checks(config_path: Path | None) -> Iterator[dict[str, Any]]:
         ("journal", _journal),
         ("display", _display),
         ("table", _table),
+        ("camera", _camera),
     ]
     for name, check in steps:
         try:

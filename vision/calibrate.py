@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision.errors import CalibrationError
-from vision.geometry import DEFAULT_LAYOUT, Layout, apply, seat_to_table
+from vision.geometry import DEFAULT_LAYOUT, Layout, Rect, apply, seat_to_table
 
 MARKER_DICTIONARY = cv2.aruco.DICT_4X4_50
 log = logging.getLogger(__name__)
@@ -85,14 +85,31 @@ def from_markers(image: np.ndarray, layout: Layout = DEFAULT_LAYOUT) -> Calibrat
     return calibration
 
 
+def zone_pixels(calibration: Calibration, seat: int, rect: Rect) -> np.ndarray:
+    """The four corners (image px) of a seat's zone."""
+    corners = np.array([[rect.u0, rect.v0], [rect.u1, rect.v0], [rect.u1, rect.v1], [rect.u0, rect.v1]])
+    return apply(calibration.homography @ seat_to_table(seat), corners)
+
+
+def zones_outside(calibration: Calibration, width: int, height: int) -> list[str]:
+    """The zones (``"seat 0 hand"``, ...) not wholly inside a ``width`` x ``height`` frame: tiles there are not
+    seen, so the camera or the calibration must change."""
+    outside = []
+    for seat in range(4):
+        for name in ("discard", "hand"):
+            pixels = zone_pixels(calibration, seat, getattr(calibration.layout, name))
+            if not (np.isfinite(pixels).all() and (pixels >= 0).all() and (pixels <= (width, height)).all()):
+                outside.append(f"seat {seat} {name}")
+    return outside
+
+
 def annotate(image: np.ndarray, calibration: Calibration) -> np.ndarray:
     """A copy of the frame with every seat's discard (green) and hand (orange) zone drawn, and the seat numbers."""
     out = image.copy()
     layout = calibration.layout
     for seat in range(4):
         for rect, colour in ((layout.discard, (0, 255, 0)), (layout.hand, (0, 160, 255))):
-            corners = np.array([[rect.u0, rect.v0], [rect.u1, rect.v0], [rect.u1, rect.v1], [rect.u0, rect.v1]])
-            pixels = apply(calibration.homography @ seat_to_table(seat), corners)
+            pixels = zone_pixels(calibration, seat, rect)
             cv2.polylines(out, [np.round(pixels).astype(np.int32)], True, colour, 2)
         label = apply(calibration.homography @ seat_to_table(seat), np.array([[0.0, layout.discard.v1 + 5]]))[0]
         cv2.putText(
@@ -137,4 +154,7 @@ def load(path: Path) -> Calibration:
         table = data["vision"]["calibration"]
     except (KeyError, TypeError):
         raise CalibrationError(f"{path}: no [vision.calibration] table") from None
-    return Calibration.from_dict(table)
+    try:
+        return Calibration.from_dict(table)
+    except CalibrationError as error:
+        raise CalibrationError(f"{path}: {error}") from None

@@ -6,6 +6,8 @@ was given (replays and the simulation use their own frame time, so runs repeat e
 from __future__ import annotations
 
 import logging
+import queue
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -15,7 +17,7 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
-from vision.errors import CaptureError
+from vision.errors import CaptureError, VisionError
 from vision.simtable import SimTable, Truth
 
 log = logging.getLogger(__name__)
@@ -182,3 +184,34 @@ def open_source(spec: str, settings: Settings = Settings(), clock: Callable[[], 
     if not path.exists():
         raise CaptureError(f"source {spec!r}: no such file or folder (or use sim, picamera, a device number, a URL)")
     return Replay(path, settings.fps)
+
+
+def first_frame(spec: str, settings: Settings = Settings(), timeout_s: float = 10.0) -> Frame:
+    """The first frame of a source, which is then closed. It is read in a thread of its own so that a camera whose
+    driver hangs (waiting for a sensor that is not connected) is reported after ``timeout_s`` instead of hanging
+    the caller; that thread is left to finish, or not, on its own."""
+    answers: queue.Queue[Frame | BaseException | None] = queue.Queue(maxsize=1)
+
+    def read() -> None:
+        try:
+            frames = open_source(spec, settings).frames()
+            try:
+                answer: Frame | BaseException | None = next(frames, None)
+            finally:
+                frames.close()
+        except Exception as error:  # a driver's own exception is the answer, handed to the caller to name
+            answer = error
+        answers.put(answer)
+
+    threading.Thread(target=read, name=f"first-frame {spec}", daemon=True).start()
+    try:
+        answer = answers.get(timeout=timeout_s)
+    except queue.Empty:
+        raise CaptureError(f"source {spec!r}: no frame within {timeout_s:g} s") from None
+    if isinstance(answer, VisionError):
+        raise answer
+    if isinstance(answer, BaseException):
+        raise CaptureError(f"source {spec!r}: {type(answer).__name__}: {answer}") from answer
+    if answer is None:
+        raise CaptureError(f"source {spec!r}: no frame")
+    return answer

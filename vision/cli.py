@@ -21,7 +21,7 @@ from engine.errors import MjtableError
 from engine.tiles import NUM_TILE_IDS, Tile, parse_tiles, tile_code
 from vision import calibrate as calibration_file
 from vision.calibrate import Calibration
-from vision.capture import Settings, open_source
+from vision.capture import Settings, first_frame, open_source
 from vision.classify import Model, load_model
 from vision.detect import face_crop
 from vision.enroll import Guide, enroll, load_image, read_labels
@@ -39,7 +39,22 @@ def _model(args: argparse.Namespace) -> Model:
     return load_model(args.model)
 
 
+def _from_config(args: argparse.Namespace, keys: tuple[str, ...]) -> None:
+    """``--config FILE``: the ``[camera]`` values of the service's configuration where the command line gave none."""
+    if args.config is None:
+        return
+    from controller.config import load_config  # the service's file: the vision tools need the controller only here
+
+    camera = load_config(args.config).camera
+    for key in keys:
+        value = getattr(camera, key)
+        if getattr(args, key) is None and value:
+            setattr(args, key, value if key == "source" else Path(value))
+
+
 def _enroll(args: argparse.Namespace, out: TextIO) -> int:
+    if args.images is None:
+        _from_config(args, ("source", "calibration"))  # the model [camera] names is the output, not the base
     if args.source is not None:
         faces = _guided(args, out)
     elif args.images is not None and args.labels is not None:
@@ -96,6 +111,9 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def _watch(args: argparse.Namespace, out: TextIO) -> int:
+    _from_config(args, ("source", "calibration", "model"))
+    if args.source is None:
+        raise VisionError("watch: give --source SOURCE, or --config FILE whose [camera] names a source")
     source = open_source(args.source, _settings(args))
     model = _model(args)
     tracker = Tracker()
@@ -121,10 +139,7 @@ def _corners(text: str) -> np.ndarray:
 
 
 def _calibrate(args: argparse.Namespace, out: TextIO) -> int:
-    frame = next(iter(open_source(args.source, _settings(args)).frames()), None)
-    if frame is None:
-        raise CaptureError(f"source {args.source!r}: no frame")
-    image = frame.image
+    image = first_frame(args.source, _settings(args)).image
     if args.corners is None:
         result = calibration_file.from_markers(image)
     else:
@@ -168,6 +183,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     def with_model(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--model", type=Path, help="model directory (default: the shipped artwork model)")
 
+    def with_config(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--config", type=Path, help="mjtable.toml: its [camera] keys are the defaults")
+
     def with_source(parser: argparse.ArgumentParser, required: bool = True) -> None:
         spellings = "sim[:SEED[:DISCARDS]], picamera, a device number, URL, video or image folder"
         parser.add_argument("--source", required=required, help=spellings)
@@ -181,6 +199,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--out", type=Path, required=True, help="model directory to write")
     with_model(parser)
     with_source(parser, required=False)
+    with_config(parser)
     parser.add_argument("--calibration", type=Path, help="TOML from 'mjtable vision calibrate' (default: markers)")
     parser.add_argument("--kinds", help="live: the kinds to enroll in compact notation (default: all 42)")
     parser.add_argument("--shots", type=int, default=3, help="live: frames kept per kind")
@@ -191,7 +210,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     with_model(parser)
 
     parser = sub("watch", "discards (and with --all, takes and revealed hands) as JSON lines", _watch)
-    with_source(parser)
+    with_source(parser, required=False)
+    with_config(parser)
     with_model(parser)
     parser.add_argument("--calibration", type=Path, help="TOML from 'mjtable vision calibrate' (default: find markers)")
     parser.add_argument("--frames", type=int, help="stop after this many frames")

@@ -16,8 +16,9 @@ def test_doctor_passes_on_the_simulated_table(tmp_path):
     config.write_text(f'[service]\nstate_dir = "{tmp_path / "state"}"\n[http]\nlisten = "off"\n')
     code, answers = _doctor(config)
     assert code == 0, answers
-    assert [answer["check"] for answer in answers] == ["configuration", "journal", "display", "table"]
-    assert "simulated table" in answers[-1]["detail"] and "MockFactory" in answers[-1]["detail"]
+    assert [answer["check"] for answer in answers] == ["configuration", "journal", "display", "table", "camera"]
+    assert "simulated table" in answers[3]["detail"] and "MockFactory" in answers[3]["detail"]
+    assert answers[4] == {"check": "camera", "ok": True, "detail": "off (no [camera] source)"}
 
 
 def test_doctor_names_what_is_wrong(tmp_path):

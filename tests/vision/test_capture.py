@@ -1,8 +1,14 @@
+import contextlib
+import os
+import re
+import threading
+import time
+
 import cv2
 import numpy as np
 import pytest
 
-from vision.capture import OpenCVCamera, PiCamera, Replay, Settings, SimulatedCamera, open_source
+from vision.capture import OpenCVCamera, PiCamera, Replay, Settings, SimulatedCamera, first_frame, open_source
 from vision.errors import CaptureError
 
 
@@ -82,3 +88,30 @@ def test_settings_round_trip_and_refuse_nonsense():
         Settings.from_dict({"fps": 0})
     with pytest.raises(CaptureError, match="capture settings"):
         Settings.from_dict({"width": "wide"})
+
+
+def test_first_frame_reads_one_frame_and_names_a_source_that_gives_none(tmp_path):
+    cv2.imwrite(str(tmp_path / "0.png"), np.full((6, 9, 3), 77, np.uint8))
+    cv2.imwrite(str(tmp_path / "1.png"), np.full((6, 9, 3), 200, np.uint8))
+    frame = first_frame(str(tmp_path))
+    assert frame.index == 0 and frame.image.shape == (6, 9, 3) and int(frame.image[0, 0, 0]) == 77
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(CaptureError, match=re.escape(f"{empty}: no images")):
+        first_frame(str(empty))
+
+
+def test_first_frame_gives_up_on_a_source_that_hangs(tmp_path):
+    """A FIFO nobody writes to blocks OpenCV's open, as a camera driver waiting for a missing sensor does: the
+    caller gets a named error after the timeout; opening the FIFO's other end then lets the reader end."""
+    fifo = tmp_path / "camera"
+    os.mkfifo(fifo)
+    with pytest.raises(CaptureError, match=r"camera': no frame within 0.3 s"):
+        first_frame(str(fifo), timeout_s=0.3)
+    reader = next(thread for thread in threading.enumerate() if thread.name == f"first-frame {fifo}")
+    deadline = time.monotonic() + 10
+    while reader.is_alive() and time.monotonic() < deadline:
+        with contextlib.suppress(OSError):  # ENXIO while no reader has the FIFO open
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        time.sleep(0.02)
+    assert not reader.is_alive()

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from tests.paths import REPO
+from vision.classify import DEFAULT_MODEL
 from vision.cli import main
 from vision.render import tile_photo
 
@@ -133,3 +134,23 @@ def test_live_enrollment_prompts_and_keeps_the_tile_shown(tmp_path):
     assert "place 2m" in lines[0]["prompt"] and lines[-1]["pictures"] == 6 and lines[-1]["kinds"] == 2
     code, lines = run(["enroll", "--source", str(frames), "--kinds", "2m7z1p", "--out", str(tmp_path / "x")])
     assert code == 2 and "missing 1p" in lines[-1]["error"]
+
+
+def test_watch_and_enroll_take_the_camera_section_of_the_configuration(tmp_path):
+    config = tmp_path / "mjtable.toml"
+    config.write_text('[camera]\nsource = "sim:5:2"\n')
+    code, lines = run(["watch", "--config", str(config)])
+    assert code == 0 and [(line["event"], line["seat"]) for line in lines] == [("discard", 0), ("discard", 1)]
+    absent, no_model = tmp_path / "absent.toml", tmp_path / "no-model"
+    config.write_text(f'[camera]\nsource = "sim:5:2"\ncalibration = "{absent}"\nmodel = "{no_model}"\n')
+    code, lines = run(["watch", "--config", str(config)])
+    assert code == 2 and lines[0]["error"].startswith(f"{no_model}: not a model directory")
+    code, lines = run(["watch", "--config", str(config), "--model", str(DEFAULT_MODEL)])  # the command line wins
+    assert code == 2 and lines[0]["error"].startswith(f"{absent}: cannot read")
+    code, lines = run(["enroll", "--config", str(config), "--kinds", "2m", "--out", str(tmp_path / "set")])
+    assert code == 2 and lines[-1]["error"].startswith(f"{absent}: cannot read")
+    code, lines = run(["watch"])
+    assert code == 2 and "give --source SOURCE, or --config FILE" in lines[0]["error"]
+    config.write_text('[camera]\nsorce = "0"\n')
+    code, lines = run(["watch", "--config", str(config)])
+    assert code == 2 and "camera.sorce: unknown key" in lines[0]["error"]
