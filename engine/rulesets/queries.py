@@ -141,7 +141,7 @@ class ContractQueries:
         if type(consecutive) is not int or consecutive < 1:
             raise SettleError(f"situation field 'consecutive_dealer': expected 1 or more, found {consecutive!r}")
         round_wind = situation.get("round_wind", "E")
-        if round_wind not in WIND_LETTERS or not isinstance(round_wind, str) or len(round_wind) != 1:
+        if not isinstance(round_wind, str) or len(round_wind) != 1 or round_wind not in WIND_LETTERS:
             raise SettleError(f"situation field 'round_wind': expected E, S, W or N, found {round_wind!r}")
         first = check_seat(situation.get("round_first_dealer", dealer), "round_first_dealer")
         state = DealState(dealer, first, consecutive, WIND_LETTERS.index(round_wind))

@@ -24,7 +24,7 @@ from engine.rulesets.base import (
     WinContext,
     boolean_option,
 )
-from engine.rulesets.contract import Kong, boolean, read_kongs, read_seat, read_suit, require
+from engine.rulesets.contract import Kong, boolean, contract_seats, read_kongs, read_seat, read_suit, require
 from engine.rulesets.queries import per_seat
 from engine.rulesets.sichuan import fans
 from engine.rulesets.sichuan.drawn import StillIn, settle_drawn
@@ -313,7 +313,7 @@ class SichuanRuleset(Suited108Ruleset):
         (void-suit tiles may not be claimed, SC-2) and pays nothing."""
         situation = request.situation
         kong = Kong.read(require(situation, "kong"), "kong", self.tile_set)
-        out = [read_seat(seat, "players_out") for seat in situation.get("players_out", [])]
+        out = list(contract_seats(situation.get("players_out", []), "players_out"))
         if kong.seat in out:
             raise RulesetError("situation field 'players_out': the konger has already won and left the hand")
         void = situation.get("void_suit")
