@@ -43,10 +43,10 @@ def boolean(situation: Mapping[str, Any], key: str, default: bool = False) -> bo
 
 
 def whole_number(situation: Mapping[str, Any], key: str, default: int | None, least: int = 0) -> int | None:
-    """An optional whole number ≥ ``least``; absent = ``default``."""
-    value = situation.get(key, default)
+    """An optional whole number ≥ ``least``; absent or null = ``default``."""
+    value = situation.get(key)
     if value is None:
-        return None
+        return default
     if type(value) is not int or value < least:
         raise SettleError(f"situation field {key!r}: expected a whole number {least} or more, found {value!r}")
     return value
