@@ -17,6 +17,7 @@ from controller.config import load_config
 from controller.doctor import checks
 from controller.errors import TableStopped
 from controller.journal import Journal
+from controller.jsonin import read_json
 from controller.records import describe_result, hand_log, run_records
 from controller.service import journal_path
 from engine.analysis import shanten, waits
@@ -126,11 +127,7 @@ def waits_line(ruleset: Ruleset, text: str) -> dict[str, Any]:
 
 
 def _settle(text: str) -> dict[str, Any]:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise MjtableError(f"not JSON ({error.msg} at character {error.pos})") from None
-    return settle_object(data)
+    return settle_object(read_json(text, "request"))
 
 
 def _deal(args: argparse.Namespace, out: TextIO) -> int:

@@ -8,7 +8,6 @@ decides who may send them.
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 from collections.abc import Callable
@@ -21,8 +20,10 @@ import paho.mqtt.client as mqtt
 from controller.config import MqttSection, parse_listen
 from controller.errors import ConfigError
 from controller.fleet_page import FLEET_PAGE
+from controller.jsonin import read_json
 from controller.mqtt_link import make_client
 from controller.web import _Handler as DisplayHandler
+from engine.errors import MjtableError
 
 log = logging.getLogger(__name__)
 
@@ -59,8 +60,8 @@ class Fleet:
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         _, table_id, kind = message.topic.split("/", 2)
         try:
-            value: Any = message.payload.decode() if kind == "availability" else json.loads(message.payload)
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            value: Any = message.payload.decode() if kind == "availability" else read_json(message.payload, "payload")
+        except (UnicodeDecodeError, MjtableError) as error:
             log.warning("fleet: %s: unreadable payload (%s)", message.topic, error)
             return
         with self._lock:

@@ -30,6 +30,7 @@ import paho.mqtt.client as mqtt
 from controller.config import MqttSection, parse_mqtt_url
 from controller.events import Event
 from controller.hand import HandState
+from controller.jsonin import read_json
 from engine.actions import Verdict
 from engine.errors import MjtableError
 
@@ -240,9 +241,9 @@ def answer_command(payload: bytes, token: str, commands: dict[str, Command]) -> 
     A command needs ``"token"`` equal to ``mqtt.command_token``; with no token configured every command is refused
     (the broker's ACL is the first gate, the token the second)."""
     try:
-        request = json.loads(payload)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        return {"id": None, "ok": False, "error": f"cmd: not JSON ({error})"}
+        request = read_json(payload, "cmd")
+    except MjtableError as error:
+        return {"id": None, "ok": False, "error": str(error)}
     if not isinstance(request, dict):
         return {"id": None, "ok": False, "error": 'cmd: expected an object such as {"id": "1", "cmd": "pause"}'}
     request_id, name = request.get("id"), request.get("cmd")

@@ -60,7 +60,8 @@ COMMANDS = {"pause": _pause, "set_ruleset": _bad}
             {"ok": False, "error": "set_ruleset: no such ruleset"},
         ),
         (b"pause", TOKEN, {"id": None, "ok": False}),
-        (b"\xff", TOKEN, {"id": None, "ok": False}),
+        (b"\xff", TOKEN, {"id": None, "ok": False, "error": "cmd: not JSON (the bytes are not UTF-8 text)"}),
+        (b"[" * 100_000, TOKEN, {"id": None, "ok": False, "error": "cmd: not JSON (nested too deeply)"}),
     ],
 )
 def test_a_command_needs_an_id_and_the_token_and_errors_are_replies(payload, token, expected):

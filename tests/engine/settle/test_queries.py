@@ -143,6 +143,7 @@ def test_the_cli_answers_every_line_in_order_and_errors_carry_hu_false():
         ),
         "not json",
         "",
+        "[" * 100_000,  # json's RecursionError, not a traceback
         json.dumps(
             {"rules": "basic", "hand": "123m456p789s1122z", "win_tile": "3z", "situation": {"winner": 1, "dealer": 0}}
         ),
@@ -150,8 +151,9 @@ def test_the_cli_answers_every_line_in_order_and_errors_carry_hu_false():
     out = io.StringIO()
     assert main(["settle"], io.StringIO("\n".join(lines) + "\n"), out) == 0
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
-    assert len(answers) == 4
+    assert len(answers) == 5
     assert answers[0]["hu"] is True and answers[0]["payments"] == {"0": -4, "1": 8, "2": -2, "3": -2}
-    assert answers[1] == {"hu": False, "error": answers[1]["error"]} and "line 2: not JSON" in answers[1]["error"]
+    assert answers[1] == {"hu": False, "error": "line 2: request: not JSON (Expecting value at character 0)"}
     assert answers[2]["hu"] is False and "line 3: empty line" in answers[2]["error"]
-    assert answers[3]["hu"] is False and answers[3]["payments"] == {"0": 0, "1": 0, "2": 0, "3": 0}
+    assert answers[3] == {"hu": False, "error": "line 4: request: not JSON (nested too deeply)"}
+    assert answers[4]["hu"] is False and answers[4]["payments"] == {"0": 0, "1": 0, "2": 0, "3": 0}
