@@ -64,8 +64,15 @@ class ContractQueries:
 
     @classmethod
     def queries(cls) -> list[str]:
-        """The queries this ruleset answers (``mjtable rules`` lists them)."""
-        return sorted(name[len(_PREFIX) :] for name in dir(cls) if name.startswith(_PREFIX))
+        """The queries this ruleset answers with its default options (``mjtable rules`` lists them): the default
+        ``multi_win`` only where several players win on one discard."""
+        from engine.rulesets.base import MultipleWinners
+
+        names = {name[len(_PREFIX) :] for name in dir(cls) if name.startswith(_PREFIX)}
+        single = cls().multiple_winners is not MultipleWinners.ALL  # type: ignore[abstract]
+        if single and cls.answer_multi_win is ContractQueries.answer_multi_win:
+            names.discard("multi_win")
+        return sorted(names)
 
     def read_tiles(self, text: str, where: str) -> list[Tile]:
         """Tiles of the contract's compact notation; a ruleset with other faces (十万's rank 10) overrides it.

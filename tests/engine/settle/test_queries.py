@@ -128,6 +128,7 @@ def test_several_winners_each_settle_and_the_payments_add_up(monkeypatch):
 def test_a_single_winner_ruleset_refuses_multi_win():
     with pytest.raises(MjtableError, match="only one player wins"):
         ask("multi_win", {"winner": 1, "dealer": 0, "discarder": 0, "other_winners": []})
+    assert "multi_win" not in BasicRuleset.queries() and "multi_win" in AllWin.queries()
 
 
 def test_an_unknown_query_names_the_queries_the_ruleset_answers():
