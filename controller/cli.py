@@ -358,21 +358,18 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: Tex
         return vision_main(argv, stdout)
     args = build_parser().parse_args(argv)
     source, out = stdin or sys.stdin, stdout or sys.stdout
+    commands = {
+        "rules": _rules,
+        "deal": _deal,
+        "simulate": _simulate,
+        "run": _run,
+        "history": _history,
+        "doctor": _doctor,
+        "fleet": _fleet,
+    }
     try:
-        if args.command == "rules":
-            return _rules(args, out)
-        if args.command == "deal":
-            return _deal(args, out)
-        if args.command == "simulate":
-            return _simulate(args, out)
-        if args.command == "run":
-            return _run(args, out)
-        if args.command == "history":
-            return _history(args, out)
-        if args.command == "doctor":
-            return _doctor(args, out)
-        if args.command == "fleet":
-            return _fleet(args, out)
+        if args.command in commands:
+            return commands[args.command](args, out)
         if args.command == "settle":
             _batch(source, _settle, out, expected="a JSON request object", failed={"hu": False})
             return 0
