@@ -7,7 +7,7 @@ most four copies) and takes the one needing the fewest new tiles. Wildcards try 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import combinations_with_replacement
 
@@ -222,12 +222,19 @@ def reference_shanten(counts: Sequence[int], rules: ShapeRules = DEFAULT_SHAPES)
     return min(costs) - 1
 
 
-def reference_is_win_wild(counts: Sequence[int], wilds: int, rules: ShapeRules = DEFAULT_SHAPES) -> bool:
-    """Try every multiset of faces for the jokers (a fifth copy included)."""
+def reference_is_win_wild(
+    counts: Sequence[int],
+    wilds: int,
+    rules: ShapeRules = DEFAULT_SHAPES,
+    check: Callable[[Sequence[int], ShapeRules], bool] | None = None,
+) -> bool:
+    """Try every multiset of faces for the jokers (a fifth copy included); each trial is judged by ``check``
+    (default ``reference_is_win``; ``bench/bench_wildcard.py`` passes the fast ``is_win`` as its baseline)."""
+    judge = check or reference_is_win
     for faces in combinations_with_replacement(range(NUM_KINDS), wilds):
         with_faces = list(counts)
         for tile in faces:
             with_faces[tile] += 1
-        if reference_is_win(with_faces, rules):
+        if judge(with_faces, rules):
             return True
     return False
