@@ -8,6 +8,7 @@ tile set, rotation, claim priority, several winners), so a ruleset overrides onl
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import SettleError
@@ -114,15 +115,10 @@ class ContractQueries:
                 raise SettleError(f"situation field {where!r}: seat {seat} is already a winner")
             own = {key: value for key, value in other.items() if key not in ("seat", "hand", "melds")}
             other_ctx = WinContext.from_dict({**situation, **own, "winner": seat})
-            other_request = type(request)(
-                request.rules,
-                request.options,
-                _text(other.get("hand", ""), f"{where}.hand"),
-                tuple(other.get("melds", [])),
-                request.win_tile,
-                request.situation,
-                request.query,
-            )
+            melds = other.get("melds", [])
+            if not isinstance(melds, list):
+                raise SettleError(f"situation field '{where}.melds': expected a list of meld strings, found {melds!r}")
+            other_request = replace(request, hand=_text(other.get("hand", ""), f"{where}.hand"), melds=tuple(melds))
             scores[seat] = self.evaluate(other_request.read_hand(self, other_ctx), other_ctx)
         winning = [score for score in scores.values() if score.hu]
         return {

@@ -66,6 +66,7 @@ VALUES = st.sampled_from(
         {"seat": 1, "type": "added", "tile": "5m"},
         [{"seat": 1, "type": "hu"}, {"seat": 2, "type": "pon"}],
         [{"seat": 2, "hand": "", "melds": []}],
+        [{"seat": 2, "hand": "", "melds": 5}],
         {"seat": 1, "type": "chi", "tile": "3m", "from": 0, "using": ["4m", "5m"]},
     ]
 )  # fmt: skip
