@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from engine.errors import RulesetError
 from engine.match import RotationPolicy
-from engine.rulesets.queries import ContractQueries
+from engine.rulesets.queries import ContractQueries, payments_out
 from engine.settlement import Payments, combine, exact, no_payments
 from engine.tiles import EAST, FLOWERS, GREEN, NORTH, RED, SOUTH, WEST, WHITE, WIND_LETTERS, Tile, is_honor, rank_of
 from engine.tilesets import TILE_SETS, TileSet
@@ -402,32 +402,31 @@ class Score:
 
     def to_dict(self) -> dict[str, Any]:
         """The CLI answer: ``hu``, ``total``, ``fans``, ``payments`` keyed ``"0"``-``"3"``, then the rest."""
-        data: dict[str, Any] = {
-            "hu": self.hu,
-            "total": self.total,
-            "fans": [fan.to_dict() for fan in self.fans],
-            "payments": None if self.payments is None else {str(seat): self.payments[seat] for seat in range(4)},
-            "shape_ok": self.shape_ok,
-            "meets_minimum": self.meets_minimum,
-        }
-        if self.reason is not None:
-            data["reason"] = self.reason
-        data.update(self.extra)
-        return data
+        return self._answer(
+            hu=self.hu,
+            total=self.total,
+            fans=[fan.to_dict() for fan in self.fans],
+            payments=payments_out(self.payments),
+            shape_ok=self.shape_ok,
+            meets_minimum=self.meets_minimum,
+        )
 
     def to_settle(self) -> dict[str, Any]:
         """The ``mjtable settle`` answer: ``fans`` as one ``{"name_zh", "value"}`` per instance (compared as a
         multiset), then the ruleset's own fields from ``extra``."""
-        data: dict[str, Any] = {
-            "hu": self.hu,
-            "payments": None if self.payments is None else {str(seat): self.payments[seat] for seat in range(4)},
-            "total": self.total,
-            "fans": [{"name_zh": fan.name_zh, "value": fan.points} for fan in self.fans for _ in range(fan.count)],
-        }
+        return self._answer(
+            hu=self.hu,
+            payments=payments_out(self.payments),
+            total=self.total,
+            fans=[{"name_zh": fan.name_zh, "value": fan.points} for fan in self.fans for _ in range(fan.count)],
+        )
+
+    def _answer(self, **fields: Any) -> dict[str, Any]:
+        """``fields``, then the reason of a rejection, then the ruleset's own fields."""
         if self.reason is not None:
-            data["reason"] = self.reason
-        data.update(self.extra)
-        return data
+            fields["reason"] = self.reason
+        fields.update(self.extra)
+        return fields
 
 
 # ----------------------------------------------------------------------------------------------------------------
