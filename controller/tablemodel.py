@@ -1,0 +1,146 @@
+"""The physical table as a full-information referee plays it: what each action shows to the overhead camera and
+the seat buttons. The simulated people's table renders these happenings, and ``controller.witness`` must turn
+them back into the same hand; so this module is the contract the people at a real table follow.
+
+The procedure (``Sight`` kinds from ``controller.sights``, presses from ``controller.inputs``):
+
+- DRAW, PASS and any illegal action show nothing (the camera does not read the wall; a pass is not pressing).
+- DISCARD: the tile comes to rest in the discarder's zone, ``Sight(discard, seat, (tile,))``.
+- An answer that claims the tile on offer (chi / pung / kong, or hu on a discard or robbing an added kong) is a
+  press of the seat button when answered: ``Press(claim, seat)`` for a meld, ``Press(hu, seat)`` (held) for a
+  win. A claimant who loses to a stronger claim has pressed, and then does nothing more.
+- When the offer is resolved and a claim carried out: the claimant takes the discard out of the discarder's zone,
+  ``Sight(taken, discarder, (tile,))``, and lays the meld face up at the right end of his row,
+  ``Sight(row, claimant, row)`` (a chow lowest tile first).
+- A win on a discard: ``Sight(taken, discarder, (tile,))`` once, then each winner in turn order lays his hand down
+  at the left of his row, ``Sight(row, winner, concealed tiles + (won tile) + old row)``: the concealed tiles
+  sorted, the discard (taken by the first winner only) placed last, next to the old row. Robbing an added kong:
+  the robbed tile leaves the konger's row first (``Sight(row, konger, ...)``), then the winners' rows.
+- A self-drawn win: ``Press(hu, seat)``, then ``Sight(row, seat, concealed tiles + old row)`` with the tile just
+  drawn laid last among the concealed tiles (right next to the old row): that is how the camera learns which
+  tile won. A false declaration (a ruleset's 诈和 penalty) shows only the press.
+- CONCEALED_KONG: the four tiles appended to the row face up (this project's convention, so that the camera can
+  read them); ADDED_KONG: the fourth tile put beside its pung; FLOWER: the flower appended. Each a row sight.
+  Flowers set aside at the deal show as one row sight per seat (``show_deal``).
+- DECLARE_VOID (Sichuan 定缺): short presses of the seat button, one for 万 (m), two for 筒 (p), three for 条 (s);
+  no tile is shown (a player holding none of the suit still declares it). A quiet window closes the declarations.
+- A winner who leaves a continuing hand (血战到底) keeps his hand laid down.
+"""
+
+from __future__ import annotations
+
+from controller.inputs import Button, Press
+from controller.sights import Sight, SightKind
+from engine.actions import Action, ActionKind, Verdict
+from engine.referee import SEATS, Phase, Referee
+from engine.tiles import Tile, suit_of
+
+Happening = Sight | Press
+"""What the table shows: a camera sight or a seat button's press."""
+
+VOID_PRESSES = {"m": 1, "p": 2, "s": 3}
+"""定缺 by button: how many short presses declare each suit void."""
+
+_CLAIMS = (ActionKind.CHI, ActionKind.PUNG, ActionKind.KONG)
+
+
+class TableModel:
+    """The face-up rows in front of the four seats, kept as the physical table shows them while a full-information
+    referee plays the hand."""
+
+    def __init__(self) -> None:
+        self._groups: list[list[tuple[Tile, ...]]] = [[] for _ in range(SEATS)]
+        """Each seat's row as groups (a meld, a flower, a laid-down hand), left to right as the seat sees it."""
+
+    @property
+    def rows(self) -> list[list[Tile]]:
+        """Each seat's face-up row in front of him, left to right as the seat sees it."""
+        return [[tile for group in groups for tile in group] for groups in self._groups]
+
+    def show_deal(self, referee: Referee) -> list[Happening]:
+        """The flowers set aside (and replaced) at the deal, laid out before play: one row sight per seat."""
+        shown: list[Happening] = []
+        for seat, state in enumerate(referee.seats):
+            if state.flowers:
+                self._groups[seat] = [(flower,) for flower in state.flowers]
+                shown.append(self._row(seat))
+        return shown
+
+    def play(self, referee: Referee, action: Action) -> tuple[Verdict, list[Happening]]:
+        """Apply ``action`` to the full-information ``referee`` and return its verdict and what the table showed."""
+        phase, offer, offer_seat = referee.phase, referee.offer, referee.offer_seat
+        melds = [len(state.melds) for state in referee.seats]
+        wins = len(referee.wins)
+        verdict = referee.apply(action)
+        if not verdict.ok:
+            return verdict, []
+        shown = self._shown_by(referee, action, phase, wins)
+        if phase in (Phase.CLAIMS, Phase.ROB) and referee.phase not in (Phase.CLAIMS, Phase.ROB):
+            assert offer is not None and offer_seat is not None
+            shown += self._resolution(referee, phase, offer, offer_seat, melds, wins)
+        return verdict, shown
+
+    def _shown_by(self, referee: Referee, action: Action, phase: Phase, wins: int) -> list[Happening]:
+        """What the acting player himself shows (a resolved offer adds the claimants' sights after it)."""
+        seat, kind, tile = action.seat, action.kind, action.tile
+        if kind is ActionKind.DISCARD:
+            assert tile is not None
+            return [Sight(SightKind.DISCARD, seat, (tile,))]
+        if kind in _CLAIMS:
+            return [Press(Button.CLAIM, seat)]
+        if kind is ActionKind.HU:
+            pressed: list[Happening] = [Press(Button.HU, seat)]
+            if phase is Phase.ACT and len(referee.wins) > wins:
+                pressed += self._lay_down(referee.wins[-1].seat, referee, first=True)
+            return pressed
+        if kind is ActionKind.DECLARE_VOID:
+            assert tile is not None
+            return [Press(Button.CLAIM, seat)] * VOID_PRESSES[suit_of(tile)]
+        if kind is ActionKind.CONCEALED_KONG:
+            assert tile is not None
+            return [self._append(seat, (tile,) * 4)]
+        if kind is ActionKind.ADDED_KONG:
+            assert tile is not None
+            groups = self._groups[seat]
+            groups[groups.index((tile,) * 3)] = (tile,) * 4
+            return [self._row(seat)]
+        if kind is ActionKind.FLOWER:
+            assert tile is not None
+            return [self._append(seat, (tile,))]
+        return []
+
+    def _resolution(
+        self, referee: Referee, phase: Phase, offer: Tile, offer_seat: int, melds: list[int], wins: int
+    ) -> list[Happening]:
+        """The offer closed: a win (the discard taken, or the robbed tile back out of the kong) and the hands laid
+        down, or a granted claim (the discard taken and the meld laid), or nothing (all passed, kong completed)."""
+        taken = Sight(SightKind.TAKEN, offer_seat, (offer,))
+        winners = [record.seat for record in referee.wins[wins:]]
+        if winners:
+            if phase is Phase.ROB:
+                groups = self._groups[offer_seat]
+                groups[groups.index((offer,) * 4)] = (offer,) * 3
+                shown: list[Happening] = [self._row(offer_seat)]
+            else:
+                shown = [taken]
+            for index, winner in enumerate(winners):
+                shown += self._lay_down(winner, referee, first=index == 0)
+            return shown
+        claimant = referee.turn
+        if referee.phase is Phase.ACT and len(referee.seats[claimant].melds) > melds[claimant]:
+            return [taken, self._append(claimant, referee.seats[claimant].melds[-1].tiles)]
+        return []
+
+    def _lay_down(self, seat: int, referee: Referee, *, first: bool) -> list[Happening]:
+        """A winner's hand face up at the left of his row: sorted, the winning tile last when he holds it."""
+        record = next(record for record in reversed(referee.wins) if record.seat == seat)
+        laid = tuple(sorted(record.hand.standing)) + ((record.hand.win_tile,) if first else ())
+        self._groups[seat].insert(0, laid)
+        return [self._row(seat)]
+
+    def _append(self, seat: int, tiles: tuple[Tile, ...]) -> Sight:
+        self._groups[seat].append(tiles)
+        return self._row(seat)
+
+    def _row(self, seat: int) -> Sight:
+        return Sight(SightKind.ROW, seat, tuple(self.rows[seat]))
