@@ -1,5 +1,6 @@
 """Frames to table events: a tile that stays put in a seat's discard zone is a discard, a discard that is gone
-once a hand has reached into the zone was taken (a claim), a revealed hand that stays the same is read.
+once a hand has reached into the zone was taken (a claim), the face-up tiles in a seat's hand zone (its melds and
+flowers, a revealed hand) are read whenever they change and stay the same.
 
 Debounced: a discard is reported after its reading agrees over ``stable`` consecutive uncovered frames, a take
 after ``gone`` uncovered frames without the tile, following a frame where something covered the zone (a tile
@@ -167,7 +168,10 @@ class Tracker:
         tiles = tuple(seen.tile for seen in sorted(view.tiles, key=lambda seen: seen.u))
         state.same = state.same + 1 if tiles == state.last else 1
         state.last = tiles
-        if len(tiles) >= 2 and None not in tiles and state.same >= self.stable and tiles != state.reported:
+        # One tile is a row too (a flower laid face up); one that never reads is reported once the row has lain
+        # still ``patience`` frames, so that a row the camera cannot read is told, not waited for.
+        readable = None not in tiles or state.same >= self.patience
+        if tiles and readable and state.same >= self.stable and tiles != state.reported:
             state.reported = tiles
             return [Event("hand", view.seat, tiles, frame, time)]
         return []

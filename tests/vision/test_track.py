@@ -73,6 +73,19 @@ def test_a_revealed_hand_is_read_once_it_is_still():
     assert [(e.kind, e.tiles) for e in events] == [("hand", (0, 1, 2)), ("hand", (0, 1)), ("hand", (0, 1, 2))]
 
 
+def test_a_row_of_one_tile_is_read():
+    """A single flower laid face up in front of its seat is that seat's row (controller.sights ``row``)."""
+    frames = [[view(2, zone="hand")]] * 2 + [[view(2, (34, 0.0), zone="hand")]] * 4
+    events = run(Tracker(stable=3), frames)
+    assert [(e.kind, e.seat, e.tiles, e.frame) for e in events] == [("hand", 2, (34,), 4)]
+
+
+def test_a_row_that_never_reads_is_told_once_it_lay_still_for_patience():
+    frames = [[view(0, (3, -30.0), (None, 0.0), zone="hand")]] * 8
+    events = run(Tracker(stable=3, patience=6), frames)
+    assert [(e.kind, e.tiles, e.frame) for e in events] == [("hand", (3, None), 5)]
+
+
 def test_event_round_trips_through_json():
     for event in (Event("discard", 2, (33,), 7, 0.7, -100.5, 150.0, 0.97), Event("hand", 1, (0, None, 9), 9, 0.9)):
         assert Event.from_dict(event.to_dict()) == event
