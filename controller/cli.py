@@ -256,6 +256,12 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("off", "sim"),
         help="sim: the bots' discards are read by the simulated camera (default: off)",
     )
+    run.add_argument(
+        "--players",
+        choices=("bots", "people"),
+        help="people: the service sees only the camera and the seat buttons; on the simulated table the bots play "
+        "as people, unseen (default: bots)",
+    )
     history = commands.add_parser("history", help="the journaled hands of a run: JSON records or readable logs")
     history.add_argument("--config", type=Path, help="TOML configuration (for its state directory)")
     history.add_argument("--state", help="journal directory (default: the configuration's)")
@@ -280,6 +286,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         speed=args.speed,
         state_dir=args.state,
         camera=args.camera,
+        players=args.players,
         mqtt=args.mqtt,
     )
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")

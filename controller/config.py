@@ -86,6 +86,8 @@ class ServiceSection(_Section):
     state_dir: str = ""  # "": the per-user data directory (~/.local/share/mjtable)
     on_fault: str = "stop"  # a table fault stops the run; "wait": wait for POST /api/resume after the repair
     camera: str = "off"  # "sim": the bots' discards are read by the simulated camera (controller.camera)
+    players: str = "bots"  # "people": people play; the service sees only the camera and the seat buttons
+    claim_window_s: float = 8.0  # people: seconds without a move after a discard before nobody claims it
     hu_hold_s: float = 1.0  # a seat button held this long declares hu; a shorter press claims (controller.inputs)
     wait_for_dealer: bool = False  # wait for the dealer's lift switch and dice key (always pressed on the sim table)
 
@@ -100,6 +102,15 @@ class ServiceSection(_Section):
             raise ConfigError(f"service.on_fault: expected stop or wait, got {self.on_fault!r}")
         if self.camera not in ("off", "sim"):
             raise ConfigError(f"service.camera: expected off or sim, got {self.camera!r}")
+        if self.players not in ("bots", "people"):
+            raise ConfigError(f"service.players: expected bots or people, got {self.players!r}")
+        if self.players == "people" and self.camera != "off":
+            raise ConfigError(
+                'service.camera: the simulated camera reads the bots\' discards; with players = "people" the '
+                "service always watches the table's camera ([camera], or the simulated table's)"
+            )
+        if not 1 <= self.claim_window_s <= 60:
+            raise ConfigError(f"service.claim_window_s: expected 1-60 seconds, got {self.claim_window_s!r}")
         if not 0.1 <= self.hu_hold_s <= 10:
             raise ConfigError(f"service.hu_hold_s: expected 0.1-10 seconds, got {self.hu_hold_s!r}")
         if not 0.01 <= self.speed <= 10_000 or not 0 <= self.think_s <= 60:
@@ -173,8 +184,8 @@ class SystemdSection(_Section):
 @dataclass(frozen=True)
 class CameraSection(_Section):
     """``[camera]``: a real table's overhead camera, spelled as ``mjtable vision`` spells it. ``mjtable doctor``
-    checks it and ``mjtable vision watch|enroll --config`` take it as defaults; the service's play loop does not
-    read it yet (that waits for human seats; ``service.camera`` is the simulated camera)."""
+    checks it and ``mjtable vision watch|enroll --config`` take it as defaults; the service watches it when people
+    play (``service.players = "people"``) on a real table (``service.camera`` is the bots' simulated camera)."""
 
     source: str = ""  # picamera, a device number such as "0", a stream URL, a video or image folder; "" = none
     calibration: str = ""  # TOML of 'mjtable vision calibrate'; "" = found from the markers in the first frame
@@ -199,6 +210,13 @@ class Config:
     mqtt: MqttSection = MqttSection()
     systemd: SystemdSection = SystemdSection()
     camera: CameraSection = CameraSection()
+
+    def __post_init__(self) -> None:
+        if self.service.players == "people" and not self.simulated and not self.camera.source:
+            raise ConfigError(
+                'camera.source: people play (service.players = "people") on a real table, so the service watches '
+                'its overhead camera: name it (picamera, a device number such as "0", ...)'
+            )
 
     @property
     def simulated(self) -> bool:

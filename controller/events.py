@@ -2,8 +2,8 @@
 
 A hand is a fold of its events (``controller.hand``), so an event holds everything needed to apply it again:
 the MCU's confirmation of a table step, the dice it read, a player's action (from a bot, the camera or a seat
-button), a press of the lift switch or a dice key, a fault the MCU latched. ``at`` is wall-clock time for the
-hand log; it never changes the outcome.
+button), a press of the lift switch or a dice key, a fault the MCU latched, and where people play what the camera
+saw. ``at`` is wall-clock time for the hand log; it never changes the outcome.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 from controller.errors import JournalError
+from controller.sights import Sight
 from engine.actions import Action
 
 
@@ -28,7 +29,11 @@ class EventKind(StrEnum):
     """A fault the MCU latched (``data["code"]``); the table stopped."""
     BUTTON = "button"
     """A press that is no action (``data["button"]``, ``data["seat"]``): the lift switch, a dice key, a claim
-    with no meld called. A claim or hu press that is an action is an ``action`` with ``source`` button."""
+    with no meld called. A claim or hu press that is an action is an ``action`` with ``source`` button. With
+    people playing, every claim and hu press is one of these: the witness (``controller.witness``) makes the
+    actions."""
+    SIGHT = "sight"
+    """What the camera saw at a table where people play (``controller.sights.Sight.to_dict``)."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,10 @@ class Event:
         return cls(EventKind.BUTTON, {"button": button, "seat": seat}, at)
 
     @classmethod
+    def sight(cls, sight: Sight, at: float) -> Event:
+        return cls(EventKind.SIGHT, sight.to_dict(), at)
+
+    @classmethod
     def fault(cls, code: str, at: float) -> Event:
         return cls(EventKind.FAULT, {"code": code}, at)
 
@@ -72,3 +81,8 @@ class Event:
         if not isinstance(at, int | float):
             raise JournalError(f"event.at: expected a timestamp, got {at!r}")
         return cls(kind, body, float(at))
+
+
+def describe_action(action: dict[str, Any]) -> str:
+    """``seat 1 discard 5m``: an action (``Action.to_dict``) as the service's log and the hand log write it."""
+    return f"seat {action['seat']} {action['kind']} {action.get('tile', '')}".rstrip()

@@ -7,13 +7,18 @@ in order to a fresh ``HandState`` rebuilds exactly the state the service had whe
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.errors import JournalError
-from controller.events import Event, EventKind
+from controller.events import Event, EventKind, describe_action
+from controller.inputs import Button, Press
+from controller.sights import Sight
 from engine.actions import Action, Verdict
 from engine.referee import Phase, Referee
 from engine.rulesets import Ruleset, get_ruleset
+
+if TYPE_CHECKING:
+    from controller.witness import Ruling, Witness
 
 
 @dataclass(frozen=True)
@@ -28,6 +33,8 @@ class HandRecord:
     consecutive_dealer: int
     rules: str
     options: dict[str, Any] = field(default_factory=dict)
+    players: str = "bots"
+    """``people``: the referee observes (``Referee.observe``), moves come from the camera and the buttons."""
     id: int = 0
     match_id: int = 0
 
@@ -48,6 +55,8 @@ class HandState:
     dice: tuple[int, int] | None = None
     referee: Referee | None = None
     fault: str | None = None
+    witness: Witness | None = None
+    """People playing: turns the camera's sights and the buttons' presses into the observing referee's actions."""
 
     @classmethod
     def start(cls, record: HandRecord) -> HandState:
@@ -72,6 +81,8 @@ class HandState:
             self.fault = str(event.data.get("code"))
         elif event.kind is EventKind.BUTTON:
             return self._press(event)
+        elif event.kind is EventKind.SIGHT:
+            return self._sight(event)
         elif event.kind is EventKind.DICE:
             self._deal(event)
         else:
@@ -85,13 +96,27 @@ class HandState:
         return None
 
     def _press(self, event: Event) -> Verdict | None:
-        """The lift switch and the dice keys are steps of the table cycle; a claim press with no meld called is
-        answered (shown like any verdict) and changes nothing."""
+        """The lift switch and the dice keys are steps of the table cycle. With people playing a claim or hu press
+        goes to the witness; with bots, a claim press with no meld called is answered (shown like any verdict) and
+        changes nothing."""
         button, seat = event.data.get("button"), event.data.get("seat")
         if button in ("lift", "dice"):
             self.steps.append(f"pressed:{button}")
             return None
-        return Verdict(False, f"seat {seat} pressed {button}, but called no meld: the press claims nothing")
+        if self.witness is None:
+            return Verdict(False, f"seat {seat} pressed {button}, but called no meld: the press claims nothing")
+        if button not in (Button.CLAIM, Button.HU) or not isinstance(seat, int) or not 0 <= seat <= 3:
+            raise JournalError(f"hand {self.record.number}: a press of {button!r} at seat {seat!r}")
+        return summed(self.witness.pressed(Press(Button(button), seat)))
+
+    def _sight(self, event: Event) -> Verdict | None:
+        if self.witness is None:
+            raise JournalError(f"hand {self.record.number}: a camera sight in a hand not watched: {event.to_dict()}")
+        try:
+            sight = Sight.from_dict(event.data)
+        except ValueError as error:
+            raise JournalError(f"hand {self.record.number}: {error}") from None
+        return summed(self.witness.seen(sight))
 
     def _deal(self, event: Event) -> None:
         if self.referee is not None:
@@ -102,11 +127,27 @@ class HandState:
         record = self.record
         self.dice = (values[0], values[1])
         self.fault = None
-        self.referee = Referee.deal(
-            self.ruleset,
-            record.seed,
-            record.dealer,
-            self.dice,
-            round_wind=record.round_wind,
-            consecutive_dealer=record.consecutive_dealer,
-        )
+        winds = {"round_wind": record.round_wind, "consecutive_dealer": record.consecutive_dealer}
+        if record.players == "people":
+            from controller.witness import Witness
+
+            self.referee = Referee.observe(self.ruleset, record.dealer, self.dice, **winds)
+            self.witness = Witness(self.referee)
+        else:
+            self.referee = Referee.deal(self.ruleset, record.seed, record.dealer, self.dice, **winds)
+
+
+def summed(rulings: list[Ruling]) -> Verdict | None:
+    """The witness's rulings on one sight or press as one verdict to journal and show: ok when every action it
+    made was; each ruling described in ``events``, the failures' reasons joined in ``reason``."""
+    if not rulings:
+        return None
+    lines, failures = [], []
+    for ruling in rulings:
+        verdict = ruling.verdict
+        what = "" if ruling.action is None else describe_action(ruling.action.to_dict()) + ": "
+        follow = f" ({'; '.join(verdict.events)})" if verdict.events else ""
+        lines.append(what + ("ok" + follow if verdict.ok else verdict.reason))
+        if not verdict.ok:
+            failures.append(what + verdict.reason)
+    return Verdict(not failures, "; ".join(failures), tuple(lines))

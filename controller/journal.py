@@ -22,7 +22,7 @@ from engine.match import Match
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY, seed INTEGER NOT NULL, rules TEXT NOT NULL, options TEXT NOT NULL,
-    hands INTEGER, started_at REAL NOT NULL, finished_at REAL);
+    hands INTEGER, started_at REAL NOT NULL, finished_at REAL, players TEXT NOT NULL DEFAULT 'bots');
 CREATE TABLE IF NOT EXISTS matches (
     id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id), number INTEGER NOT NULL,
     state TEXT NOT NULL, started_at REAL NOT NULL, finished_at REAL);
@@ -30,12 +30,14 @@ CREATE TABLE IF NOT EXISTS hands (
     id INTEGER PRIMARY KEY, match_id INTEGER NOT NULL REFERENCES matches(id), number INTEGER NOT NULL,
     seed INTEGER NOT NULL, dealer INTEGER NOT NULL, round_wind INTEGER NOT NULL,
     consecutive_dealer INTEGER NOT NULL, rules TEXT NOT NULL, options TEXT NOT NULL, dice TEXT,
-    result TEXT, started_at REAL NOT NULL, finished_at REAL);
+    result TEXT, started_at REAL NOT NULL, finished_at REAL, players TEXT NOT NULL DEFAULT 'bots');
 CREATE TABLE IF NOT EXISTS events (
     hand_id INTEGER NOT NULL REFERENCES hands(id), seq INTEGER NOT NULL, at REAL NOT NULL, kind TEXT NOT NULL,
     data TEXT NOT NULL, PRIMARY KEY (hand_id, seq));
 """
 SYNCHRONOUS = ("off", "normal", "full", "extra")
+ADDED_COLUMNS = {"runs": "players TEXT NOT NULL DEFAULT 'bots'", "hands": "players TEXT NOT NULL DEFAULT 'bots'"}
+"""Columns added since the first schema, added to an older journal when it is opened (its runs were all bots')."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,7 @@ class RunRecord:
     options: dict[str, Any]
     hands: int | None
     finished: bool = False
+    players: str = "bots"
 
 
 @dataclass(frozen=True)
@@ -72,10 +75,17 @@ class Journal:
             self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(SCHEMA)
+            self._add_columns()
         except (OSError, sqlite3.Error) as error:
             raise JournalError(f"journal {path}: {error}") from None
         self.path = path
         self._next_seq: dict[int, int] = {}
+
+    def _add_columns(self) -> None:
+        for table, column in ADDED_COLUMNS.items():
+            present = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+            if column.split()[0] not in present:
+                self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
 
     def close(self) -> None:
         self._db.close()
@@ -103,20 +113,19 @@ class Journal:
 
     def open_run(self) -> RunRecord | None:
         """The latest run not yet finished: the one a restart resumes."""
-        row = self._db.execute(
-            "SELECT id, seed, rules, options, hands FROM runs WHERE finished_at IS NULL ORDER BY id DESC LIMIT 1"
-        ).fetchone()
-        return None if row is None else RunRecord(row[0], row[1], row[2], json.loads(row[3]), row[4])
+        return next((run for run in reversed(self.runs()) if not run.finished), None)
 
     def runs(self) -> list[RunRecord]:
-        rows = self._db.execute("SELECT id, seed, rules, options, hands, finished_at FROM runs ORDER BY id")
-        return [RunRecord(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5] is not None) for r in rows]
+        rows = self._db.execute("SELECT id, seed, rules, options, hands, finished_at, players FROM runs ORDER BY id")
+        return [RunRecord(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5] is not None, r[6]) for r in rows]
 
-    def start_run(self, seed: int, rules: str, options: dict[str, Any], hands: int | None, at: float) -> RunRecord:
-        sql = "INSERT INTO runs (seed, rules, options, hands, started_at) VALUES (?, ?, ?, ?, ?)"
-        run_id = self._transaction((sql, (seed, rules, json.dumps(options, sort_keys=True), hands, at)))
+    def start_run(
+        self, seed: int, rules: str, options: dict[str, Any], hands: int | None, at: float, players: str = "bots"
+    ) -> RunRecord:
+        sql = "INSERT INTO runs (seed, rules, options, hands, started_at, players) VALUES (?, ?, ?, ?, ?, ?)"
+        run_id = self._transaction((sql, (seed, rules, json.dumps(options, sort_keys=True), hands, at, players)))
         assert run_id is not None
-        return RunRecord(run_id, seed, rules, options, hands)
+        return RunRecord(run_id, seed, rules, options, hands, players=players)
 
     def close_run(self, run_id: int, at: float) -> None:
         """End a run before its last hand (a new match was asked for): a restart no longer resumes it."""
@@ -140,13 +149,13 @@ class Journal:
         """Every hand of a run in order, with its result (``None`` while it is being played)."""
         rows = self._db.execute(
             "SELECT h.id, h.match_id, h.number, h.seed, h.dealer, h.round_wind, h.consecutive_dealer, h.rules, "
-            "h.options, h.result FROM hands h JOIN matches m ON h.match_id = m.id WHERE m.run_id = ? "
+            "h.options, h.result, h.players FROM hands h JOIN matches m ON h.match_id = m.id WHERE m.run_id = ? "
             "ORDER BY h.number",
             (run_id,),
         )
         return [
             (
-                HandRecord(r[2], r[3], r[4], r[5], r[6], r[7], json.loads(r[8]), id=r[0], match_id=r[1]),
+                HandRecord(r[2], r[3], r[4], r[5], r[6], r[7], json.loads(r[8]), r[10], id=r[0], match_id=r[1]),
                 None if r[9] is None else json.loads(r[9]),
             )
             for r in rows
@@ -155,10 +164,11 @@ class Journal:
     def start_hand(self, record: HandRecord, at: float) -> HandRecord:
         sql = (
             "INSERT INTO hands (match_id, number, seed, dealer, round_wind, consecutive_dealer, rules, options, "
-            "started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            "started_at, players) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         )
         values = (record.match_id, record.number, record.seed, record.dealer, record.round_wind)
         values += (record.consecutive_dealer, record.rules, json.dumps(record.options, sort_keys=True), at)
+        values += (record.players,)
         hand_id = self._transaction((sql, values))
         assert hand_id is not None
         return HandRecord(**{**record.to_dict(), "id": hand_id})

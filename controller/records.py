@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from controller.errors import JournalError
-from controller.events import Event, EventKind
+from controller.events import Event, EventKind, describe_action
 from controller.hand import HandRecord, HandState
 from controller.journal import Journal
 from engine.tiles import WIND_LETTERS
@@ -52,17 +52,27 @@ def _describe(event: dict[str, Any]) -> str:
     if kind == EventKind.FAULT:
         return f"FAULT   {event['code']}"
     if kind == EventKind.BUTTON:
-        what = f"button  seat {event['seat']} pressed {event['button']}"
-        verdict = event.get("verdict")
-        return what if verdict is None else f"{what}: ILLEGAL: {verdict['reason']}"
+        return _ruled(f"button  seat {event['seat']} pressed {event['button']}", event.get("verdict"))
+    if kind == EventKind.SIGHT:
+        where = "" if event["seat"] < 0 else f" seat {event['seat']}"
+        return _ruled(f"camera {where} {event['sight']} {event.get('tiles', '')}".rstrip(), event.get("verdict"))
     action = event["action"]
-    what = f"seat {action['seat']} {action['kind']} {action.get('tile', '')}".rstrip()
+    what = describe_action(action)
     if "revealed" in action:
         what += f" showing {action['revealed']}"
     verdict = event["verdict"]
     answer = "ok" if verdict["ok"] else f"ILLEGAL: {verdict['reason']}"
     follow = "; ".join(verdict.get("events", ()))
     return f"{event['source']:<7} {what}: {answer}" + (f" ({follow})" if follow else "")
+
+
+def _ruled(what: str, verdict: dict[str, Any] | None) -> str:
+    """A press or a sight with what the witness made of it (people playing): the actions, or why none."""
+    if verdict is None:
+        return what
+    if verdict.get("events"):
+        return f"{what} → {'; '.join(verdict['events'])}"
+    return f"{what}: ILLEGAL: {verdict['reason']}"
 
 
 def hand_log(data: dict[str, Any]) -> str:

@@ -27,7 +27,7 @@ from controller.config import Config
 from controller.cycle import TableCycle
 from controller.display import TableView
 from controller.errors import JournalError, TableStopped
-from controller.events import Event, EventKind
+from controller.events import Event, EventKind, describe_action
 from controller.hand import HandRecord, HandState
 from controller.hints import hint
 from controller.inputs import Button
@@ -47,6 +47,7 @@ from hw_tests.faults import NO_FAULTS, FaultPlan
 if TYPE_CHECKING:  # the camera path imports the vision package (OpenCV): only a run with the camera loads it
     from controller.camera import CameraStats, SimCamera, Swap
     from controller.renderer import Renderer
+    from controller.watch import TableCamera
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +102,8 @@ class Service:
         """The simulated camera's render process, started with the first hand the camera watches."""
         self.camera_stats: CameraStats | None = None
         """The camera path's figures over the run (``service.camera = "sim"``)."""
+        self._table_camera: TableCamera | None = None
+        """People playing: the overhead camera, opened with the first hand it watches."""
 
     # -- the run ------------------------------------------------------------------------------------------
 
@@ -139,9 +142,10 @@ class Service:
     def _open_run(self) -> RunRecord:
         service = self.config.service
         wanted = {"rules": service.rules, "options": service.options, "hands": service.hands or None}
+        wanted["players"] = service.players
         run = self.journal.open_run()
         if run is not None:
-            found = {"rules": run.rules, "options": run.options, "hands": run.hands}
+            found = {"rules": run.rules, "options": run.options, "hands": run.hands, "players": run.players}
             if found != wanted or service.seed not in (-1, run.seed):
                 raise JournalError(
                     f"{self.journal.path}: run {run.id} is in progress with seed {run.seed}, {found}; run with "
@@ -150,7 +154,9 @@ class Service:
             log.info("resuming run %d (seed %d)", run.id, run.seed)
             return run
         seed = service.seed if service.seed >= 0 else random.SystemRandom().getrandbits(31)
-        run = self.journal.start_run(seed, service.rules, service.options, service.hands or None, self.clock())
+        run = self.journal.start_run(
+            seed, service.rules, service.options, service.hands or None, self.clock(), service.players
+        )
         log.info("run %d: seed %d, rules %s", run.id, seed, service.rules)
         return run
 
@@ -182,6 +188,7 @@ class Service:
                 deal.consecutive_dealer,
                 run.rules,
                 run.options,
+                run.players,
                 match_id=match.id,
             )
             record = self.journal.start_hand(record, self.clock())
@@ -203,12 +210,13 @@ class Service:
         if event.kind is EventKind.ACTION:
             assert verdict is not None
             action = event.data["action"]
-            what = f"seat {action['seat']} {action['kind']} {action.get('tile', '')}".rstrip()
+            what = describe_action(action)
             answer = "ok" if verdict.ok else f"ILLEGAL: {verdict.reason}"
             follow = f" ({'; '.join(verdict.events)})" if verdict.events else ""
             log.info("hand %d: %s: %s%s", hand.record.number, what, answer, follow)
         elif event.kind is not EventKind.FAULT:
-            log.info("hand %d: %s", hand.record.number, " ".join(f"{k}={v}" for k, v in event.data.items()))
+            ruled = "" if verdict is None else f" → {'; '.join(verdict.events) or verdict.reason}"
+            log.info("hand %d: %s%s", hand.record.number, " ".join(f"{k}={v}" for k, v in event.data.items()), ruled)
         for listener in self.listeners:
             listener(hand, event, verdict)
         return verdict
@@ -248,7 +256,7 @@ class Service:
             line["waiting"] = "POST /api/resume"
         self.emit(line)
 
-    def _posted(self, hand: HandState, event: Event) -> None:
+    def posted(self, hand: HandState, event: Event) -> None:
         if event.kind is EventKind.FAULT:
             self._fault(hand, event)
         else:
@@ -266,11 +274,17 @@ class Service:
         except BaseException:
             walls.abandon()
             raise
-        return walls.finish(lambda event: self._posted(hand, event))
+        return walls.finish(lambda event: self.posted(hand, event))
 
     def _moves(self, hand: HandState, walls: NextWalls) -> None:
         referee = hand.referee
         assert referee is not None
+        if hand.record.players == "people":
+            from controller.watch import open_table_camera, watch_hand  # loads OpenCV: only people need it
+
+            self._table_camera = self._table_camera or open_table_camera(self.config, self.cycle.side)
+            watch_hand(self, hand, walls, self._table_camera)
+            return
         pause = self.config.service.think_s / self.config.service.speed
         camera = None
         if self.config.service.camera == "sim":
@@ -286,7 +300,7 @@ class Service:
             self._move(hand, camera, action)
             self._presses(hand, camera)
             for event in walls.take():
-                self._posted(hand, event)
+                self.posted(hand, event)
 
     def _move(self, hand: HandState, camera: SimCamera | None, action: Action) -> None:
         """A bot's move as the table sees it: a claim or a hu by the seat's button (the simulated finger presses

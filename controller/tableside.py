@@ -12,16 +12,20 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gpiozero.pins.mock import MockFactory
 
-from controller.config import Config
+from controller.config import Config, table_ruleset
 from controller.inputs import SeatInputs, SimHands
 from firmware_bridge.gpio import Panel, host_pin_factory
 from firmware_bridge.table import Table
 from hw_tests.faults import NO_FAULTS, FaultPlan
 from hw_tests.harness import simulated_table
 from hw_tests.simulator import McuSimulator
+
+if TYPE_CHECKING:  # the people's table renders camera frames (OpenCV): only loaded when people play
+    from controller.peopletable import PeopleTable
 
 
 @dataclass
@@ -40,6 +44,21 @@ class TableSide:
     """Simulated table only: the MCU simulator (tests inject faults into it mid-run)."""
     wait_for_dealer: bool = False
     """A real table: wait for the dealer's lift switch and dice key (``service.wait_for_dealer``)."""
+    people: PeopleTable | None = None
+    """Simulated table with ``service.players = "people"``: the bots playing as people, whom the service sees only
+    through the rendered camera frames and the pins they press."""
+
+
+def _people_table(stack: ExitStack, config: Config, hands: SimHands) -> PeopleTable:
+    """The simulated players' side of a people's table: their own full view of the hand, the camera rendering it in
+    a process of its own (closed with the table), the state file that lets them resume after a restart."""
+    from controller.camera import open_renderer
+    from controller.peopletable import PeopleTable
+
+    renderer = open_renderer()
+    stack.callback(renderer.close)
+    ruleset = table_ruleset(config.service.rules, config.service.options)
+    return PeopleTable(ruleset, renderer, hands, config.service.state_path / "people-table.json")
 
 
 @contextmanager
@@ -59,6 +78,8 @@ def open_table(config: Config, faults: FaultPlan = NO_FAULTS) -> Iterator[TableS
             panel = Panel(gpio, factory, hands.clock)
             inputs = SeatInputs(panel, hands.clock, hold)
             side = TableSide(table, panel, type(factory).__name__, inputs, seed_dice, hands, sim)
+            if config.service.players == "people":
+                side.people = _people_table(stack, config, hands)
         else:
             table = stack.enter_context(Table.connect(config.bridge))
             factory = host_pin_factory()

@@ -114,3 +114,33 @@ def test_bad_input_is_named(tmp_path):
         HandState.replay(record, [Event.action(Action(ActionKind.DRAW, 0), "bot", 0.0)])
     with pytest.raises(JournalError, match="two values 1-6"):
         HandState.replay(record, [Event(EventKind.DICE, {"dice": [0, 9]})])
+
+
+OLD_SCHEMA = """
+CREATE TABLE runs (id INTEGER PRIMARY KEY, seed INTEGER NOT NULL, rules TEXT NOT NULL, options TEXT NOT NULL,
+    hands INTEGER, started_at REAL NOT NULL, finished_at REAL);
+CREATE TABLE matches (id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id), number INTEGER NOT NULL,
+    state TEXT NOT NULL, started_at REAL NOT NULL, finished_at REAL);
+CREATE TABLE hands (id INTEGER PRIMARY KEY, match_id INTEGER NOT NULL REFERENCES matches(id), number INTEGER NOT NULL,
+    seed INTEGER NOT NULL, dealer INTEGER NOT NULL, round_wind INTEGER NOT NULL,
+    consecutive_dealer INTEGER NOT NULL, rules TEXT NOT NULL, options TEXT NOT NULL, dice TEXT,
+    result TEXT, started_at REAL NOT NULL, finished_at REAL);
+INSERT INTO runs VALUES (1, 7, 'mcr', '{}', 4, 1.0, NULL);
+INSERT INTO matches VALUES (1, 1, 0, '{}', 1.0, NULL);
+INSERT INTO hands VALUES (1, 1, 0, 12345, 0, 0, 1, 'mcr', '{}', NULL, NULL, 1.0, NULL);
+"""
+
+
+def test_a_journal_written_before_people_played_opens_and_resumes_as_the_bots_run_it_was(tmp_path):
+    path = tmp_path / "journal.sqlite"
+    with sqlite3.connect(path) as db:
+        db.executescript(OLD_SCHEMA)
+    with Journal(path) as journal:
+        run = journal.open_run()
+        assert run is not None and (run.id, run.seed, run.players) == (1, 7, "bots")
+        [(record, result)] = journal.hands(run.id)
+        assert (record.seed, record.players, result) == (12345, "bots", None)
+        people = journal.start_run(8, "basic", {}, 1, at=2.0, players="people")
+        assert journal.open_run() == people and journal.runs()[-1].players == "people"
+    with Journal(path) as journal:  # opened again: the columns are there, nothing is added twice
+        assert [run.players for run in journal.runs()] == ["bots", "people"]

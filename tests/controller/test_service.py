@@ -129,3 +129,21 @@ def test_configuration_errors_name_the_file_and_the_key(tmp_path):
     out = io.StringIO()
     assert main(["run", "--config", str(bad)], stdout=out) == 2
     assert "already used" in json.loads(out.getvalue())["error"]
+
+
+def test_people_settings_are_checked_where_they_are_written(tmp_path):
+    bad = tmp_path / "people.toml"
+    bad.write_text('[service]\nplayers = "ghosts"\n')
+    with pytest.raises(ConfigError, match=r"people\.toml: service\.players: expected bots or people, got 'ghosts'"):
+        load_config(bad)
+    bad.write_text('[service]\nplayers = "people"\ncamera = "sim"\n')
+    with pytest.raises(ConfigError, match=r"service\.camera: the simulated camera reads the bots' discards"):
+        load_config(bad)
+    bad.write_text('[service]\nplayers = "people"\nclaim_window_s = 0.2\n')
+    with pytest.raises(ConfigError, match=r"service\.claim_window_s: expected 1-60 seconds, got 0\.2"):
+        load_config(bad)
+    bad.write_text('[service]\nplayers = "people"\n[bridge.link]\nport = "/dev/mjtable-mcu"\n')
+    with pytest.raises(ConfigError, match=r"camera\.source: people play .* on a real table"):
+        load_config(bad)
+    bad.write_text('[service]\nplayers = "people"\n[bridge.link]\nport = "/dev/mjtable-mcu"\n[camera]\nsource = "0"\n')
+    assert load_config(bad).service.players == "people"

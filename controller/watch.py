@@ -1,0 +1,108 @@
+"""People at the table (``service.players = "people"``): the service follows the hand through the overhead camera
+and the seat buttons only.
+
+Every frame is read by the lookout (``controller.lookout``) into sights; every sight and every claim or hu press is
+journaled before the witness (``controller.witness``, inside ``HandState``) turns it into the referee's actions, so
+a restart replays the same inputs to the same state. The claim window is timed on the frames' clock: once
+``service.claim_window_s`` of frames pass with no sight and no press while the witness waits for something
+(claims on a discard, a hu's hand, void declarations), a ``quiet`` sight is journaled and settles it. On the last
+tile that is how a hand ends drawn.
+
+After a restart the lookout is told which tiles already lie in each seat's discard zone (the referee's rivers), so
+that it reports only what came after. The camera is the simulated table's (``controller.peopletable``: bots who
+play as people, seen only through rendered frames and pressed pins) or the real one of ``[camera]``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from controller.config import Config
+from controller.events import Event
+from controller.hand import HandState
+from controller.inputs import Button
+from controller.sights import Sight, SightKind
+from engine.referee import Phase
+
+if TYPE_CHECKING:
+    from controller.nextwalls import NextWalls
+    from controller.service import Service
+    from controller.tableside import TableSide
+    from vision.calibrate import Calibration
+    from vision.capture import Frame
+    from vision.classify import Model
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class TableCamera:
+    """The overhead camera as the service reads it: its frames (one stream for the run), calibration and model."""
+
+    frames: Iterator[Frame]
+    calibration: Calibration
+    model: Model
+
+
+def open_table_camera(config: Config, side: TableSide) -> TableCamera:
+    """The simulated table's camera, or the ``[camera]`` of a real one (calibrated from its file, else from the
+    markers of the first frame, as ``mjtable vision watch`` does)."""
+    from itertools import chain
+
+    from vision import calibrate
+    from vision.capture import open_source
+    from vision.classify import load_model
+
+    if side.people is not None:
+        camera = side.people.camera
+        calibration = calibrate.Calibration(camera.homography, camera.width, camera.height, calibrate.DEFAULT_LAYOUT)
+        return TableCamera(side.people.frames(), calibration, load_model())
+    source = config.camera
+    frames = open_source(source.source).frames()
+    if source.calibration:
+        calibration = calibrate.load(Path(source.calibration))
+    else:
+        first = next(frames)
+        calibration = calibrate.from_markers(first.image)
+        frames = chain([first], frames)
+    return TableCamera(frames, calibration, load_model(Path(source.model) if source.model else None))
+
+
+def watch_hand(service: Service, hand: HandState, walls: NextWalls, camera: TableCamera) -> None:
+    """Follow the dealt hand until it is over or the service is asked to stop."""
+    from controller.lookout import Lookout
+
+    referee, witness = hand.referee, hand.witness
+    assert referee is not None and witness is not None
+    side = service.cycle.side
+    record = hand.record
+    if side.people is not None:
+        assert hand.dice is not None
+        side.people.deal(record.seed, record.dealer, hand.dice, record.round_wind, record.consecutive_dealer)
+    lookout = Lookout(camera.calibration, camera.model)
+    lookout.prime([seat.discards for seat in referee.seats])
+    window = service.config.service.claim_window_s
+    last: float | None = None
+    for frame in camera.frames:
+        last = frame.time if last is None else last
+        while (press := side.inputs.take()) is not None:
+            if press.button in (Button.CLAIM, Button.HU):
+                service.record(hand, Event.button(press.button.value, press.seat, service.clock()))
+                last = frame.time
+            else:
+                log.info("hand %d: %s pressed during play: nothing to do", record.number, press.button.value)
+        for sight in lookout.look(frame):
+            service.record(hand, Event.sight(sight, service.clock()))
+            last = frame.time
+        if witness.waiting is not None and frame.time - last >= window:
+            log.info("hand %d: %.1f s quiet: settling %s", record.number, frame.time - last, witness.waiting)
+            service.record(hand, Event.sight(Sight(SightKind.QUIET), service.clock()))
+            last = frame.time
+        for event in walls.take():
+            service.posted(hand, event)
+        if referee.phase is Phase.OVER or service.stop.is_set():
+            return
