@@ -36,7 +36,7 @@ from controller.renderer import Renderer
 from engine.tiles import Tile, format_tiles, tile_code
 from vision.calibrate import Calibration
 from vision.classify import load_model
-from vision.geometry import DEFAULT_LAYOUT, apply, seat_angle, seat_to_table
+from vision.geometry import DEFAULT_LAYOUT, TILE_W_MM, apply, seat_angle, seat_to_table
 from vision.recognize import Recognizer
 from vision.render import Hand, Look, Placed, Scene, default_camera
 from vision.simtable import spot
@@ -50,8 +50,9 @@ MAX_FRAMES = 3
 """Frames the service waits for a discard (or a take) to be read before it goes on with the bot's report."""
 FPS = 10.0
 """Nominal frame rate: the frame times given to the tracker."""
-HAND_PITCH_MM = 31.0
-"""Centre to centre of the tiles of a hand laid down side by side."""
+HAND_PITCH_MM = 32.0
+"""Centre to centre of the tiles of a hand laid down side by side: a 2 mm gap, the gap ``vision.detect`` cuts a run
+of touching tiles by. A row too long for the hand zone at this pitch is laid tighter (``laid_row``)."""
 
 Swap = Callable[[int, Tile], Tile | None]
 """(seat, tile the bot discarded) → the tile laid into the zone (None: nothing)."""
@@ -90,6 +91,34 @@ class HandReading:
 def _on_table(seat: int, u: float, v: float) -> tuple[float, float]:
     x, y = apply(seat_to_table(seat), np.array([[u, v]]))[0]
     return float(x), float(y)
+
+
+def discard_place(seat: int, index: int, rng: np.random.Generator) -> tuple[float, float, float]:
+    """Table centre (mm) and angle of ``seat``'s ``index``-th discard in its zone, placed by hand
+    (``vision.simtable.spot``)."""
+    u, v, turn = spot(DEFAULT_LAYOUT, index, rng)
+    return *_on_table(seat, u, v), seat_angle(seat) + turn
+
+
+def reaching_hand(seat: int, placed: Placed) -> Hand:
+    """A hand of ``seat``'s side of the table reaching over ``placed`` (to take it, or to sweep the zone)."""
+    u, v = apply(np.linalg.inv(seat_to_table(seat)), np.array([[placed.x, placed.y]]))[0]
+    return Hand(*_on_table(seat, float(u), float(v) + 25), seat_angle(seat) - 90, 1.0)
+
+
+def laid_row(seat: int, tiles: tuple[Tile, ...], rng: np.random.Generator) -> tuple[Placed, ...]:
+    """``tiles`` laid face up side by side in ``seat``'s hand zone, left to right as the seat sees them, centred,
+    ``HAND_PITCH_MM`` apart, closer when that would reach past the zone's ends: 16 tiles still keep a gap, 17 touch
+    (which ``vision.detect`` cannot split: such a row is misread), more reach past the zone's ends."""
+    rect = DEFAULT_LAYOUT.hand
+    middle_u, v = (rect.u0 + rect.u1) / 2, (rect.v0 + rect.v1) / 2
+    room = rect.u1 - rect.u0 - TILE_W_MM - 4  # 2 mm from each end
+    pitch = max(TILE_W_MM, min(HAND_PITCH_MM, room / max(1, len(tiles) - 1)))
+    first = middle_u - pitch * (len(tiles) - 1) / 2
+    return tuple(
+        Placed(tile, *_on_table(seat, first + pitch * i, v + rng.normal(0, 0.5)), seat_angle(seat))
+        for i, tile in enumerate(tiles)
+    )
 
 
 @dataclass
@@ -170,8 +199,8 @@ class SimCamera:
             zone.clear()  # the row swept out of view (see the module doc)
             self._trackers[seat] = self._tracker()
         shown = tile if self.swap is None else self.swap(seat, tile)
-        u, v, turn = spot(DEFAULT_LAYOUT, len(zone), self.rng)
-        zone.append(None if shown is None else Placed(shown, *_on_table(seat, u, v), seat_angle(seat) + turn))
+        place = discard_place(seat, len(zone), self.rng)
+        zone.append(None if shown is None else Placed(shown, *place))
         self.stats.discards += 1
         seen_at = time.perf_counter()
         for frames in range(1, MAX_FRAMES + 1):
@@ -188,9 +217,8 @@ class SimCamera:
         placed = zone[-1] if zone else None
         if placed is None:
             return Reading(None, 0, time.perf_counter())
-        u, v = apply(np.linalg.inv(seat_to_table(seat)), np.array([[placed.x, placed.y]]))[0]
-        hand = Hand(*_on_table(seat, float(u), float(v) + 25), seat_angle(seat) - 90, 1.0)
-        self._shot(seat, (hand,))  # the zone covered: the tracker knows the tile may now be taken
+        # the zone covered: the tracker knows the tile may now be taken
+        self._shot(seat, (reaching_hand(seat, placed),))
         zone[-1] = None  # the spot stays used: the row's next tile goes to the next spot
         seen_at = time.perf_counter()
         for frames in range(1, MAX_FRAMES + 1):
@@ -202,13 +230,7 @@ class SimCamera:
 
     def reveal(self, seat: int, tiles: tuple[Tile, ...]) -> HandReading:
         """The winner lays ``tiles`` face up in ``seat``'s hand zone, left to right, and the camera reads them."""
-        rect = DEFAULT_LAYOUT.hand
-        middle_u, v = (rect.u0 + rect.u1) / 2, (rect.v0 + rect.v1) / 2
-        first = middle_u - HAND_PITCH_MM * (len(tiles) - 1) / 2
-        shown = tuple(
-            Placed(tile, *_on_table(seat, first + HAND_PITCH_MM * i, v + self.rng.normal(0, 0.5)), seat_angle(seat))
-            for i, tile in enumerate(tiles)
-        )
+        shown = laid_row(seat, tiles, self.rng)
         self.stats.reveals += 1
         tracker = self._tracker()
         on_table = tuple(placed for zone in self._zones for placed in zone if placed is not None)
