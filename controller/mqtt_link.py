@@ -57,10 +57,14 @@ def table_id(section: MqttSection) -> str:
     return section.table_id or socket.gethostname()
 
 
-def make_client(section: MqttSection, url: str, client_id: str) -> tuple[mqtt.Client, str, int]:
-    """A paho client with the configured credentials and TLS, and the broker's host and port from ``url``."""
+def make_client(
+    section: MqttSection, url: str, client_id: str, protocol: mqtt.MQTTProtocolVersion = mqtt.MQTTv311
+) -> tuple[mqtt.Client, str, int]:
+    """A paho client with the configured credentials and TLS, and the broker's host and port from ``url``.
+    ``protocol``: the link speaks MQTT 3.1.1; ``mjtable doctor`` asks for 5, whose PUBACK says whether the ACL
+    let a message through (a 3.1.1 broker acknowledges a denied one all the same)."""
     host, port, tls = parse_mqtt_url(url)
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id)
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=protocol)
     if section.username:
         client.username_pw_set(section.username, section.password or None)
     if tls:
