@@ -1,0 +1,281 @@
+"""The witness: a camera table's sights and button presses drive an observing referee (controller.witness)."""
+
+import random
+
+import pytest
+
+from controller.inputs import Button, Press
+from controller.players import next_action
+from controller.sights import Sight, SightKind
+from controller.tablemodel import TableModel
+from controller.witness import Ruling, Witness, people_can_play
+from engine.actions import ActionKind
+from engine.notation import Meld, MeldKind
+from engine.referee import Phase, Referee
+from engine.rulesets import all_rulesets, get_ruleset
+from engine.tiles import parse_tile, parse_tiles
+
+K = ActionKind
+BASIC = get_ruleset("basic")
+QUIET = Sight(SightKind.QUIET)
+
+
+def t(code: str) -> int:
+    return parse_tile(code)
+
+
+def discard(seat: int, tile: str) -> Sight:
+    return Sight(SightKind.DISCARD, seat, (t(tile),))
+
+
+def taken(seat: int, tile: str) -> Sight:
+    return Sight(SightKind.TAKEN, seat, (t(tile),))
+
+
+def row(seat: int, tiles: str) -> Sight:
+    return Sight(SightKind.ROW, seat, tuple(parse_tiles(tiles)))
+
+
+def claim(seat: int) -> Press:
+    return Press(Button.CLAIM, seat)
+
+
+def hu(seat: int) -> Press:
+    return Press(Button.HU, seat)
+
+
+def moves(rulings: list[Ruling]) -> list[tuple[ActionKind, int]]:
+    """The accepted actions, as (kind, seat); a rejected one or a ruling without action fails the test."""
+    assert all(ruling.action is not None and ruling.verdict.ok for ruling in rulings), rulings
+    return [(ruling.action.kind, ruling.action.seat) for ruling in rulings]  # type: ignore[union-attr]
+
+
+def observed(ruleset=BASIC) -> Witness:
+    return Witness(Referee.observe(ruleset, dealer=0, dice=(3, 4)))
+
+
+def test_a_discard_by_the_next_seat_means_he_drew_and_everybody_passed():
+    witness = observed()
+    assert moves(witness.seen(discard(0, "5m"))) == [(K.DISCARD, 0)]
+    assert witness.waiting == "claims on seat 0's 5m"
+    assert moves(witness.seen(discard(1, "9s"))) == [(K.DRAW, 1), (K.DISCARD, 1)]
+    assert witness.referee.seats[1].discards == [t("9s")] and witness.referee.offer_seat == 1
+
+
+def test_a_discard_out_of_turn_gets_the_referees_rejection():
+    witness = observed()
+    witness.seen(discard(0, "5m"))
+    *passes, last = witness.seen(discard(3, "9s"))
+    assert moves(passes) == [(K.PASS, 1), (K.PASS, 2), (K.PASS, 3)]  # the window closed: play moved on
+    assert last.action is not None and not last.verdict.ok and "seat 1's turn to draw" in last.verdict.reason
+
+
+def test_a_claim_press_and_the_pung_laid_in_the_row_make_a_pung():
+    witness = observed()
+    witness.seen(discard(0, "5m"))
+    assert witness.pressed(claim(2)) == []
+    assert witness.pressed(claim(2)) == []  # a second press changes nothing
+    assert witness.seen(taken(0, "5m")) == []
+    assert moves(witness.seen(row(2, "555m"))) == [(K.PASS, 1), (K.PUNG, 2), (K.PASS, 3)]
+    referee = witness.referee
+    assert referee.seats[2].melds == [Meld(MeldKind.PUNG, t("5m"), 2)] and (referee.phase, referee.turn) == (
+        Phase.ACT,
+        2,
+    )
+    assert witness.waiting is None
+
+
+def test_a_pung_shown_outranks_a_chi_press_at_once():
+    """Claim priority (rules-B §9.8): pung before chi, so the chi presser's row is not awaited."""
+    witness = observed()
+    witness.seen(discard(0, "4m"))
+    witness.pressed(claim(1))
+    witness.pressed(claim(2))
+    witness.seen(taken(0, "4m"))
+    first, *rest = witness.seen(row(2, "444m"))
+    assert first.action is None and "seat 1 pressed claim but laid no meld" in first.verdict.reason
+    assert moves(rest) == [(K.PASS, 1), (K.PUNG, 2), (K.PASS, 3)]
+    assert witness.referee.seats[2].melds == [Meld(MeldKind.PUNG, t("4m"), 2)]
+
+
+def test_a_chi_shown_waits_for_a_pung_presser_until_the_window_closes():
+    witness = observed()
+    witness.seen(discard(0, "4m"))
+    witness.pressed(claim(2))
+    witness.pressed(claim(1))
+    assert witness.seen(row(1, "345m")) == []  # seat 2 may still lay a pung, which would win
+    assert witness.waiting == "claims on seat 0's 4m"
+    chi, refusal, *rest = witness.seen(QUIET)
+    assert moves([chi, *rest]) == [(K.CHI, 1), (K.PASS, 2), (K.PASS, 3)]
+    assert refusal.action is None and "seat 2 pressed claim but laid no meld" in refusal.verdict.reason
+    assert witness.referee.seats[1].melds == [Meld(MeldKind.CHOW, t("3m"), 2)] and witness.referee.turn == 1
+
+
+def test_presses_that_claim_nothing_are_ruled_out():
+    witness = observed()
+    [ruling] = witness.pressed(claim(2))
+    assert ruling.action is None and "no tile is on offer" in ruling.verdict.reason
+    [ruling] = witness.pressed(hu(3))
+    assert ruling.action is None and "not his turn" in ruling.verdict.reason
+    witness.seen(discard(0, "5m"))
+    witness.pressed(claim(3))
+    [ruling] = witness.seen(row(3, "1234p"))
+    assert ruling.action is None and "no meld with the 5m" in ruling.verdict.reason
+    assert witness.referee.phase is Phase.CLAIMS and witness.referee.responses == {}
+
+
+SEVEN_PAIRS = "11m22m33m44p55p66s7z"  # waits on 7z
+
+
+def test_a_hu_press_with_the_discard_taken_is_a_win_on_that_discard():
+    witness = observed()
+    witness.seen(discard(0, "7z"))
+    witness.pressed(hu(1))
+    assert witness.seen(taken(0, "7z")) == []
+    assert moves(witness.seen(row(1, SEVEN_PAIRS + "7z"))) == [(K.HU, 1), (K.PASS, 2), (K.PASS, 3)]
+    referee = witness.referee
+    assert referee.result is not None and referee.result.winners == (1,)
+    assert referee.wins[0].context.discarder == 0 and referee.wins[0].hand.win_tile == t("7z")
+    [late] = witness.pressed(claim(2))
+    assert late.action is None and "the hand is over" in late.verdict.reason
+
+
+def test_a_hu_press_by_the_next_seat_without_the_discard_taken_is_a_self_drawn_win():
+    """The 7z laid last beside the (empty) old row is the tile he drew; the discarded 7z stays in its zone."""
+    witness = observed()
+    witness.seen(discard(0, "7z"))
+    witness.pressed(hu(1))
+    assert moves(witness.seen(row(1, SEVEN_PAIRS + "7z"))) == [(K.DRAW, 1), (K.HU, 1)]
+    win = witness.referee.wins[0]
+    assert win.context.discarder is None and win.hand.win_tile == t("7z") and win.hand.situation.self_drawn
+
+
+def test_a_concealed_kong_in_turn_and_a_fourth_tile_beside_a_pung():
+    witness = observed()
+    witness.seen(discard(0, "1z"))
+    assert moves(witness.seen(row(1, "1111m"))) == [(K.DRAW, 1), (K.CONCEALED_KONG, 1)]
+    assert witness.referee.seats[1].melds == [Meld(MeldKind.KONG, t("1m"))]
+    witness.seen(discard(1, "5p"))
+    witness.pressed(claim(3))
+    witness.seen(taken(1, "5p"))
+    assert moves(witness.seen(row(3, "555p"))) == [(K.PASS, 2), (K.PUNG, 3), (K.PASS, 0)]
+    for seat, tile in ((3, "2z"), (0, "3z"), (1, "4z"), (2, "5z")):
+        witness.seen(discard(seat, tile))
+    assert moves(witness.seen(row(3, "5555p"))) == [(K.DRAW, 3), (K.ADDED_KONG, 3)]
+    assert witness.referee.phase is Phase.ROB and witness.waiting == "claims on seat 3's 5p"
+    assert moves(witness.seen(QUIET)) == [(K.PASS, 0), (K.PASS, 1), (K.PASS, 2)]
+    assert witness.referee.seats[3].melds == [Meld(MeldKind.KONG, t("5p"), 6)]  # from the 对家, added
+
+
+def test_flowers_are_set_aside_in_the_opening_out_of_turn_and_later_in_turn():
+    witness = observed(get_ruleset("basic", {"tile_set": 144}))
+    assert moves(witness.seen(row(2, "3f"))) == [(K.FLOWER, 2)]
+    witness.seen(discard(0, "1m"))
+    assert moves(witness.seen(row(1, "5f"))) == [(K.DRAW, 1), (K.FLOWER, 1)]
+    assert witness.referee.seats[2].flowers == [t("3f")] and witness.referee.seats[1].flowers == [t("5f")]
+    assert witness.seen(row(1, "5f")) == []  # the same row again shows nothing new
+
+
+def test_a_quiet_window_after_the_last_discard_ends_the_hand_drawn():
+    """Rules-B §9.10 荒庄: the live wall is empty and nobody claims the last discard."""
+    witness = observed()
+    referee, seat, count = witness.referee, 0, 0
+    while referee.wall.live_remaining or referee.phase is not Phase.CLAIMS:
+        moves(witness.seen(Sight(SightKind.DISCARD, seat, (count % 34,))))  # at most 3 copies of any face
+        seat, count = (seat + 1) % 4, count + 1
+    assert referee.result is None and witness.waiting is not None
+    answering = referee.answering_seats()
+    assert moves(witness.seen(QUIET)) == [(K.PASS, seat) for seat in answering]
+    assert referee.result is not None and referee.result.drawn and witness.waiting is None
+
+
+def test_sichuan_void_suits_are_declared_by_counted_presses():
+    """108.md SC-2 定缺, by this project's button convention: 1 press m, 2 p, 3 s."""
+    witness = observed(get_ruleset("sichuan"))
+    for seat, presses in ((0, 1), (1, 2), (2, 3), (3, 4)):
+        for _ in range(presses):
+            assert witness.pressed(claim(seat)) == []
+    *declared, refusal = witness.seen(QUIET)
+    assert moves(declared) == [(K.DECLARE_VOID, 0), (K.DECLARE_VOID, 1), (K.DECLARE_VOID, 2)]
+    assert refusal.action is None and "seat 3 pressed 4 times" in refusal.verdict.reason
+    assert (
+        witness.referee.void_suits == {0: "m", 1: "p", 2: "s"} and witness.waiting == "void declarations of seats [3]"
+    )
+    [again] = witness.pressed(claim(0))
+    assert again.action is None and "already declared m void" in again.verdict.reason
+    for _ in range(3):
+        witness.pressed(claim(3))
+    assert moves(witness.seen(discard(0, "1p"))) == [(K.DECLARE_VOID, 3), (K.DISCARD, 0)]
+
+
+# --- the property: a hand the bots play, shown by the table model, is refereed to the same end ----------------
+
+
+def played_both_ways(ruleset, seed: int, quiet_between: bool) -> tuple[Referee, Referee, list[Ruling]]:
+    """A full-information hand played by the bots, every happening the table model shows fed to a witness over an
+    observing referee (quiet windows when the full hand is over, and optionally at random moments when nobody
+    could still press)."""
+    dealer = seed % 4
+    full = Referee.deal(ruleset, seed, dealer)
+    seen = Referee.observe(ruleset, dealer, full.dice, full.dice2)  # type: ignore[arg-type]
+    witness, model, moments = Witness(seen), TableModel(), random.Random(seed)
+    rulings: list[Ruling] = []
+
+    def show(happenings: list) -> None:
+        for happening in happenings:
+            rulings.extend(witness.seen(happening) if isinstance(happening, Sight) else witness.pressed(happening))
+
+    show(model.show_deal(full))
+    while full.phase is not Phase.OVER:
+        verdict, happenings = model.play(full, next_action(full, seed))
+        assert verdict.ok, verdict.reason
+        show(happenings)
+        if quiet_between and full.phase in (Phase.ACT, Phase.DRAW) and moments.random() < 0.3:
+            show([QUIET])
+    for _ in range(4):
+        if witness.waiting is not None:
+            show([QUIET])
+    return full, seen, rulings
+
+
+def agree(full: Referee, seen: Referee, rulings: list[Ruling]) -> None:
+    rejected = [ruling for ruling in rulings if ruling.action is not None and not ruling.verdict.ok]
+    assert rejected == []
+    assert full.result is not None and seen.result is not None
+    assert seen.result.to_dict() == full.result.to_dict()  # winners, drawn or not, payments
+    assert [win.score.to_dict() for win in seen.wins] == [win.score.to_dict() for win in full.wins]
+
+
+DRAWN_ON_HANDS = pytest.mark.xfail(reason="Sichuan 查叫 settles a drawn hand on the hands, unseen so far", strict=True)
+PLAYABLE = [
+    pytest.param("basic", {}, id="basic"),
+    pytest.param("basic", {"tile_set": 144}, id="basic144"),
+    *(
+        pytest.param(cls.id, {}, id=cls.id, marks=[DRAWN_ON_HANDS] if cls.id == "sichuan" else [])
+        for cls in all_rulesets()
+        if cls.id != "basic" and people_can_play(get_ruleset(cls.id)) is None
+    ),
+]
+
+
+@pytest.mark.parametrize(("rules", "options"), PLAYABLE)
+@pytest.mark.parametrize("quiet_between", [False, True])
+def test_the_witness_referees_a_bot_hand_to_the_same_end(rules, options, quiet_between):
+    ruleset = get_ruleset(rules, options)
+    for seed in range(4):
+        agree(*played_both_ways(ruleset, seed, quiet_between))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rules", "options"), PLAYABLE)
+def test_the_witness_referees_many_bot_hands_to_the_same_end(rules, options):
+    ruleset = get_ruleset(rules, options)
+    for seed in range(4, 60):
+        agree(*played_both_ways(ruleset, seed, seed % 2 == 1))
+
+
+def test_people_cannot_play_what_the_camera_cannot_see():
+    assert "wildcard" in people_can_play(get_ruleset("wuhan"))  # type: ignore[operator]
+    assert "birds" in people_can_play(get_ruleset("changsha"))  # type: ignore[operator]
+    assert "own" in people_can_play(get_ruleset("riichi"))  # type: ignore[operator]
+    assert people_can_play(get_ruleset("basic")) is None
