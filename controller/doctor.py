@@ -1,6 +1,6 @@
 """``mjtable doctor``: checks the configuration and the hardware it points at, one answer per check, so that a
 technician installing a table sees at once which part is wrong (the file, the journal, the display's port, the
-serial link to the MCU, the pins, the camera)."""
+serial link to the MCU, the pins, the camera, the fleet's MQTT broker)."""
 
 from __future__ import annotations
 
@@ -66,6 +66,12 @@ def _camera(config: Config) -> str:
     return check_camera(config.camera)
 
 
+def _broker(config: Config) -> str:
+    from controller.broker_check import check_broker  # paho-mqtt, as for the service: loaded where it is used
+
+    return check_broker(config.mqtt)
+
+
 def checks(config_path: Path | None) -> Iterator[dict[str, Any]]:
     """Each check with ``ok`` and what it found; the later checks need the configuration to load."""
     try:
@@ -79,6 +85,7 @@ def checks(config_path: Path | None) -> Iterator[dict[str, Any]]:
         ("display", _display),
         ("table", _table),
         ("camera", _camera),
+        ("broker", _broker),
     ]
     for name, check in steps:
         try:

@@ -16,9 +16,11 @@ def test_doctor_passes_on_the_simulated_table(tmp_path):
     config.write_text(f'[service]\nstate_dir = "{tmp_path / "state"}"\n[http]\nlisten = "off"\n')
     code, answers = _doctor(config)
     assert code == 0, answers
-    assert [answer["check"] for answer in answers] == ["configuration", "journal", "display", "table", "camera"]
+    checks = ["configuration", "journal", "display", "table", "camera", "broker"]
+    assert [answer["check"] for answer in answers] == checks
     assert "simulated table" in answers[3]["detail"] and "MockFactory" in answers[3]["detail"]
     assert answers[4] == {"check": "camera", "ok": True, "detail": "off (no [camera] source)"}
+    assert answers[5] == {"check": "broker", "ok": True, "detail": "off (no [mqtt] url)"}  # no fleet: nothing to check
 
 
 def test_doctor_names_what_is_wrong(tmp_path):
