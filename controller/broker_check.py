@@ -68,7 +68,7 @@ class _Broker:
 
     @property
     def where(self) -> str:
-        return f"{self.host}:{self.port}"
+        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
 
 
 def check_broker(section: MqttSection, timeout: float = TIMEOUT_S) -> str:
@@ -172,6 +172,8 @@ def _open(client: mqtt.Client, broker: _Broker, timeout: float) -> None:
         if broker.tls and isinstance(error, ConnectionResetError):  # a plain listener hangs up on a TLS hello
             raise ControllerError(f"mqtt.url: {where} hung up on the TLS handshake: {_PLAIN_LISTENER}") from None
         raise ControllerError(f"mqtt.url: cannot reach {where}: {error.strerror or error}") from None
+    except ValueError as error:  # the resolver's: a name with an empty label, or too long
+        raise ControllerError(f"mqtt.url: {broker.host!r} is not a host name ({error})") from None
 
 
 def _closed_unanswered(broker: _Broker) -> str:

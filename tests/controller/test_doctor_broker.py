@@ -104,12 +104,20 @@ def test_a_wrong_password_fails_the_doctor_naming_the_password(tmp_path, broker)
     assert code == 1 and not answers[-1]["ok"] and "mqtt.password" in answers[-1]["detail"]
 
 
-def test_a_port_that_takes_the_connection_but_never_answers_times_out(tmp_path):
+def test_a_port_that_takes_the_connection_but_never_answers_times_out():
     with socket.socket() as silent:
         silent.bind(("127.0.0.1", 0))
         silent.listen()  # the kernel completes the TCP handshake; nothing ever reads or answers
-        problem = _problem(f"mqtt://127.0.0.1:{silent.getsockname()[1]}", timeout=0.5)
-    assert problem.startswith("mqtt.url:") and "no MQTT answer within 0.5 s" in problem
+        port = silent.getsockname()[1]
+        no_connack = _problem(f"mqtt://127.0.0.1:{port}", timeout=0.5)
+        no_tls_hello = _problem(f"mqtts://127.0.0.1:{port}", timeout=0.5)
+    assert no_connack.startswith("mqtt.url:") and "no MQTT answer within 0.5 s" in no_connack
+    assert no_tls_hello.startswith("mqtt.url:") and "did not answer within 0.5 s" in no_tls_hello
+
+
+def test_a_host_the_resolver_cannot_take_is_named():
+    problem = _problem("mqtt://broker..local:1883")  # an empty label: refused before any lookup leaves the machine
+    assert problem.startswith("mqtt.url:") and "'broker..local'" in problem
 
 
 def test_over_tls_the_broker_s_ca_passes_and_each_mismatch_names_its_key(tmp_path, tls_broker):
