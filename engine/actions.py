@@ -33,6 +33,9 @@ class ActionKind(StrEnum):
     """Decline the discard (or the added kong) on offer."""
     DECLARE_VOID = "declare_void"
     """定缺 (Sichuan): before the dealer's first discard, declare a suit void; ``tile`` is any tile of that suit."""
+    SHOW = "show"
+    """Lay the concealed hand face up (``revealed``) on the last discard, at a table that sees only backs: a drawn hand
+    is settled on the hands left standing (Sichuan 查叫)."""
 
 
 _TILE_KINDS = {

@@ -6,9 +6,9 @@ referee owns the wall, so it always counts it, and it runs
 
 * with full information (``Referee.deal``): every face is known (bots, simulation, tests, replays);
 * with partial information (``Referee.observe``): it sees only what a table sees (dice, discards, claims,
-  exposed melds, flowers, a revealed winning hand); concealed tiles are counted, not known, and everything
-  the public information allows is still checked (turn order, claim priority, chi only from the 上家, no
-  tile seen more than its copies, a declared win really being a win).
+  exposed melds, flowers, a revealed winning hand, the hands shown on the last discard); concealed tiles are
+  counted, not known, and everything the public information allows is still checked (turn order, claim priority,
+  chi only from the 上家, no tile seen more than its copies, a declared win really being a win).
 
 Phases: ``declare`` (Sichuan 定缺: each player declares a void suit before the dealer's first discard), ``act``
 (the seat in turn holds 14 - 3k tiles and discards, kongs, sets a flower aside or declares a self-drawn win),
@@ -59,7 +59,7 @@ from engine.settlement import Payments, combine, no_payments
 from engine.tiles import NUM_TILE_IDS, Tile, format_tiles, is_flower, is_suited, suit_of, tile_code
 
 SEATS = 4
-_NO_TILE = frozenset({ActionKind.DRAW, ActionKind.PASS, ActionKind.PUNG, ActionKind.KONG})
+_NO_TILE = frozenset({ActionKind.DRAW, ActionKind.PASS, ActionKind.PUNG, ActionKind.KONG, ActionKind.SHOW})
 
 
 class Phase(StrEnum):
@@ -279,6 +279,7 @@ class Referee:
             ActionKind.PASS: self._respond,
             ActionKind.HU: self._hu,
             ActionKind.DECLARE_VOID: self._declare_void,
+            ActionKind.SHOW: self._show,
         }
 
     # --- turn actions ------------------------------------------------------------------------------------
@@ -715,28 +716,47 @@ class Referee:
     def _standing_for_win(self, action: Action, win_tile: Tile, *, self_drawn: bool) -> list[Tile]:
         """The winner's concealed tiles without the winning tile: known, or revealed with the declaration."""
         seat = self.seats[action.seat]
-        held = list(action.revealed) if action.revealed is not None else None
-        if held is None:
-            if seat.unknown:
-                raise IllegalAction(f"seat {action.seat} must reveal the concealed hand to declare a win")
-            held = seat.concealed_tiles()
+        if action.revealed is not None:
+            held = self._revealed(action)
+        elif seat.unknown:
+            raise IllegalAction(f"seat {action.seat} must reveal the concealed hand to declare a win")
         else:
-            counts = [0] * NUM_TILE_IDS
-            for tile in held:
-                counts[tile] += 1
-            if len(held) != seat.size or any(counts[tile] < seat.known[tile] for tile in range(NUM_TILE_IDS)):
-                raise IllegalAction(
-                    f"seat {action.seat} revealed {format_tiles(held) or 'nothing'}, which is not the "
-                    f"{seat.size} concealed tiles the table counted"
-                )
-            hidden = [tile for tile in range(NUM_TILE_IDS) for _ in range(counts[tile] - seat.known[tile])]
-            for tile in set(hidden):
-                self._check_visible(tile, hidden.count(tile), f"revealed hand of seat {action.seat}")
+            held = seat.concealed_tiles()
         if self_drawn:
             if win_tile not in held:
                 raise IllegalAction(f"seat {action.seat} does not hold the winning tile {tile_code(win_tile)}")
             held.remove(win_tile)
         return held
+
+    def _revealed(self, action: Action) -> list[Tile]:
+        """The concealed tiles ``action`` reveals, checked against what the table counted and saw."""
+        seat, held = self.seats[action.seat], list(action.revealed or ())
+        counts = [0] * NUM_TILE_IDS
+        for tile in held:
+            counts[tile] += 1
+        if len(held) != seat.size or any(counts[tile] < seat.known[tile] for tile in range(NUM_TILE_IDS)):
+            raise IllegalAction(
+                f"seat {action.seat} revealed {format_tiles(held) or 'nothing'}, which is not the "
+                f"{seat.size} concealed tiles the table counted"
+            )
+        hidden = [tile for tile in range(NUM_TILE_IDS) for _ in range(counts[tile] - seat.known[tile])]
+        for tile in set(hidden):
+            self._check_visible(tile, hidden.count(tile), f"revealed hand of seat {action.seat}")
+        return held
+
+    def _show(self, action: Action) -> list[str]:
+        """A seat still in lays its concealed hand face up on the last discard (the live wall empty), so that a table
+        that sees only backs settles a drawn hand on the hands left standing (Sichuan 查叫) as a full one does."""
+        if self.full_information:
+            raise IllegalAction("every hand is known: there is nothing to show")
+        if self.phase is not Phase.CLAIMS or not self.wall.exhausted:
+            raise IllegalAction(f"hands are shown on the last discard only: it is {self._waiting_for()}")
+        if action.seat in self.players_out or not self.seats[action.seat].unknown:
+            raise IllegalAction(f"seat {action.seat} has no hidden hand to show")
+        seat = self.seats[action.seat]
+        shown = self._revealed(action)
+        seat.known, seat.unknown = [shown.count(tile) for tile in range(NUM_TILE_IDS)], 0
+        return ["hand shown"]
 
     def _end_with_wins(self, winners: list[int], discarder: int, tile: Tile, *, robbing: bool) -> list[str]:
         records = [self.declared[seat] for seat in winners]
@@ -778,10 +798,10 @@ class Referee:
         return self._close([*events, "drawn game"])
 
     def _draw_facts(self) -> dict[str, Any]:
-        """The hand's kongs and, with full information, every seat as the settle contract describes it at a draw
-        (Sichuan 查花猪 / 查大叫 / 退税)."""
+        """The hand's kongs and, when every hand still in is known (full information, or shown: ``show``), every
+        seat as the settle contract describes it at a draw (Sichuan 查花猪 / 查大叫 / 退税)."""
         facts: dict[str, Any] = {"kongs": [dict(kong) for kong in self.kongs]}
-        if self.full_information:
+        if all(not self.seats[seat].unknown for seat in range(SEATS) if seat not in self.players_out):
             facts["seats"] = {str(seat): self._seat_fact(seat) for seat in range(SEATS)}
         return facts
 
