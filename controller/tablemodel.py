@@ -25,6 +25,8 @@ The procedure (``Sight`` kinds from ``controller.sights``, presses from ``contro
 - DECLARE_VOID (Sichuan 定缺): short presses of the seat button, one for 万 (m), two for 筒 (p), three for 条 (s);
   no tile is shown (a player holding none of the suit still declares it). A quiet window closes the declarations.
 - A winner who leaves a continuing hand (血战到底) keeps his hand laid down.
+- A drawn hand: every player still in lays his hand down (sorted, at the left of his row), so that the hands left
+  standing are settled (Sichuan 查叫); the witness takes them while the last discard's window is still open.
 """
 
 from __future__ import annotations
@@ -78,6 +80,9 @@ class TableModel:
         if phase in (Phase.CLAIMS, Phase.ROB) and referee.phase not in (Phase.CLAIMS, Phase.ROB):
             assert offer is not None and offer_seat is not None
             shown += self._resolution(referee, phase, offer, offer_seat, melds, wins)
+        if "drawn game" in verdict.events:
+            for seat in (seat for seat in range(SEATS) if seat not in referee.players_out):
+                shown.append(self._lay(seat, tuple(referee.seats[seat].concealed_tiles())))
         return verdict, shown
 
     def _shown_by(self, referee: Referee, action: Action, phase: Phase, wins: int) -> list[Happening]:
@@ -134,9 +139,11 @@ class TableModel:
     def _lay_down(self, seat: int, referee: Referee, *, first: bool) -> list[Happening]:
         """A winner's hand face up at the left of his row: sorted, the winning tile last when he holds it."""
         record = next(record for record in reversed(referee.wins) if record.seat == seat)
-        laid = tuple(sorted(record.hand.standing)) + ((record.hand.win_tile,) if first else ())
-        self._groups[seat].insert(0, laid)
-        return [self._row(seat)]
+        return [self._lay(seat, tuple(sorted(record.hand.standing)) + ((record.hand.win_tile,) if first else ()))]
+
+    def _lay(self, seat: int, hand: tuple[Tile, ...]) -> Sight:
+        self._groups[seat].insert(0, hand)
+        return self._row(seat)
 
     def _append(self, seat: int, tiles: tuple[Tile, ...]) -> Sight:
         self._groups[seat].append(tiles)

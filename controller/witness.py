@@ -20,7 +20,8 @@ How it reads the table:
 - A hu press in one's turn (or as the next to draw) waits for the row: the tile laid last beside the old row is
   the winning tile of a self-drawn win. A ``taken`` of the discard before it tells a win on that discard.
 - Void suits (定缺) are counted presses: one for m, two for p, three for s, applied at the quiet window.
-- A quiet window closes what ``waiting`` names; on the last tile that is how a hand ends drawn.
+- A quiet window closes what ``waiting`` names; on the last tile that is how a hand ends drawn. Hands laid down on
+  the last discard without a press are shown to the referee (``show``) for the drawn hand's settlement (查叫).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from controller.inputs import Button, Press
 from controller.sights import Sight, SightKind
 from controller.tablemodel import VOID_PRESSES
 from engine.actions import Action, ActionKind, Verdict
-from engine.referee import Phase, Referee
+from engine.referee import SEATS, Phase, Referee
 from engine.rulesets import MultipleWinners, Ruleset
 from engine.tiles import Tile, format_tiles, is_flower, is_suited, make_tile, tile_code
 
@@ -182,7 +183,18 @@ class Witness:
             return self._hand_shown(seat, claim, laid)
         if self._self_hu == seat:
             return self._self_drawn_win(seat, laid)
+        if referee.phase is Phase.CLAIMS and referee.wall.exhausted and state.unknown:
+            return self._shown_at_draw(seat, laid)
         return self._own_move(seat, laid)
+
+    def _shown_at_draw(self, seat: int, laid: list[Tile]) -> list[Ruling]:
+        """A hand laid down on the last discard without a press: the hand is drawn and settled on the hands left
+        standing (查叫); once every player still in has shown his, nobody claims and the hand ends."""
+        referee = self.referee
+        rulings = [self._apply(Action(ActionKind.SHOW, seat, revealed=tuple(sorted(laid))))]
+        if all(not referee.seats[other].unknown for other in range(SEATS) if other not in referee.players_out):
+            rulings += self._close_offer()
+        return rulings
 
     def _meld_shown(self, seat: int, claim: _Claim, laid: list[Tile]) -> list[Ruling]:
         offer = self.referee.offer

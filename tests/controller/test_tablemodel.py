@@ -87,19 +87,20 @@ def test_void_declarations_are_one_two_or_three_presses():
 )
 def test_every_row_holds_exactly_the_seats_melds_and_flowers(rules, options):
     """Whatever the bots play, a seat still in the hand shows exactly its melds and flowers (an added kong on offer
-    shows its fourth tile); a winner's row adds his whole hand."""
+    shows its fourth tile); a winner's row adds his whole hand, and so does every row at a drawn end."""
     ruleset = get_ruleset(rules, options)
     for seed in range(3):
         model, referee = TableModel(), Referee.deal(ruleset, seed)
         model.show_deal(referee)
         while referee.phase is not Phase.OVER:
-            model.play(referee, next_action(referee, seed))
+            verdict, _ = model.play(referee, next_action(referee, seed))
             for seat, state in enumerate(referee.seats):
                 exposed = Counter(tile for meld in state.melds for tile in meld.tiles) + Counter(state.flowers)
                 if referee.phase is Phase.ROB and seat == referee.offer_seat:
                     exposed[referee.offer] += 1
-                if any(record.seat == seat for record in referee.wins):
+                won = any(record.seat == seat for record in referee.wins)
+                if won or "drawn game" in verdict.events:
                     exposed += Counter(state.concealed_tiles())
-                    if referee.ruleset.hand_continues_after_win:
-                        assert seat in referee.players_out or referee.phase is Phase.OVER
+                if won and referee.ruleset.hand_continues_after_win:
+                    assert seat in referee.players_out or referee.phase is Phase.OVER
                 assert Counter(model.rows[seat]) == exposed, (seed, seat)

@@ -246,12 +246,11 @@ def agree(full: Referee, seen: Referee, rulings: list[Ruling]) -> None:
     assert [win.score.to_dict() for win in seen.wins] == [win.score.to_dict() for win in full.wins]
 
 
-DRAWN_ON_HANDS = pytest.mark.xfail(reason="Sichuan 查叫 settles a drawn hand on the hands, unseen so far", strict=True)
 PLAYABLE = [
     pytest.param("basic", {}, id="basic"),
     pytest.param("basic", {"tile_set": 144}, id="basic144"),
     *(
-        pytest.param(cls.id, {}, id=cls.id, marks=[DRAWN_ON_HANDS] if cls.id == "sichuan" else [])
+        pytest.param(cls.id, {}, id=cls.id)
         for cls in all_rulesets()
         if cls.id != "basic" and people_can_play(get_ruleset(cls.id)) is None
     ),
@@ -279,3 +278,39 @@ def test_people_cannot_play_what_the_camera_cannot_see():
     assert "birds" in people_can_play(get_ruleset("changsha"))  # type: ignore[operator]
     assert "own" in people_can_play(get_ruleset("riichi"))  # type: ignore[operator]
     assert people_can_play(get_ruleset("basic")) is None
+
+
+def test_a_drawn_sichuan_hand_is_settled_on_the_hands_laid_down_on_the_last_discard():
+    """108.md SC-14 查花猪: seat 0 declared m void and still holds 1m, so he pays base × 2^cap = 16 to each player
+    still in who is no 花猪; the other three hands are not ready (no 查大叫) and nobody made a kong (no 退税)."""
+    witness = observed(get_ruleset("sichuan"))
+    for seat, presses in ((0, 1), (1, 2), (2, 3), (3, 1)):  # void suits m, p, s, m
+        for _ in range(presses):
+            witness.pressed(claim(seat))
+    witness.seen(QUIET)
+    hands = {
+        0: "1m124578p124578s",
+        1: "1245789m124578s",
+        2: "124578m1245789p",
+        3: "124578p1245789s",
+    }
+    rest = [tile for tile in range(27) for _ in range(4)]
+    for tile in parse_tiles("".join(hands.values())):
+        rest.remove(tile)
+    referee = witness.referee
+    assert referee.wall.live_remaining == len(rest) - 1  # the dealer's first discard needs no draw
+    for count, tile in enumerate(rest):
+        moves(witness.seen(Sight(SightKind.DISCARD, count % 4, (tile,))))
+    assert referee.wall.exhausted and referee.offer_seat == 3
+    for seat in (0, 1, 2):
+        assert moves(witness.seen(row(seat, hands[seat]))) == [(K.SHOW, seat)]
+    assert moves(witness.seen(row(3, hands[3]))) == [(K.SHOW, 3), (K.PASS, 0), (K.PASS, 1), (K.PASS, 2)]
+    assert referee.result is not None and referee.result.drawn
+    assert referee.result.payments == {0: -48, 1: 16, 2: 16, 3: 16}
+
+
+def test_a_hand_laid_down_before_the_last_discard_is_no_move():
+    witness = observed()
+    witness.seen(discard(0, "5m"))
+    [ruling] = witness.seen(row(1, SEVEN_PAIRS))
+    assert ruling.action is None and "no claim or hu was pressed" in ruling.verdict.reason
