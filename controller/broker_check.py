@@ -43,9 +43,12 @@ TIMEOUT_S = 10.0
 PROBE_EXPIRY_S = 10
 """The retained probe's MQTT 5 message expiry: it cannot outlive a doctor killed before it removed it."""
 
+PROBE = "doctor"
+"""The probe's topic level, below the table's ``mjtable/<table_id>``."""
+
 _REFUSED_ACCOUNT = {134, 135}  # CONNACK: bad user name or password, not authorized
 _UNSUPPORTED_PROTOCOL = 132
-_PLAIN_LISTENER = "is its listener plain MQTT? then mqtt://, not mqtts://"
+_PLAIN_LISTENER = "is its listener plain MQTT? then mqtt://, not mqtts://."
 
 
 @dataclass
@@ -82,17 +85,17 @@ def check_broker(section: MqttSection, timeout: float = TIMEOUT_S) -> str:
     if heard.connack is not None and heard.connack.value == _UNSUPPORTED_PROTOCOL:
         _connect(broker, mqtt.MQTTv311, timeout)
         return f"{_found(broker)}; the broker speaks MQTT 3.1.1 only, so its ACL was not checked"
-    return f"{_found(broker)}; {_probe_topic(section)} taken (a retained QoS 1 probe acknowledged, then removed)"
+    base = Topics(table_id(section)).base
+    return (
+        f"{_found(broker)}; may publish under {base}/ (a retained QoS 1 probe on {base}/{PROBE} acknowledged, then "
+        "removed)"
+    )
 
 
 def _found(broker: _Broker) -> str:
     section = broker.section
     tls = f"TLS, CA {section.ca_certs or 'of the system'}" if broker.tls else "plain MQTT, no TLS"
     return f"{broker.where}: connected ({tls}) as {_account(section)}"
-
-
-def _probe_topic(section: MqttSection) -> str:
-    return f"{Topics(table_id(section)).base}/doctor"
 
 
 def _check_tls_files(broker: _Broker) -> None:
@@ -110,7 +113,7 @@ def _connect(broker: _Broker, protocol: mqtt.MQTTProtocolVersion, timeout: float
     section = broker.section
     try:
         client, _, _ = make_client(section, section.url, f"mjtable-{table_id(section)}-doctor", protocol)
-    except (OSError, ValueError) as error:  # ssl.SSLError is an OSError: a file that is not PEM
+    except OSError as error:  # ssl.SSLError is one: a file that is not PEM, a key that is not the certificate's
         raise ControllerError(f"mqtt.ca_certs, mqtt.certfile, mqtt.keyfile: not usable for TLS: {error}") from None
     heard = _Heard()
     client.on_connect = lambda c, u, flags, reason, p: setattr(heard, "connack", reason)
@@ -156,7 +159,8 @@ def _open(client: mqtt.Client, broker: _Broker, timeout: float) -> None:
         ) from None
     except ssl.SSLError as error:
         raise ControllerError(
-            f"mqtt.url: the TLS handshake with {where} failed ({error.reason or error}): {_PLAIN_LISTENER}"
+            f"mqtt.url: the TLS handshake with {where} failed ({error.reason or error}): {_PLAIN_LISTENER} Or does "
+            "it want a client certificate (mqtt.certfile, mqtt.keyfile)?"
         ) from None
     except ConnectionRefusedError:
         raise ControllerError(
@@ -204,7 +208,8 @@ def _accepted(broker: _Broker, connack: ReasonCode) -> None:
 
 def _probe(client: mqtt.Client, broker: _Broker, heard: _Heard, deadline: float) -> None:
     """Publish the retained probe and take it away again; the first PUBACK says whether the ACL let it in."""
-    topic = _probe_topic(broker.section)
+    base = Topics(table_id(broker.section)).base
+    topic = f"{base}/{PROBE}"
     expiry = Properties(PacketTypes.PUBLISH)
     expiry.MessageExpiryInterval = PROBE_EXPIRY_S
     for payload in (b"mjtable doctor", b""):  # an empty retained message removes the retained one
@@ -217,7 +222,7 @@ def _probe(client: mqtt.Client, broker: _Broker, heard: _Heard, deadline: float)
             raise ControllerError(
                 f"mqtt.table_id: the broker's ACL does not let {_account(broker.section)} publish on {topic} "
                 f"({what}): the table's availability and state would be dropped; grant it "
-                f"'topic readwrite {topic.removesuffix('/doctor')}/#' in the broker's acl_file"
+                f"'topic readwrite {base}/#' in the broker's acl_file"
             )
 
 

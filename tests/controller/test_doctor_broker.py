@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import socket
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial
 
 import pytest
 
@@ -139,28 +142,50 @@ def test_mqtts_to_a_plain_listener_names_the_url(broker):
     assert problem.startswith("mqtt.url:") and "mqtt://" in problem
 
 
-def _mqtt311_only_broker(server: socket.socket, levels: list[int]) -> None:
+@contextmanager
+def _fake_server(answer: Callable[[socket.socket], None], connections: int = 1) -> Iterator[int]:
+    """A loopback port whose connections ``answer`` serves in turn: a server that misbehaves as Mosquitto cannot."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+
+        def serve() -> None:
+            for _ in range(connections):
+                connection, _ = server.accept()
+                with connection:
+                    answer(connection)
+
+        serving = threading.Thread(target=serve, daemon=True)
+        serving.start()
+        yield server.getsockname()[1]
+        serving.join(5)
+
+
+def _plain_connack(connection: socket.socket) -> None:
+    """A plain MQTT listener's answer (a CONNACK, MQTT 3.1.1 §3.2) to whatever came, the TLS hello included."""
+    connection.recv(1024)
+    connection.sendall(bytes([0x20, 0x02, 0x00, 0x00]))
+
+
+def test_a_listener_that_answers_the_tls_hello_in_plain_text_names_the_url():
+    with _fake_server(_plain_connack) as port:
+        problem = _problem(f"mqtts://127.0.0.1:{port}")
+    assert problem.startswith("mqtt.url:") and "TLS handshake" in problem and "mqtt://" in problem
+
+
+def _mqtt311_only_broker(connection: socket.socket, levels: list[int]) -> None:
     """Answers as a 3.1.1 broker (MQTT 3.1.1 §3.2.2.3): CONNACK 0x01 "unacceptable protocol version" to protocol
     level 5 and hangs up, CONNACK 0x00 to level 4."""
-    for _ in range(2):
-        connection, _ = server.accept()
-        with connection:
-            connect = connection.recv(1024)
-            level = connect[8]  # fixed header (2 bytes), protocol name (2 + 4), then the level
-            levels.append(level)
-            connection.sendall(bytes([0x20, 0x02, 0x00, 0x01 if level == 5 else 0x00]))
-            if level != 5:
-                connection.recv(1024)  # until the doctor's DISCONNECT
+    level = connection.recv(1024)[8]  # fixed header (2 bytes), protocol name (2 + 4), then the level
+    levels.append(level)
+    connection.sendall(bytes([0x20, 0x02, 0x00, 0x01 if level == 5 else 0x00]))
+    if level != 5:
+        connection.recv(1024)  # until the doctor's DISCONNECT
 
 
 def test_a_broker_without_mqtt_5_is_checked_in_3_1_1_and_its_acl_is_said_to_be_unchecked():
     levels: list[int] = []
-    with socket.socket() as server:
-        server.bind(("127.0.0.1", 0))
-        server.listen()
-        answering = threading.Thread(target=_mqtt311_only_broker, args=(server, levels), daemon=True)
-        answering.start()
-        found = check_broker(MqttSection(url=f"mqtt://127.0.0.1:{server.getsockname()[1]}", table_id="t1"), 5.0)
-        answering.join(5)
+    with _fake_server(partial(_mqtt311_only_broker, levels=levels), connections=2) as port:
+        found = check_broker(MqttSection(url=f"mqtt://127.0.0.1:{port}", table_id="t1"), 5.0)
     assert levels == [5, 4]
     assert "MQTT 3.1.1 only" in found and "ACL was not checked" in found
