@@ -26,7 +26,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.packettypes import PacketTypes
@@ -80,7 +79,6 @@ def check_broker(section: MqttSection, timeout: float = TIMEOUT_S) -> str:
         return "off (no [mqtt] url)"
     host, port, tls = parse_mqtt_url(section.url)
     broker = _Broker(host, port, tls, section)
-    _check_tls_files(broker)
     heard = _connect(broker, mqtt.MQTTv5, timeout)
     if heard.connack is not None and heard.connack.value == _UNSUPPORTED_PROTOCOL:
         _connect(broker, mqtt.MQTTv311, timeout)
@@ -98,23 +96,10 @@ def _found(broker: _Broker) -> str:
     return f"{broker.where}: connected ({tls}) as {_account(section)}"
 
 
-def _check_tls_files(broker: _Broker) -> None:
-    """A TLS file that is not there, named by its key (paho would only say the file was not found)."""
-    if not broker.tls:
-        return
-    section = broker.section
-    for key, path in (("ca_certs", section.ca_certs), ("certfile", section.certfile), ("keyfile", section.keyfile)):
-        if path and not Path(path).is_file():
-            raise ControllerError(f"mqtt.{key}: {path}: no such file")
-
-
 def _connect(broker: _Broker, protocol: mqtt.MQTTProtocolVersion, timeout: float) -> _Heard:
     """Connect, and in MQTT 5 publish the probe; a CONNACK refusing MQTT 5 is returned, any other problem raised."""
     section = broker.section
-    try:
-        client, _, _ = make_client(section, section.url, f"mjtable-{table_id(section)}-doctor", protocol)
-    except OSError as error:  # ssl.SSLError is one: a file that is not PEM, a key that is not the certificate's
-        raise ControllerError(f"mqtt.ca_certs, mqtt.certfile, mqtt.keyfile: not usable for TLS: {error}") from None
+    client, _, _ = make_client(section, section.url, f"mjtable-{table_id(section)}-doctor", protocol)
     heard = _Heard()
     client.on_connect = lambda c, u, flags, reason, p: setattr(heard, "connack", reason)
     client.on_publish = lambda c, u, mid, reason, p: heard.pubacks.__setitem__(mid, reason)

@@ -23,11 +23,13 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
 
 from controller.config import MqttSection, parse_mqtt_url
+from controller.errors import ConfigError
 from controller.events import Event
 from controller.hand import HandState
 from controller.jsonin import read_json
@@ -68,11 +70,21 @@ def make_client(
     if section.username:
         client.username_pw_set(section.username, section.password or None)
     if tls:
-        client.tls_set(
-            ca_certs=section.ca_certs or None, certfile=section.certfile or None, keyfile=section.keyfile or None
-        )
+        _set_tls(client, section)
     client.reconnect_delay_set(1, 5)  # a restarted broker is found again within 5 s
     return client, host, port
+
+
+def _set_tls(client: mqtt.Client, section: MqttSection) -> None:
+    """The TLS files of ``[mqtt]``; one that is missing or not PEM is a ``ConfigError`` naming its key."""
+    files = {"ca_certs": section.ca_certs, "certfile": section.certfile, "keyfile": section.keyfile}
+    for key, path in files.items():
+        if path and not Path(path).is_file():
+            raise ConfigError(f"mqtt.{key}: {path}: no such file")
+    try:
+        client.tls_set(**{key: path or None for key, path in files.items()})
+    except OSError as error:  # ssl.SSLError is one: a file that is not PEM, a key that is not the certificate's
+        raise ConfigError(f"mqtt.ca_certs, mqtt.certfile, mqtt.keyfile: not usable for TLS: {error}") from None
 
 
 class MqttLink:

@@ -3,6 +3,8 @@ and the ACL of README's fleet section, a TLS listener with its own CA. Each fail
 
 from __future__ import annotations
 
+import io
+import json
 import socket
 import threading
 from collections.abc import Callable, Iterator
@@ -12,6 +14,7 @@ from functools import partial
 import pytest
 
 from controller.broker_check import check_broker
+from controller.cli import main
 from controller.config import MqttSection
 from controller.errors import ControllerError
 from tests.controller.fleet_harness import Broker, Listener, free_port
@@ -189,3 +192,12 @@ def test_a_broker_without_mqtt_5_is_checked_in_3_1_1_and_its_acl_is_said_to_be_u
         found = check_broker(MqttSection(url=f"mqtt://127.0.0.1:{port}", table_id="t1"), 5.0)
     assert levels == [5, 4]
     assert "MQTT 3.1.1 only" in found and "ACL was not checked" in found
+
+
+def test_the_service_and_the_fleet_page_name_a_tls_file_as_the_doctor_does(tmp_path):
+    """The TLS files are read where the link's client is made (``mqtt_link.make_client``), for all three."""
+    config = _write_config(tmp_path, "mqtts://127.0.0.1:1", ca_certs=str(tmp_path / "no-ca.crt"))
+    for command in (["run", "--state", str(tmp_path / "state")], ["fleet", "--http", "127.0.0.1:0"]):
+        out = io.StringIO()
+        assert main([*command, "--config", str(config)], stdout=out) == 2
+        assert json.loads(out.getvalue())["error"] == f"mqtt.ca_certs: {tmp_path / 'no-ca.crt'}: no such file"
