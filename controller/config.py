@@ -14,6 +14,7 @@ from typing import Any, Self
 
 from controller.errors import ConfigError
 from controller.journal import SYNCHRONOUS
+from controller.witness import people_can_play
 from engine.errors import MjtableError
 from engine.rulesets import Ruleset, get_ruleset
 from firmware_bridge.config import BridgeConfig
@@ -93,9 +94,11 @@ class ServiceSection(_Section):
 
     def __post_init__(self) -> None:
         try:
-            table_ruleset(self.rules, self.options)
+            ruleset = table_ruleset(self.rules, self.options)
         except MjtableError as error:
             raise ConfigError(f"service.rules/options: {error}") from None
+        if self.players == "people" and (why := people_can_play(ruleset)) is not None:
+            raise ConfigError(f"service.players: people cannot play {self.rules} at a camera table yet: {why}")
         if self.hands < 0 or self.seed < -1:
             raise ConfigError("service.hands and service.seed: expected numbers ≥ 0")
         if self.on_fault not in ("stop", "wait"):

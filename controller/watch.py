@@ -56,10 +56,11 @@ def open_table_camera(config: Config, side: TableSide) -> TableCamera:
     from vision import calibrate
     from vision.capture import open_source
     from vision.classify import load_model
+    from vision.geometry import DEFAULT_LAYOUT
 
     if side.people is not None:
         camera = side.people.camera
-        calibration = calibrate.Calibration(camera.homography, camera.width, camera.height, calibrate.DEFAULT_LAYOUT)
+        calibration = calibrate.Calibration(camera.homography, camera.width, camera.height, DEFAULT_LAYOUT)
         return TableCamera(side.people.frames(), calibration, load_model())
     source = config.camera
     frames = open_source(source.source).frames()

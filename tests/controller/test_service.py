@@ -147,3 +147,6 @@ def test_people_settings_are_checked_where_they_are_written(tmp_path):
         load_config(bad)
     bad.write_text('[service]\nplayers = "people"\n[bridge.link]\nport = "/dev/mjtable-mcu"\n[camera]\nsource = "0"\n')
     assert load_config(bad).service.players == "people"
+    bad.write_text('[service]\nplayers = "people"\nrules = "changsha"\n')
+    with pytest.raises(ConfigError, match=r"service\.players: people cannot play changsha at a camera table yet: "):
+        load_config(bad)
