@@ -98,6 +98,7 @@ class TableView:
             changes["wall_remaining"] = referee.wall.live_remaining
             changes["turn"] = referee.turn
             changes["phase"] = referee.phase.value
+            changes["waiting"] = None if hand.witness is None else hand.witness.waiting
             changes["seats"] = [
                 {"discards": _codes(seat["discards"]), "melds": seat["melds"], "flowers": _codes(seat["flowers"])}
                 for seat in seats

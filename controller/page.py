@@ -28,9 +28,9 @@ button{font-size:1em}
 <script>
 const WINDS={zh:{E:"东",S:"南",W:"西",N:"北"},en:{E:"East",S:"South",W:"West",N:"North"}};
 const WORDS={zh:{hand:"局",round:"圈风",wall:"牌墙余",dealer:"庄",scores:"得分",seat:"座位",drawn:"荒庄",
- hu:"和",discards:"弃牌",melds:"副露",flowers:"花"},en:{hand:"hand",round:"round wind",wall:"wall left",
+ hu:"和",discards:"弃牌",melds:"副露",flowers:"花",waiting:"等待"},en:{hand:"hand",round:"round wind",wall:"wall left",
  dealer:"dealer",scores:"scores",seat:"seat",drawn:"drawn game",hu:"hu",discards:"discards",melds:"melds",
- flowers:"flowers"}};
+ flowers:"flowers",waiting:"waiting for"}};
 let lang="zh",state={};
 function tiles(list){return (list||[]).map(c=>`<img src="/tiles/${c}.png" alt="${c}" title="${c}">`).join("")}
 function toggle(){lang=lang==="zh"?"en":"zh";document.getElementById("lang").textContent=lang==="zh"?"English":"中文";
@@ -51,20 +51,22 @@ function render(){const w=WORDS[lang],s=state;if(s.hand===null||s.hand===undefin
  if(win&&!win.drawn)text=win.wins.map(x=>`${w.seat} ${x.seat} ${w.hu} ${x.score.total}: `+
   x.score.fans.map(f=>`${lang==="zh"?f.name_zh:f.name_en} ${f.points}`).join(", ")).join("<br>");
  document.getElementById("win").innerHTML=text?`<div class="win">${text}</div>`:"";
- const e=s.last_event,v=s.verdict;document.getElementById("last").textContent=e?
-  describe(e)+(v?(v.ok?" ✓":" ✗ "+v.reason):""):"";
+ const e=s.last_event,v=s.verdict;document.getElementById("last").textContent=(e?
+  describe(e)+(v?(v.ok?" ✓":" ✗ "+v.reason):""):"")+(s.waiting?` · ${w.waiting}: ${s.waiting}`:"");
  document.getElementById("verdicts").innerHTML=(s.verdicts||[]).slice(-6).reverse().map(item).join("")}
 function item(v){if(v.result)return `<li>${v.result.drawn?WORDS[lang].drawn:v.result.wins.map(x=>
   `${WORDS[lang].seat} ${x.seat} ${WORDS[lang].hu} ${x.score.total}`).join("; ")}</li>`;
  const text=describe(v.event)+(v.events?" · "+v.events.join(", "):"");
  return v.ok?`<li>${text} ✓</li>`:`<li class="no">${text} ✗ ${v.reason}</li>`}
 const VERBS={zh:{draw:"摸牌",discard:"打出",flower:"补花",concealed_kong:"暗杠",added_kong:"加杠",chi:"吃",pung:"碰",
- kong:"杠",hu:"和",pass:"过",declare_void:"定缺",press:"按键"},
+ kong:"杠",hu:"和",pass:"过",declare_void:"定缺",press:"按键",saw:"摄像头:"},
  en:{draw:"draws",discard:"discards",flower:"sets aside a flower",
  concealed_kong:"declares a concealed kong",added_kong:"adds to a kong",chi:"chows",pung:"pungs",kong:"kongs",
- hu:"declares hu",pass:"passes",declare_void:"declares void the suit of",press:"pressed"}};
+ hu:"declares hu",pass:"passes",declare_void:"declares void the suit of",press:"pressed",saw:"camera:"}};
 function describe(e){const a=e.action;if(e.kind==="table")return `${lang==="zh"?"牌桌":"table"}: ${e.step}`;
  if(e.kind==="button")return `${WORDS[lang].seat} ${e.seat}: ${VERBS[lang].press} ${e.button}`;
+ if(e.kind==="sight")return (e.seat>=0?`${WORDS[lang].seat} ${e.seat}: `:"")+`${VERBS[lang].saw} ${e.sight}`+
+  (e.tiles?` ${e.tiles}`:"");
  if(!a||!(a.kind in VERBS.en))return JSON.stringify(e);
  return `${WORDS[lang].seat} ${a.seat} ${VERBS[lang][a.kind]}`+(a.tile?` ${a.tile}`:"")}
 fetch("/api/state").then(r=>r.json()).then(s=>{state=s;render()});
