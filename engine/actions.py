@@ -34,8 +34,8 @@ class ActionKind(StrEnum):
     DECLARE_VOID = "declare_void"
     """定缺 (Sichuan): before the dealer's first discard, declare a suit void; ``tile`` is any tile of that suit."""
     SHOW = "show"
-    """Lay the concealed hand face up (``revealed``) on the last discard, at a table that sees only backs: a drawn hand
-    is settled on the hands left standing (Sichuan 查叫)."""
+    """Lay the concealed hand face up (``revealed``) once the live wall is empty, at a table that sees only backs: a
+    drawn hand is settled on the hands left standing (Sichuan 查叫)."""
 
 
 _TILE_KINDS = {

@@ -6,7 +6,7 @@ referee owns the wall, so it always counts it, and it runs
 
 * with full information (``Referee.deal``): every face is known (bots, simulation, tests, replays);
 * with partial information (``Referee.observe``): it sees only what a table sees (dice, discards, claims,
-  exposed melds, flowers, a revealed winning hand, the hands shown on the last discard); concealed tiles are
+  exposed melds, flowers, a revealed winning hand, the hands shown at the end of the wall); concealed tiles are
   counted, not known, and everything the public information allows is still checked (turn order, claim priority,
   chi only from the 上家, no tile seen more than its copies, a declared win really being a win).
 
@@ -745,12 +745,13 @@ class Referee:
         return held
 
     def _show(self, action: Action) -> list[str]:
-        """A seat still in lays its concealed hand face up on the last discard (the live wall empty), so that a table
-        that sees only backs settles a drawn hand on the hands left standing (Sichuan 查叫) as a full one does."""
+        """A seat still in lays its concealed hand face up once the live wall is empty (on the last discard, or
+        beside a win on the last tile), so that a table that sees only backs settles a drawn hand on the hands left
+        standing (Sichuan 查叫) as a full one does."""
         if self.full_information:
             raise IllegalAction("every hand is known: there is nothing to show")
-        if self.phase is not Phase.CLAIMS or not self.wall.exhausted:
-            raise IllegalAction(f"hands are shown on the last discard only: it is {self._waiting_for()}")
+        if not self.wall.exhausted:
+            raise IllegalAction(f"hands are shown once the live wall is empty only: it is {self._waiting_for()}")
         if action.seat in self.players_out or not self.seats[action.seat].unknown:
             raise IllegalAction(f"seat {action.seat} has no hidden hand to show")
         seat = self.seats[action.seat]
