@@ -87,6 +87,8 @@ class Witness:
         """Whether the discard on offer was seen taken out of its zone (a win on it, not a self-draw)."""
         self._self_hu: int | None = None
         """A seat that pressed hu in its turn and has not laid its hand down yet."""
+        self._self_win: Action | None = None
+        """A self-drawn win on the last tile, held until the hands left standing are shown (查叫 in a 血战 hand)."""
         self._void_presses: Counter[int] = Counter()
 
     @property
@@ -99,6 +101,8 @@ class Witness:
             return f"void declarations of seats {referee.undeclared_seats()}"
         if self._self_hu is not None:
             return f"seat {self._self_hu}'s hu: his hand is not laid down"
+        if self._self_win is not None:
+            return f"the hands left standing beside seat {self._self_win.seat}'s hu on the last tile"
         if referee.phase in _OFFER:
             return f"claims on seat {referee.offer_seat}'s {tile_code(referee.offer)}"  # type: ignore[arg-type]
         return None
@@ -155,6 +159,8 @@ class Witness:
             return self._settle_declarations()
         if self._self_hu is not None:
             return self._abandon_self_hu()
+        if self._self_win is not None:
+            return [self._apply(self._self_win)]
         if self.referee.phase in _OFFER:
             return self._close_offer()
         return []
@@ -183,18 +189,31 @@ class Witness:
             return self._hand_shown(seat, claim, laid)
         if self._self_hu == seat:
             return self._self_drawn_win(seat, laid)
-        if referee.phase is Phase.CLAIMS and referee.wall.exhausted and state.unknown:
+        winner = None if self._self_win is None else self._self_win.seat
+        if referee.wall.exhausted and (referee.phase is Phase.CLAIMS or winner is not None) and seat != winner:
             return self._shown_at_draw(seat, laid)
         return self._own_move(seat, laid)
 
     def _shown_at_draw(self, seat: int, laid: list[Tile]) -> list[Ruling]:
-        """A hand laid down on the last discard without a press: the hand is drawn and settled on the hands left
-        standing (查叫); once every player still in has shown his, nobody claims and the hand ends."""
-        referee = self.referee
+        """A hand laid down without a press once the live wall is empty: shown to the referee, which settles a drawn
+        hand on the hands left standing (查叫); once they are all shown the last discard (or the win held on the
+        last tile) is settled."""
         rulings = [self._apply(Action(ActionKind.SHOW, seat, revealed=tuple(sorted(laid))))]
-        if all(not referee.seats[other].unknown for other in range(SEATS) if other not in referee.players_out):
-            rulings += self._close_offer()
+        if self._self_win is None:
+            return rulings + self._resolve_when_decided()
+        if not self._standing_unshown({self._self_win.seat}):
+            win, self._self_win = self._self_win, None
+            rulings.append(self._apply(win))
         return rulings
+
+    def _standing_unshown(self, winners: set[int]) -> bool:
+        """Whether hands still to be settled as drawn are hidden: once the live wall is empty, the players left in
+        after ``winners`` (when the hand goes on after a win, and at least two are left) are settled on their hands."""
+        referee = self.referee
+        if not referee.wall.exhausted or (winners and not referee.ruleset.hand_continues_after_win):
+            return False
+        left = [seat for seat in range(SEATS) if seat not in referee.players_out and seat not in winners]
+        return (not winners or len(left) > 1) and any(referee.seats[seat].unknown for seat in left)
 
     def _meld_shown(self, seat: int, claim: _Claim, laid: list[Tile]) -> list[Ruling]:
         offer = self.referee.offer
@@ -233,7 +252,11 @@ class Witness:
         """The winning tile is the one laid last, next to the old row."""
         self._self_hu = None
         rulings = self._bring_to_turn(seat)
-        return [*rulings, self._apply(Action(ActionKind.HU, seat, laid[-1], revealed=tuple(sorted(laid))))]
+        win = Action(ActionKind.HU, seat, laid[-1], revealed=tuple(sorted(laid)))
+        if self.referee.phase is Phase.ACT and self._standing_unshown({seat}):
+            self._self_win = win
+            return rulings
+        return [*rulings, self._apply(win)]
 
     def _own_move(self, seat: int, laid: list[Tile]) -> list[Ruling]:
         """Flowers set aside (out of turn in the opening where the referee allows it), a concealed kong, or the
@@ -310,7 +333,11 @@ class Witness:
         return referee.turn
 
     def _resolve_when_decided(self) -> list[Ruling]:
-        """Close the offer once no press still unready could beat the best ready one."""
+        """Close the offer once no press still unready could beat the best ready one (and, on the last tile, the
+        hands left standing are shown)."""
+        winners = {seat for seat, claim in self._claims.items() if claim.ready and claim.ready.kind is ActionKind.HU}
+        if self._standing_unshown(winners):
+            return []
         order = self.referee.answering_seats()
         first = self.referee.ruleset.multiple_winners is MultipleWinners.FIRST
 
@@ -326,7 +353,7 @@ class Witness:
             for seat, claim in self._claims.items()
             if claim.ready is None
         ]
-        if unready and min(ready) >= min(unready):
+        if unready and (not ready or min(ready) >= min(unready)):
             return []
         return self._close_offer()
 

@@ -314,3 +314,12 @@ def test_a_hand_laid_down_before_the_last_discard_is_no_move():
     witness.seen(discard(0, "5m"))
     [ruling] = witness.seen(row(1, SEVEN_PAIRS))
     assert ruling.action is None and "no claim or hu was pressed" in ruling.verdict.reason
+
+
+@pytest.mark.parametrize(("seed", "quiet_between"), [(79, False), (171, True)])
+def test_a_sichuan_win_on_the_last_tile_waits_for_the_hands_left_standing(seed, quiet_between):
+    """Bot hands (found by search) where a 血战 win on the last tile (seed 79: on the last discard, 171: self-drawn)
+    leaves two or more players in, settled as drawn (SC-14): their hands must be shown before the win is applied."""
+    full, seen, rulings = played_both_ways(get_ruleset("sichuan"), seed, quiet_between)
+    assert full.wins[-1].context.last_tile and len(full.players_out) < 3
+    agree(full, seen, rulings)
