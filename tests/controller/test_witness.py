@@ -3,6 +3,8 @@
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller.inputs import Button, Press
 from controller.players import next_action
@@ -211,31 +213,42 @@ def test_sichuan_void_suits_are_declared_by_counted_presses():
 # --- the property: a hand the bots play, shown by the table model, is refereed to the same end ----------------
 
 
-def played_both_ways(ruleset, seed: int, quiet_between: bool) -> tuple[Referee, Referee, list[Ruling]]:
-    """A full-information hand played by the bots, every happening the table model shows fed to a witness over an
-    observing referee (quiet windows when the full hand is over, and optionally at random moments when nobody
-    could still press)."""
-    dealer = seed % 4
-    full = Referee.deal(ruleset, seed, dealer)
-    seen = Referee.observe(ruleset, dealer, full.dice, full.dice2)  # type: ignore[arg-type]
-    witness, model, moments = Witness(seen), TableModel(), random.Random(seed)
-    rulings: list[Ruling] = []
-
-    def show(happenings: list) -> None:
-        for happening in happenings:
-            rulings.extend(witness.seen(happening) if isinstance(happening, Sight) else witness.pressed(happening))
-
-    show(model.show_deal(full))
+def bot_hand(ruleset, seed: int) -> tuple[Referee, list[tuple[Phase, list]]]:
+    """A full-information hand the bots play (dealer ``seed % 4``): what the table model shows at the deal and at
+    each action, with the phase the hand is in after it."""
+    full, model = Referee.deal(ruleset, seed, seed % 4), TableModel()
+    steps = [(full.phase, model.show_deal(full))]
     while full.phase is not Phase.OVER:
         verdict, happenings = model.play(full, next_action(full, seed))
         assert verdict.ok, verdict.reason
-        show(happenings)
-        if quiet_between and full.phase in (Phase.ACT, Phase.DRAW) and moments.random() < 0.3:
-            show([QUIET])
+        steps.append((full.phase, happenings))
+    return full, steps
+
+
+def witnessed(ruleset, full: Referee, happenings: list) -> tuple[Witness, list[Ruling]]:
+    """``happenings`` fed to a witness over an observing referee of the same dealer and dice."""
+    witness = Witness(Referee.observe(ruleset, full.dealer, full.dice, full.dice2))  # type: ignore[arg-type]
+    rulings = []
+    for happening in happenings:
+        rulings += witness.seen(happening) if isinstance(happening, Sight) else witness.pressed(happening)
+        witness.referee.check_balance()
+    return witness, rulings
+
+
+def played_both_ways(ruleset, seed: int, quiet_between: bool) -> tuple[Referee, Referee, list[Ruling]]:
+    """A bot hand fed to a witness, with quiet windows when the full hand is over and, optionally, at random moments
+    when nobody could still press (the hand in a turn, not answering an offer)."""
+    full, steps = bot_hand(ruleset, seed)
+    moments, happenings = random.Random(seed), []
+    for phase, shown in steps:
+        happenings += shown
+        if quiet_between and phase in (Phase.ACT, Phase.DRAW) and moments.random() < 0.3:
+            happenings.append(QUIET)
+    witness, rulings = witnessed(ruleset, full, happenings)
     for _ in range(4):
         if witness.waiting is not None:
-            show([QUIET])
-    return full, seen, rulings
+            rulings += witness.seen(QUIET)
+    return full, witness.referee, rulings
 
 
 def agree(full: Referee, seen: Referee, rulings: list[Ruling]) -> None:
@@ -323,3 +336,43 @@ def test_a_sichuan_win_on_the_last_tile_waits_for_the_hands_left_standing(seed, 
     full, seen, rulings = played_both_ways(get_ruleset("sichuan"), seed, quiet_between)
     assert full.wins[-1].context.last_tile and len(full.players_out) < 3
     agree(full, seen, rulings)
+
+
+HAPPENINGS = st.one_of(
+    st.builds(
+        Sight,
+        st.sampled_from([SightKind.DISCARD, SightKind.TAKEN]),
+        st.integers(0, 3),
+        st.tuples(st.integers(0, 41)),
+    ),
+    st.builds(Sight, st.just(SightKind.ROW), st.integers(0, 3), st.lists(st.integers(0, 41), max_size=18).map(tuple)),
+    st.just(QUIET),
+    st.builds(Press, st.sampled_from(list(Button)), st.integers(0, 3)),
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(["sichuan", "basic"]),
+    st.integers(0, 3),
+    st.lists(st.tuples(st.integers(0, 400), st.sampled_from(["drop", "twice", "insert"]), HAPPENINGS), max_size=8),
+)
+def test_whatever_the_table_shows_the_witness_rules_without_raising_and_replays_the_same(rules, seed, changes):
+    """The service journals every sight and press and rebuilds a hand by feeding them again: the same input must
+    give the same rulings and the same referee, and nothing a camera reports (a played hand with sights missed,
+    seen twice or made up) may raise or unbalance the tiles."""
+    ruleset = get_ruleset(rules, {"tile_set": 144} if rules == "basic" else {})
+    full, steps = bot_hand(ruleset, seed)
+    happenings = [happening for _, shown in steps for happening in shown]
+    for index, change, made_up in changes:
+        at = index % (len(happenings) + 1)
+        if change == "insert":
+            happenings.insert(at, made_up)
+        elif at < len(happenings):
+            happenings[at : at + 1] = [happenings[at]] * (2 if change == "twice" else 0)
+
+    def replay() -> tuple[list[Ruling], dict]:
+        witness, rulings = witnessed(ruleset, full, [*happenings, QUIET, QUIET])
+        return rulings, witness.referee.to_dict()
+
+    assert replay() == replay()
