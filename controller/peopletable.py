@@ -1,0 +1,305 @@
+"""The simulated table where people play, for the service to watch: four bots see everything (a full-information
+``Referee.deal``) and play as people would at a camera table (``controller.tablemodel``'s procedure). The service
+under test gets only what a real table gives it: the overhead camera's frames (``frames``, a
+``vision.capture.Source``) and the seat buttons' presses on the MockFactory pins (``controller.inputs.SimHands``).
+
+Each step plays the bots' next move (``controller.players.next_action``) through ``TableModel.play``: its presses
+go to the pins at once, its sights change the scene, and each change is shown for ``still_frames`` frames (the
+image rendered once and repeated), enough for ``vision.track.Tracker(stable, gone)`` with both at most that:
+
+- a discard lies in its seat's zone where ``controller.camera.discard_place`` puts it; a zone holds ``ROW``
+  discards, and before the thirteenth it is swept: one frame with a hand over it, then the tiles are gone (the
+  camera reports them ``taken``; ``shown`` lists those sweeps' sights too);
+- a claimed or won discard is taken: one frame with the claimant's hand over it, then it is gone;
+- a row is laid in its seat's hand zone by ``controller.camera.laid_row`` (tightened to fit up to 17 tiles; 17
+  touch and are misread, more reach past the zone's ends).
+
+A new hand sweeps every zone and clears the rows at once. Once the hand is over (and before the first deal) the
+unchanged scene repeats. With ``quiet_s``, an offer nobody took (a discard all passed, the 定缺 declarations) is
+followed by that long of unchanged frames: people wait out the service's claim window before going on.
+
+Persistence: after each step ``state_file`` is written (atomically) with the hand's deal, the number of bot moves
+played and the step's presses. ``deal`` of the same hand again (a crash, a new object) rebuilds the referee by
+replaying that many moves (the bots are deterministic), rebuilds the scene, and presses the last step's presses
+again: a press the service may not have taken before the crash is pressed again (the witness takes a repeated
+press as one).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from controller.camera import ROW, discard_place, laid_row, reaching_hand
+from controller.errors import ControllerError
+from controller.inputs import Button, Press, SimHands
+from controller.jsonin import read_json
+from controller.players import next_action
+from controller.renderer import Renderer
+from controller.sights import Sight, SightKind
+from controller.tablemodel import Happening, TableModel
+from engine.referee import Phase, Referee
+from engine.rulesets.base import Ruleset
+from vision.capture import Frame
+from vision.geometry import DEFAULT_LAYOUT
+from vision.render import Camera, Hand, Look, Placed, Scene
+
+SEATS = 4
+OFFERED = (Phase.CLAIMS, Phase.ROB, Phase.DECLARE)
+"""Phases in which the table waits for answers: one that ends with no press was a quiet window."""
+
+
+class PeopleTableError(ControllerError):
+    """The people's table's state file cannot be used; names the file and the field."""
+
+
+@dataclass(frozen=True)
+class HandDeal:
+    """What makes a hand: the seed the bots' referee is dealt from, and how it was dealt."""
+
+    hand_seed: int
+    dealer: int
+    dice: tuple[int, int]
+    round_wind: int
+    consecutive_dealer: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "hand_seed": self.hand_seed,
+            "dealer": self.dealer,
+            "dice": list(self.dice),
+            "round_wind": self.round_wind,
+            "consecutive_dealer": self.consecutive_dealer,
+        }
+
+
+@dataclass
+class _Shot:
+    """A scene to show for ``frames`` frames."""
+
+    scene: Scene
+    frames: int
+
+
+class PeopleTable:
+    """The bots' table as the service sees it (see the module doc). ``referee`` is the bots' full-information
+    referee (for tests), ``shown`` every sight the scene showed this hand, in order."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        renderer: Renderer,
+        hands: SimHands,
+        state_file: Path | None = None,
+        fps: float = 10.0,
+        still_frames: int = 4,
+        quiet_s: float = 0.0,
+    ) -> None:
+        self.ruleset, self.renderer, self.hands, self.state_file = ruleset, renderer, hands, state_file
+        self.fps, self.still_frames, self.quiet_frames = fps, still_frames, round(quiet_s * fps)
+        self.look = Look()
+        self.referee: Referee | None = None
+        self.model = TableModel()
+        self.deal_args: HandDeal | None = None
+        self.played = 0
+        """Bot moves played this hand."""
+        self.shown: list[Sight] = []
+        self.last_presses: list[Press] = []
+        """The presses of the last step (pressed again when the hand is resumed)."""
+        self._zones: list[list[Placed | None]] = [[] for _ in range(SEATS)]
+        self._rows: list[tuple[Placed, ...]] = [() for _ in range(SEATS)]
+        self._rng = np.random.default_rng(0)
+        self._pending: deque[_Shot] = deque()
+        self._image: tuple[Scene, np.ndarray] | None = None
+        self._index = 0
+        self._pressed_since_offer = False
+
+    # -- the hand --------------------------------------------------------------------------------------------
+
+    def deal(
+        self, hand_seed: int, dealer: int, dice: tuple[int, int], round_wind: int, consecutive_dealer: int
+    ) -> None:
+        """A new hand: zones swept, rows cleared, the bots' referee dealt. The same hand as ``state_file`` holds
+        resumes it instead: the moves played replayed, the scene rebuilt, the last step's presses pressed again."""
+        deal = HandDeal(hand_seed, dealer, tuple(dice), round_wind, consecutive_dealer)  # type: ignore[arg-type]
+        saved = self._saved()
+        self.deal_args = deal
+        self.referee = Referee.deal(
+            self.ruleset, hand_seed, dealer, deal.dice, round_wind=round_wind, consecutive_dealer=consecutive_dealer
+        )
+        self.model = TableModel()
+        self.played = 0
+        self.shown = []
+        self._zones = [[] for _ in range(SEATS)]
+        self._rows = [() for _ in range(SEATS)]
+        self._rng = np.random.default_rng(random.Random(f"{hand_seed}/places").getrandbits(63))
+        self.renderer.reseed(random.Random(f"{hand_seed}/frames").getrandbits(63))
+        self._pending.clear()
+        self._pressed_since_offer = False
+        self._show(self.model.show_deal(self.referee))
+        presses: list[Press] = []
+        if saved is not None and saved[0] == deal:
+            for _ in range(saved[1]):
+                self._play()
+            self._pending.clear()
+            self._pending.append(_Shot(self.scene(), self.still_frames))
+            presses = saved[2]
+        self._press(presses)
+
+    def _play(self) -> list[Happening]:
+        """The bots' next move applied to the referee and the scene (shots queued); its happenings."""
+        referee, deal = self.referee, self.deal_args
+        assert referee is not None and deal is not None
+        phase = referee.phase
+        verdict, happenings = self.model.play(referee, next_action(referee, deal.hand_seed))
+        if not verdict.ok:  # a bot's move is legal by construction: an illegal one is a bug to see at once
+            raise RuntimeError(f"people's table: the bots' move was refused: {verdict.reason}")
+        self.played += 1
+        self._show(happenings)
+        self._pressed_since_offer |= any(isinstance(happening, Press) for happening in happenings)
+        if phase in OFFERED and referee.phase not in OFFERED:
+            waited = phase is Phase.DECLARE or not self._pressed_since_offer  # declarations are presses
+            if waited and referee.phase is not Phase.OVER and self.quiet_frames:
+                self._pending.append(_Shot(self.scene(), self.quiet_frames))
+            self._pressed_since_offer = False
+        return happenings
+
+    def _step(self) -> None:
+        happenings = self._play()
+        self._press([happening for happening in happenings if isinstance(happening, Press)])
+
+    def _press(self, presses: list[Press]) -> None:
+        """The step's presses: saved with the step (so that a resumed hand presses them again), then pressed."""
+        self.last_presses = presses
+        self._save(presses)
+        for press in presses:
+            if press.button is Button.LIFT:
+                self.hands.lift()
+            else:
+                self.hands.seat(press.seat, hu=press.button is Button.HU)
+
+    @property
+    def pending(self) -> bool:
+        """Whether frames are still to come of what was played (false once the hand is over and shown)."""
+        return bool(self._pending)
+
+    @property
+    def camera(self) -> Camera:
+        """The overhead camera the frames are rendered for (its homography calibrates the lookout)."""
+        return self.renderer.camera
+
+    # -- the scene -------------------------------------------------------------------------------------------
+
+    def scene(self) -> Scene:
+        """What lies on the table now (no hands over it)."""
+        return self._scene(())
+
+    def _scene(self, hands: tuple[Hand, ...]) -> Scene:
+        discards = tuple(placed for zone in self._zones for placed in zone if placed is not None)
+        rows = tuple(placed for row in self._rows for placed in row)
+        return Scene(discards + rows, hands, DEFAULT_LAYOUT, True)
+
+    def _show(self, happenings: list[Happening]) -> None:
+        for sight in happenings:
+            if isinstance(sight, Press):
+                continue
+            if sight.kind is SightKind.DISCARD:
+                self._discard(sight.seat, sight)
+            elif sight.kind is SightKind.TAKEN:
+                zone = self._zones[sight.seat]
+                index = max(i for i, placed in enumerate(zone) if placed is not None and placed.tile == sight.tiles[0])
+                self._take(sight.seat, [index])
+                self.shown.append(sight)
+            elif sight.kind is SightKind.ROW:
+                self._rows[sight.seat] = laid_row(sight.seat, sight.tiles, self._rng)
+                self._pending.append(_Shot(self.scene(), self.still_frames))
+                self.shown.append(sight)
+
+    def _discard(self, seat: int, sight: Sight) -> None:
+        zone = self._zones[seat]
+        if len(zone) >= ROW:  # swept: the zone holds two rows of six (controller.camera)
+            self._take(seat, [index for index, placed in enumerate(zone) if placed is not None])
+            zone.clear()
+        zone.append(Placed(sight.tiles[0], *discard_place(seat, len(zone), self._rng)))
+        self._pending.append(_Shot(self.scene(), self.still_frames))
+        self.shown.append(sight)
+
+    def _take(self, seat: int, indices: list[int]) -> None:
+        """A hand reaches over the tiles at ``indices`` of ``seat``'s zone (one frame) and they are gone; their
+        spots stay used (the next discard goes to the next spot)."""
+        zone = self._zones[seat]
+        if not indices:
+            return
+        over = zone[indices[len(indices) // 2]]
+        assert over is not None
+        self._pending.append(_Shot(self._scene((reaching_hand(seat, over),)), 1))
+        for index in indices:
+            placed = zone[index]
+            assert placed is not None
+            if len(indices) > 1:
+                self.shown.append(Sight(SightKind.TAKEN, seat, (placed.tile,)))
+            zone[index] = None
+        self._pending.append(_Shot(self.scene(), self.still_frames))
+
+    # -- the camera ------------------------------------------------------------------------------------------
+
+    def frames(self) -> Iterator[Frame]:
+        """Endless frames of the table, one bot move after the other (see the module doc)."""
+        while True:
+            if not self._pending and self.referee is not None and self.referee.phase is not Phase.OVER:
+                self._step()
+                continue
+            shot = self._pending[0] if self._pending else _Shot(self.scene(), 1)
+            if self._pending:
+                shot.frames -= 1
+                if shot.frames <= 0:
+                    self._pending.popleft()
+            yield Frame(self._render(shot.scene), self._index, self._index / self.fps)
+            self._index += 1
+
+    def _render(self, scene: Scene) -> np.ndarray:
+        """The frame of ``scene``: rendered once, repeated while the scene stays the same."""
+        if self._image is None or self._image[0] != scene:
+            self._image = (scene, self.renderer.render(scene, self.look))
+        return self._image[1]
+
+    # -- persistence -----------------------------------------------------------------------------------------
+
+    def _save(self, presses: list[Press]) -> None:
+        if self.state_file is None or self.deal_args is None:
+            return
+        state = self.deal_args.to_dict() | {
+            "played": self.played,
+            "presses": [{"button": press.button.value, "seat": press.seat} for press in presses],
+        }
+        temporary = self.state_file.with_name(self.state_file.name + ".tmp")
+        temporary.write_text(json.dumps(state))
+        os.replace(temporary, self.state_file)
+
+    def _saved(self) -> tuple[HandDeal, int, list[Press]] | None:
+        """The hand, moves played and last presses ``state_file`` holds (None: no file)."""
+        if self.state_file is None or not self.state_file.exists():
+            return None
+        where = str(self.state_file)
+        state = read_json(self.state_file.read_bytes(), where)
+        try:
+            deal = HandDeal(
+                int(state["hand_seed"]),
+                int(state["dealer"]),
+                (int(state["dice"][0]), int(state["dice"][1])),
+                int(state["round_wind"]),
+                int(state["consecutive_dealer"]),
+            )
+            played = int(state["played"])
+            presses = [Press(Button(press["button"]), int(press["seat"])) for press in state["presses"]]
+        except (KeyError, IndexError, TypeError, ValueError) as error:
+            raise PeopleTableError(f"{where}: not a people's table state ({type(error).__name__}: {error})") from None
+        return deal, played, presses
