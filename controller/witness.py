@@ -115,10 +115,14 @@ class Witness:
             return []
         if sight.kind is SightKind.QUIET:
             return self._quiet()
+        if not 0 <= sight.seat < SEATS:
+            return [_refusal(f"a {sight.kind.value} sight names seat {sight.seat}: expected a seat 0-3")]
         if sight.kind is SightKind.TAKEN:
             self._note_taken(sight)
             return []
         if sight.kind is SightKind.DISCARD:
+            if len(sight.tiles) != 1:
+                return [_refusal(f"a discard sight of seat {sight.seat} holds {len(sight.tiles)} tiles, not one")]
             rulings = self._abandon_self_hu()
             rulings += self._bring_to_turn(sight.seat)
             return [*rulings, self._apply(Action(ActionKind.DISCARD, sight.seat, sight.tiles[0]))]
@@ -129,6 +133,8 @@ class Witness:
         referee, seat = self.referee, press.seat
         if press.button not in (Button.CLAIM, Button.HU):
             return []
+        if not 0 <= seat < SEATS:
+            return [_refusal(f"a press of seat {seat}: expected a seat 0-3")]
         if referee.phase is Phase.OVER:
             return [_refusal(f"seat {seat} pressed {press.button.value}, but the hand is over")]
         if referee.phase is Phase.DECLARE:
@@ -345,11 +351,10 @@ class Witness:
             return _RANK[kind], order.index(seat) if first and kind is ActionKind.HU else 0
 
         ready = [rank(seat, claim.ready.kind) for seat, claim in self._claims.items() if claim.ready is not None]
-        meld_ready = any(kind == 1 for kind, _ in ready)
+        meld_ready = any(kind == _RANK[ActionKind.PUNG] for kind, _ in ready)
+        wanted = ActionKind.CHI if meld_ready else ActionKind.PUNG  # the most an unready claim press can still be
         unready = [
-            rank(
-                seat, ActionKind.HU if claim.button is Button.HU else ActionKind.CHI if meld_ready else ActionKind.PUNG
-            )
+            rank(seat, ActionKind.HU if claim.button is Button.HU else wanted)
             for seat, claim in self._claims.items()
             if claim.ready is None
         ]

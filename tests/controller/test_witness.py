@@ -376,3 +376,13 @@ def test_whatever_the_table_shows_the_witness_rules_without_raising_and_replays_
         return rulings, witness.referee.to_dict()
 
     assert replay() == replay()
+
+
+def test_sights_and_presses_naming_no_seat_or_several_discards_are_ruled_out():
+    witness = observed()
+    for made_up in (Sight(SightKind.ROW, -1, (t("1m"),)), discard(4, "1m"), Sight(SightKind.DISCARD, 0, ())):
+        [ruling] = witness.seen(made_up)
+        assert ruling.action is None and not ruling.verdict.ok
+    [ruling] = witness.pressed(claim(7))
+    assert ruling.action is None and "expected a seat 0-3" in ruling.verdict.reason
+    assert witness.referee.history == []
