@@ -394,16 +394,19 @@ def _is_run(tiles: list[Tile]) -> bool:
 
 
 def people_can_play(ruleset: Ruleset) -> str | None:
-    """None when people can play ``ruleset`` at a camera table refereed by the witness, else why not."""
+    """None when people can play ``ruleset`` at a camera table refereed by the witness, else every reason why not:
+    what the ruleset needs and the camera never sees (faces in the wall, dealt hands). Rules the referee checks only
+    on known hands (漏胡, Sichuan's 最后四张必须胡) do not refuse a ruleset: players keep them themselves."""
+    reasons = []
     if not ruleset.played_by_referee:
-        return f"{ruleset.id} is played on a table of its own, not under the shared referee"
+        reasons.append("it is played on a table of its own, not under the shared referee")
     wildcards = ruleset.wildcards
     if wildcards is not None and wildcards.indicator is not None:
-        return f"{ruleset.id}'s wildcard is told by a tile turned from the wall, which the camera never reads"
+        reasons.append("its wildcard is told by a tile turned from the wall, which the camera never reads")
     if ruleset.horse_tiles:
-        return f"{ruleset.id}'s horses (买马) are tiles kept face down out of the wall, which the camera never reads"
+        reasons.append("its horses (买马) are tiles kept face down out of the wall, which the camera never reads")
     if ruleset.bird_count:
-        return f"{ruleset.id}'s birds (扎鸟) are read from the wall's faces, which the camera never sees"
+        reasons.append("its birds (扎鸟) are read from the wall's faces, which the camera never sees")
     if type(ruleset).opening_settlement is not Ruleset.opening_settlement:
-        return f"{ruleset.id} pays opening wins (起手胡) shown on dealt hands, which the camera never sees"
-    return None
+        reasons.append("it pays on the dealt hands at once (起手胡, 独抬庄), which the camera never sees")
+    return "; ".join(reasons) or None

@@ -287,9 +287,12 @@ def test_the_witness_referees_many_bot_hands_to_the_same_end(rules, options):
 
 
 def test_people_cannot_play_what_the_camera_cannot_see():
-    assert "wildcard" in people_can_play(get_ruleset("wuhan"))  # type: ignore[operator]
-    assert "birds" in people_can_play(get_ruleset("changsha"))  # type: ignore[operator]
-    assert "own" in people_can_play(get_ruleset("riichi"))  # type: ignore[operator]
+    """Wild.md: the indicator is turned from the wall; 108.md CS-6 / CS-7: opening wins and birds need faces."""
+    assert "wildcard is told by a tile turned from the wall" in people_can_play(get_ruleset("wuhan"))  # type: ignore[operator]
+    changsha = people_can_play(get_ruleset("changsha"))
+    assert changsha is not None and "birds" in changsha and "dealt hands" in changsha
+    assert "horses" in people_can_play(get_ruleset("tuidaohu"))  # type: ignore[operator]
+    assert "table of its own" in people_can_play(get_ruleset("riichi"))  # type: ignore[operator]
     assert people_can_play(get_ruleset("basic")) is None
 
 
