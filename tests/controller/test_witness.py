@@ -389,3 +389,21 @@ def test_sights_and_presses_naming_no_seat_or_several_discards_are_ruled_out():
     [ruling] = witness.pressed(claim(7))
     assert ruling.action is None and "expected a seat 0-3" in ruling.verdict.reason
     assert witness.referee.history == []
+
+
+def test_a_hu_press_on_an_added_kong_robs_it():
+    """Rules-B 抢杠胡: seat 2 waits on 5p and robs seat 1's added kong; the robbed tile leaves the konger's row."""
+    witness = observed()
+    witness.seen(discard(0, "5p"))
+    witness.pressed(claim(1))
+    witness.seen(taken(0, "5p"))
+    witness.seen(row(1, "555p"))
+    for seat, tile in ((1, "1s"), (2, "5z"), (3, "6z"), (0, "7z")):
+        witness.seen(discard(seat, tile))
+    assert moves(witness.seen(row(1, "5555p"))) == [(K.DRAW, 1), (K.ADDED_KONG, 1)]
+    assert witness.pressed(hu(2)) == []
+    assert witness.seen(row(1, "555p")) == []
+    assert moves(witness.seen(row(2, "46p777p888p999p11z5p"))) == [(K.HU, 2), (K.PASS, 3), (K.PASS, 0)]
+    win = witness.referee.wins[0]
+    assert win.context.robbing_kong and win.context.discarder == 1 and win.hand.win_tile == t("5p")
+    assert witness.referee.seats[1].melds == [Meld(MeldKind.PUNG, t("5p"), 1)]  # the pung stands, from the 上家
