@@ -18,7 +18,8 @@ The procedure (``Sight`` kinds from ``controller.sights``, presses from ``contro
   the robbed tile leaves the konger's row first (``Sight(row, konger, ...)``), then the winners' rows.
 - A self-drawn win: ``Press(hu, seat)``, then ``Sight(row, seat, concealed tiles + old row)`` with the tile just
   drawn laid last among the concealed tiles (right next to the old row): that is how the camera learns which
-  tile won. A false declaration (a ruleset's 诈和 penalty) shows only the press.
+  tile won. A false declaration (penalised as 诈和 where the ruleset says so) is laid down the same way, then
+  picked up again (a row sight back to the old row) as play goes on.
 - CONCEALED_KONG: the four tiles appended to the row face up (this project's convention, so that the camera can
   read them); ADDED_KONG: the fourth tile put beside its pung; FLOWER: the flower appended. Each a row sight.
   Flowers set aside at the deal show as one row sight per seat (``show_deal``).
@@ -76,7 +77,7 @@ class TableModel:
         verdict = referee.apply(action)
         if not verdict.ok:
             return verdict, []
-        shown = self._shown_by(referee, action, phase, wins)
+        shown = self._shown_by(referee, action, verdict, phase, wins)
         if phase in (Phase.CLAIMS, Phase.ROB) and referee.phase not in (Phase.CLAIMS, Phase.ROB):
             assert offer is not None and offer_seat is not None
             shown += self._resolution(referee, phase, offer, offer_seat, melds, wins)
@@ -85,7 +86,7 @@ class TableModel:
                 shown.append(self._lay(seat, tuple(referee.seats[seat].concealed_tiles())))
         return verdict, shown
 
-    def _shown_by(self, referee: Referee, action: Action, phase: Phase, wins: int) -> list[Happening]:
+    def _shown_by(self, referee: Referee, action: Action, verdict: Verdict, phase: Phase, wins: int) -> list[Happening]:
         """What the acting player himself shows (a resolved offer adds the claimants' sights after it)."""
         seat, kind, tile = action.seat, action.kind, action.tile
         if kind is ActionKind.DISCARD:
@@ -95,7 +96,9 @@ class TableModel:
             return [Press(Button.CLAIM, seat)]
         if kind is ActionKind.HU:
             pressed: list[Happening] = [Press(Button.HU, seat)]
-            if phase is Phase.ACT and len(referee.wins) > wins:
+            if any(event.startswith(f"seat {seat} false win") for event in verdict.events):
+                pressed += self._false_hand(referee, seat, self_drawn=phase is Phase.ACT)
+            elif phase is Phase.ACT and len(referee.wins) > wins:
                 pressed += self._lay_down(referee.wins[-1].seat, referee, first=True)
             return pressed
         if kind is ActionKind.DECLARE_VOID:
@@ -140,6 +143,16 @@ class TableModel:
         """A winner's hand face up at the left of his row: sorted, the winning tile last when he holds it."""
         record = next(record for record in reversed(referee.wins) if record.seat == seat)
         return [self._lay(seat, tuple(sorted(record.hand.standing)) + ((record.hand.win_tile,) if first else ()))]
+
+    def _false_hand(self, referee: Referee, seat: int, *, self_drawn: bool) -> list[Happening]:
+        """A false declaration's hand laid down as a win's would be (the tile drawn last), then picked up again."""
+        held = referee.seats[seat].concealed_tiles()
+        drawn = referee.last_drawn if self_drawn and referee.last_drawn in held else None
+        if drawn is not None:
+            held.remove(drawn)
+        laid = self._lay(seat, (*held, drawn) if drawn is not None else tuple(held))
+        del self._groups[seat][0]
+        return [laid, self._row(seat)]
 
     def _lay(self, seat: int, hand: tuple[Tile, ...]) -> Sight:
         self._groups[seat].insert(0, hand)

@@ -104,3 +104,12 @@ def test_every_row_holds_exactly_the_seats_melds_and_flowers(rules, options):
                 if won and referee.ruleset.hand_continues_after_win:
                     assert seat in referee.players_out or referee.phase is Phase.OVER
                 assert Counter(model.rows[seat]) == exposed, (seed, seat)
+
+
+def test_a_false_win_is_laid_down_and_picked_up_again():
+    """MCR's 8-fan minimum: seat 1's 5-fan hand on the 9p is a false win (诈和), fined, and play goes on."""
+    mcr = get_ruleset("mcr")
+    model, referee = TableModel(), stacked(mcr, {0: "9p1z2z3z4z5z6z7z1m1s2s3s4s5s", 1: "123m456m78p234s55s"})
+    play(model, referee, K.DISCARD, 0, "9p")
+    assert play(model, referee, K.HU, 1) == [Press(Button.HU, 1), row(1, "123456m78p23455s"), row(1, "")]
+    assert referee.penalties and model.rows[1] == []

@@ -407,3 +407,17 @@ def test_a_hu_press_on_an_added_kong_robs_it():
     win = witness.referee.wins[0]
     assert win.context.robbing_kong and win.context.discarder == 1 and win.hand.win_tile == t("5p")
     assert witness.referee.seats[1].melds == [Meld(MeldKind.PUNG, t("5p"), 1)]  # the pung stands, from the 上家
+
+
+def test_a_false_win_laid_down_is_fined_and_play_goes_on():
+    """MCR (and the table model's procedure): a hand laid down on a hu press that is no win under the 8-fan minimum
+    is fined 10 to each other player, counts as a pass, and is picked up again."""
+    witness = observed(get_ruleset("mcr"))
+    witness.seen(discard(0, "9p"))
+    witness.pressed(hu(1))
+    false_win, *passes = witness.seen(row(1, "123456m78p23455s"))
+    assert moves([false_win, *passes]) == [(K.HU, 1), (K.PASS, 2), (K.PASS, 3)]
+    assert "false win" in false_win.verdict.events[0]
+    assert witness.referee.penalties == [{0: 10, 1: -30, 2: 10, 3: 10}]
+    assert witness.seen(row(1, "")) == []
+    assert moves(witness.seen(discard(1, "9p"))) == [(K.DRAW, 1), (K.DISCARD, 1)]
