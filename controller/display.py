@@ -111,3 +111,6 @@ class TableView:
         if "wins" in line:
             win = {"drawn": line["drawn"], "wins": line["wins"]}
             self._update({"hand": line["hand"], "result": win}, scores=line["scores"], win=win)
+        elif line.get("camera") == "unread":  # people playing: a tile the camera saw and could not read
+            event = {"kind": "sight", "seat": line["seat"], "sight": line["sight"]}
+            self._update({"hand": line["hand"], "event": event, "ok": False, "reason": line["hint"]})

@@ -29,23 +29,23 @@ from controller.sights import Sight, SightKind
 from engine.referee import Phase
 
 if TYPE_CHECKING:
+    from controller.lookout import Lookout
     from controller.nextwalls import NextWalls
     from controller.service import Service
     from controller.tableside import TableSide
-    from vision.calibrate import Calibration
     from vision.capture import Frame
-    from vision.classify import Model
 
 log = logging.getLogger(__name__)
+
+UNREAD_HINT = "the camera could not read it: lay the tile flat, face up, inside the zone, not touching another"
 
 
 @dataclass
 class TableCamera:
-    """The overhead camera as the service reads it: its frames (one stream for the run), calibration and model."""
+    """The overhead camera as the service reads it: its frames (one stream for the run) and their reader."""
 
     frames: Iterator[Frame]
-    calibration: Calibration
-    model: Model
+    lookout: Lookout
 
 
 def open_table_camera(config: Config, side: TableSide) -> TableCamera:
@@ -53,6 +53,7 @@ def open_table_camera(config: Config, side: TableSide) -> TableCamera:
     markers of the first frame, as ``mjtable vision watch`` does)."""
     from itertools import chain
 
+    from controller.lookout import Lookout
     from vision import calibrate
     from vision.capture import open_source
     from vision.classify import load_model
@@ -61,7 +62,7 @@ def open_table_camera(config: Config, side: TableSide) -> TableCamera:
     if side.people is not None:
         camera = side.people.camera
         calibration = calibrate.Calibration(camera.homography, camera.width, camera.height, DEFAULT_LAYOUT)
-        return TableCamera(side.people.frames(), calibration, load_model())
+        return TableCamera(side.people.frames(), Lookout(calibration, load_model()))
     source = config.camera
     frames = open_source(source.source).frames()
     if source.calibration:
@@ -70,13 +71,11 @@ def open_table_camera(config: Config, side: TableSide) -> TableCamera:
         first = next(frames)
         calibration = calibrate.from_markers(first.image)
         frames = chain([first], frames)
-    return TableCamera(frames, calibration, load_model(Path(source.model) if source.model else None))
+    return TableCamera(frames, Lookout(calibration, load_model(Path(source.model) if source.model else None)))
 
 
 def watch_hand(service: Service, hand: HandState, walls: NextWalls, camera: TableCamera) -> None:
     """Follow the dealt hand until it is over or the service is asked to stop."""
-    from controller.lookout import Lookout
-
     referee, witness = hand.referee, hand.witness
     assert referee is not None and witness is not None
     side = service.cycle.side
@@ -84,8 +83,8 @@ def watch_hand(service: Service, hand: HandState, walls: NextWalls, camera: Tabl
     if side.people is not None:
         assert hand.dice is not None
         side.people.deal(record.seed, record.dealer, hand.dice, record.round_wind, record.consecutive_dealer)
-    lookout = Lookout(camera.calibration, camera.model)
-    lookout.prime([seat.discards for seat in referee.seats])
+    lookout = camera.lookout
+    lookout.prime([seat.discards for seat in referee.seats])  # after a restart: what already lies there
     window = service.config.service.claim_window_s
     last: float | None = None
     for frame in camera.frames:
@@ -99,6 +98,9 @@ def watch_hand(service: Service, hand: HandState, walls: NextWalls, camera: Tabl
         for sight in lookout.look(frame):
             service.record(hand, Event.sight(sight, service.clock()))
             last = frame.time
+        for unread in lookout.unread:
+            line = {"camera": "unread", "hand": record.number, "seat": unread.seat, "sight": unread.kind.value}
+            service.emit(line | {"hint": UNREAD_HINT})
         if witness.waiting is not None and frame.time - last >= window:
             log.info("hand %d: %.1f s quiet: settling %s", record.number, frame.time - last, witness.waiting)
             service.record(hand, Event.sight(Sight(SightKind.QUIET), service.clock()))

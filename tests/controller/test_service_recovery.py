@@ -42,9 +42,9 @@ KILL_AT = (3, 9, 70, 180, 420)  # events committed: mid table cycle, just dealt,
 DEADLINE_S = 30.0
 
 
-def _start(state: Path) -> subprocess.Popen[str]:
+def _start(state: Path, args: list[str] = ARGS) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, *ARGS, "--state", str(state)],
+        [sys.executable, *args, "--state", str(state)],
         cwd=REPO,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
@@ -65,12 +65,12 @@ def _events(state: Path) -> int:
         db.close()
 
 
-def _kill_when(process: subprocess.Popen[str], state: Path, count: int) -> int:
+def _kill_when(process: subprocess.Popen[str], state: Path, count: int, within_s: float = DEADLINE_S) -> int:
     """SIGKILL once the journal holds ``count`` events; returns how many it held when the process died."""
-    deadline = time.monotonic() + DEADLINE_S
+    deadline = time.monotonic() + within_s
     while _events(state) < count:
         assert process.poll() is None, f"the run ended before {count} events"
-        assert time.monotonic() < deadline, f"no {count} events within {DEADLINE_S} s"
+        assert time.monotonic() < deadline, f"no {count} events within {within_s} s"
         time.sleep(0.001)
     process.send_signal(signal.SIGKILL)
     process.communicate(timeout=DEADLINE_S)
@@ -78,8 +78,8 @@ def _kill_when(process: subprocess.Popen[str], state: Path, count: int) -> int:
     return _events(state)
 
 
-def _finish(process: subprocess.Popen[str]) -> list[dict]:
-    out, _ = process.communicate(timeout=DEADLINE_S * 2)
+def _finish(process: subprocess.Popen[str], within_s: float = DEADLINE_S * 2) -> list[dict]:
+    out, _ = process.communicate(timeout=within_s)
     assert process.returncode == 0
     return [json.loads(line) for line in out.splitlines()]
 

@@ -1,0 +1,84 @@
+"""People at the table, on the simulated table: the bots play as people would, and the service sees only the
+rendered camera frames and the seat buttons they press (``mjtable run --players people``). With every tile read
+right, the hands end as the same bots' hands end when the service plays them itself."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.config import Config
+from controller.journal import Journal
+from controller.records import hand_log, run_records
+from controller.service import journal_path, serve
+from tests.controller.test_service_recovery import _events, _finish, _kill_when, _start
+
+SAME = ("hand", "match", "seed", "dealer", "round_wind", "dice", "winners", "drawn", "wins", "scores")
+"""What must agree between the two runs; ``actions`` counts the referee's actions, which differ in how passes are
+made (each bot answers; people's silence is read as passes all at once)."""
+
+
+def _run(state: Path, players: str, hands: int, seed: int, rules: str = "basic") -> list[dict[str, Any]]:
+    config = Config().with_service(
+        http="off", state_dir=str(state), seed=seed, hands=hands, speed=1000.0, rules=rules, players=players
+    )
+    lines: list[dict[str, Any]] = []
+    serve(config, lines.append)
+    return lines
+
+
+def _results(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{key: line.get(key) for key in SAME} for line in lines if "wins" in line]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rules", "seed", "hands"), [("basic", 1, 2), ("mcr", 3, 1)])
+def test_people_seen_only_by_camera_and_buttons_end_their_hands_as_the_bots_did(tmp_path, rules, seed, hands):
+    people = _run(tmp_path / "people", "people", hands, seed, rules)
+    bots = _run(tmp_path / "bots", "bots", hands, seed, rules)
+    assert people[-1]["hands"] == hands and "camera" not in people[-1]
+    assert _results(people) == _results(bots)
+    assert any(line["wins"] for line in _results(bots)), "pick a seed with a win: it checks the revealed hand"
+    with Journal(journal_path(Config().with_service(state_dir=str(tmp_path / "people")))) as journal:
+        records = run_records(journal)
+    kinds = {event["kind"] for record in records for event in record["events"]}
+    assert "action" not in kinds and {"sight", "button"} <= kinds  # the inputs are journaled, not bots' actions
+    log = hand_log(records[0])
+    assert "camera  seat" in log and "→ seat" in log
+
+
+PEOPLE_ARGS = ["-m", "controller.cli", "run", "--players", "people", "--rules", "basic", "--hands", "2", "--seed", "1"]
+PEOPLE_ARGS += ["--json", "--speed", "1000", "--http", "off"]
+PEOPLE_KILLS = (12, 60, 120, 175)
+"""Journal positions (events) to kill at: just dealt, early and late in hand 0 (146 events), in hand 1."""
+
+
+@pytest.mark.slow
+def test_a_people_table_killed_at_any_moment_resumes_the_hand_it_was_watching(tmp_path):
+    """SIGKILL while the service watches people play, then restart: the people (the bots' world keeps its own
+    state file, as the tiles stay on a real table) go on, and every hand ends as in a run never interrupted."""
+    reference = [line for line in _run(tmp_path / "reference", "people", 2, 1) if "wins" in line]
+    assert _events(tmp_path / "reference") > max(PEOPLE_KILLS), "the kill points must fall inside the run"
+    state = tmp_path / "crashed"
+    processes: list[subprocess.Popen[str]] = []
+    try:
+        held = []
+        for count in PEOPLE_KILLS:
+            processes.append(_start(state, PEOPLE_ARGS))
+            held.append(_kill_when(processes[-1], state, count, within_s=120))
+        processes.append(_start(state, PEOPLE_ARGS))
+        final = _finish(processes[-1], within_s=240)
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+                process.communicate()
+    assert all(count <= got for count, got in zip(PEOPLE_KILLS, held, strict=True)), held
+    with Journal(state / "journal.sqlite") as journal:
+        (run,) = journal.runs()
+        results = [result for _, result in journal.hands(run.id)]
+    assert run.finished and final[-1]["hands"] == 2
+    assert [{key: r[key] for key in SAME} for r in results] == _results(reference)
