@@ -282,7 +282,7 @@ class Service:
         if hand.record.players == "people":
             from controller.watch import open_table_camera, watch_hand  # loads OpenCV: only people need it
 
-            self._table_camera = self._table_camera or open_table_camera(self.config, self.cycle.side)
+            self._table_camera = self._table_camera or open_table_camera(self.config, self.cycle.side.people)
             watch_hand(self, hand, walls, self._table_camera)
             return
         pause = self.config.service.think_s / self.config.service.speed

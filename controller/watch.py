@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from controller.config import Config
+from controller.errors import ConfigError, ControllerError
 from controller.events import Event
 from controller.hand import HandState
 from controller.inputs import Button
@@ -31,8 +32,8 @@ from engine.referee import Phase
 if TYPE_CHECKING:
     from controller.lookout import Lookout
     from controller.nextwalls import NextWalls
+    from controller.peopletable import PeopleTable
     from controller.service import Service
-    from controller.tableside import TableSide
     from vision.capture import Frame
 
 log = logging.getLogger(__name__)
@@ -48,7 +49,7 @@ class TableCamera:
     lookout: Lookout
 
 
-def open_table_camera(config: Config, side: TableSide) -> TableCamera:
+def open_table_camera(config: Config, people: PeopleTable | None) -> TableCamera:
     """The simulated table's camera, or the ``[camera]`` of a real one (calibrated from its file, else from the
     markers of the first frame, as ``mjtable vision watch`` does)."""
     from itertools import chain
@@ -57,21 +58,28 @@ def open_table_camera(config: Config, side: TableSide) -> TableCamera:
     from vision import calibrate
     from vision.capture import open_source
     from vision.classify import load_model
+    from vision.errors import VisionError
     from vision.geometry import DEFAULT_LAYOUT
 
-    if side.people is not None:
-        camera = side.people.camera
+    if people is not None:
+        camera = people.camera
         calibration = calibrate.Calibration(camera.homography, camera.width, camera.height, DEFAULT_LAYOUT)
-        return TableCamera(side.people.frames(), Lookout(calibration, load_model()))
+        return TableCamera(people.frames(), Lookout(calibration, load_model()))
     source = config.camera
-    frames = open_source(source.source).frames()
-    if source.calibration:
-        calibration = calibrate.load(Path(source.calibration))
-    else:
-        first = next(frames)
-        calibration = calibrate.from_markers(first.image)
-        frames = chain([first], frames)
-    return TableCamera(frames, Lookout(calibration, load_model(Path(source.model) if source.model else None)))
+    try:
+        frames = open_source(source.source).frames()
+        if source.calibration:
+            calibration = calibrate.load(Path(source.calibration))
+        else:
+            first = next(frames, None)
+            if first is None:
+                raise ConfigError(f"camera.source {source.source!r}: no frame to find the calibration markers in")
+            calibration = calibrate.from_markers(first.image)
+            frames = chain([first], frames)
+        model = load_model(Path(source.model) if source.model else None)
+    except VisionError as error:
+        raise ConfigError(f"camera: {error} (mjtable doctor checks the [camera] keys)") from None
+    return TableCamera(frames, Lookout(calibration, model))
 
 
 def watch_hand(service: Service, hand: HandState, walls: NextWalls, camera: TableCamera) -> None:
@@ -109,3 +117,7 @@ def watch_hand(service: Service, hand: HandState, walls: NextWalls, camera: Tabl
             service.posted(hand, event)
         if referee.phase is Phase.OVER or service.stop.is_set():
             return
+    raise ControllerError(
+        f"hand {record.number}: the camera gave no more frames ({service.config.camera.source or 'simulated'}); "
+        "the hand resumes from the journal when the service starts again with the camera working"
+    )
