@@ -1,0 +1,139 @@
+"""The service's reader of the table's overhead camera when people play: frames in, ``controller.sights.Sight``s
+out. Every frame, the discard and hand ("row") zones of all four seats are read by ``vision.recognize.Recognizer``
+and tracked by ``vision.track.Tracker``: the tracker's ``discard`` is a ``discard`` sight, its ``taken`` a
+``taken`` sight and its ``hand`` (the face-up tiles in front of a seat, changed and still) a ``row`` sight.
+
+A tile the camera saw but could not read is not a sight (a sight names its tiles): ``look`` logs it and keeps it
+apart, in ``unread`` (what the last frame showed that could not be read, as ``Unread``s: the service shows "seat
+N's discard could not be read") and counts it in ``unread_total``.
+
+After a restart the zones still hold the discards made before it; ``prime`` names them (the rivers the journal
+holds), so that they are not reported again while a tile seen beyond them (a discard made while the service was
+down) is.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from controller.sights import Sight, SightKind
+from engine.tiles import Tile
+from vision.calibrate import Calibration
+from vision.capture import Frame
+from vision.classify import Model
+from vision.recognize import Recognizer, ZoneView
+from vision.track import Event, Tracker
+
+log = logging.getLogger(__name__)
+
+KIND_OF_EVENT = {"discard": SightKind.DISCARD, "taken": SightKind.TAKEN, "hand": SightKind.ROW}
+SEATS = 4
+
+
+@dataclass(frozen=True)
+class Unread:
+    """A discard, take or row the camera saw in ``seat``'s zone at frame ``frame`` but could not read (``tiles``:
+    what it read, None where it could not)."""
+
+    kind: SightKind
+    seat: int
+    frame: int
+    tiles: tuple[Tile | None, ...]
+
+
+@dataclass
+class _Primed:
+    """One seat's zones as the journal left them at a restart: the river's tiles (a multiset), the places where
+    tiles lay in the first uncovered view of the zone (None until it is seen), and the row."""
+
+    river: Counter[Tile]
+    places: list[tuple[float, float]] | None
+    row: tuple[Tile, ...]
+
+
+class Lookout:
+    """Frames of the table's overhead camera to sights (see the module doc). ``stable``, ``gone`` and ``patience``
+    are the tracker's (``vision.track.Tracker``): frames a discard or row must read the same, frames a taken tile
+    must stay gone, frames after which a tile that never reads is told."""
+
+    def __init__(
+        self, calibration: Calibration, model: Model, stable: int = 3, gone: int = 4, patience: int = 12
+    ) -> None:
+        self.recognizer = Recognizer(calibration, model)
+        self.stable, self.gone, self.patience = stable, gone, patience
+        self.tolerance = Tracker().tolerance
+        self.unread: list[Unread] = []
+        """What the last frame showed and could not be read."""
+        self.unread_total = 0
+        """Things seen and not read since the lookout was made."""
+        self._tracker = self._new_tracker()
+        self._primed: list[_Primed | None] = [None] * SEATS
+
+    def _new_tracker(self) -> Tracker:
+        return Tracker(self.stable, self.gone, self.tolerance, self.patience)
+
+    def new_hand(self) -> None:
+        """The zones were swept and the rows cleared: track afresh."""
+        self._tracker = self._new_tracker()
+        self._primed = [None] * SEATS
+
+    def prime(self, rivers: Sequence[Sequence[Tile]], rows: Sequence[Sequence[Tile]] = ()) -> None:
+        """After a restart: the tiles each seat's discard zone held when the service stopped (``rivers``, from the
+        journal) are not reported again, nor a seat's row that is still ``rows[seat]``.
+
+        The rule: the places where tiles lie in the first uncovered view of a seat's zone are the tiles that were
+        there; a discard the tracker then reports at one of those places, of a face still in the seat's river, is
+        one of them (and takes that face out of the river); any other (a face not in the river, a place that was
+        empty) is reported: a discard made while the service was down, or after it came back."""
+        if len(rivers) != SEATS or len(rows) not in (0, SEATS):
+            raise ValueError(f"prime: expected 4 rivers (and 0 or 4 rows), got {len(rivers)} and {len(rows)}")
+        self.new_hand()
+        for seat in range(SEATS):
+            self._primed[seat] = _Primed(Counter(rivers[seat]), None, tuple(rows[seat]) if rows else ())
+
+    def look(self, frame: Frame) -> list[Sight]:
+        """The sights ``frame`` completes, in the tracker's order (seats in turn); what it showed and could not be
+        read is in ``unread`` until the next call."""
+        views = self.recognizer.read(frame.image)
+        self._first_views(views)
+        sights = []
+        self.unread = []
+        for event in self._tracker.update(views, frame.index, frame.time):
+            kind = KIND_OF_EVENT[event.kind]
+            if self._known(event):
+                log.info("%s seat %d: already seen before the restart", event.kind, event.seat)
+            elif None in event.tiles:
+                log.warning("seat %d: a %s the camera could not read (frame %d)", event.seat, kind.value, frame.index)
+                self.unread_total += 1
+                self.unread.append(Unread(kind, event.seat, frame.index, event.tiles))
+            else:
+                sights.append(Sight(kind, event.seat, tuple(tile for tile in event.tiles if tile is not None)))
+        return sights
+
+    def _first_views(self, views: list[ZoneView]) -> None:
+        for view in views:
+            primed = self._primed[view.seat]
+            if view.zone == "discard" and not view.covered and primed is not None and primed.places is None:
+                primed.places = [(seen.u, seen.v) for seen in view.tiles]
+
+    def _known(self, event: Event) -> bool:
+        """Whether ``event`` reports what the journal held at the restart (see ``prime``)."""
+        primed = self._primed[event.seat]
+        if primed is None:
+            return False
+        if event.kind == "hand":
+            known = event.tiles == primed.row
+            primed.row = ()  # the row is told again once it changes, even back to the same tiles
+            return known
+        tile = event.tiles[0]
+        if event.kind != "discard" or tile is None or primed.river[tile] == 0 or not primed.places:
+            return False
+        near = [place for place in primed.places if abs(place[0] - event.u) + abs(place[1] - event.v) <= self.tolerance]
+        if not near:
+            return False
+        primed.places.remove(near[0])
+        primed.river[tile] -= 1
+        return True

@@ -1,0 +1,237 @@
+"""The service's camera reader when people play (issue 6): frames to sights. First on hand-made zone views (what it
+decides), then on the frames of the simulated people's table read by the real recogniser: what the lookout reports
+is what the table showed, in order."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from controller.camera import laid_row, open_renderer
+from controller.inputs import Press
+from controller.lookout import Lookout, Unread
+from controller.sights import Sight, SightKind
+from engine.referee import Phase
+from tests.controller.test_peopletable import deal, make_world, told, with_sweeps
+from vision.calibrate import Calibration
+from vision.capture import Frame
+from vision.classify import Prediction, load_model
+from vision.geometry import DEFAULT_LAYOUT
+from vision.recognize import Seen, ZoneView
+from vision.render import Look, Scene, default_camera, render
+
+DISCARD, TAKEN, ROW = SightKind.DISCARD, SightKind.TAKEN, SightKind.ROW
+
+
+class Scripted:
+    """Stands in for the recogniser: each ``read`` answers the next frame's zone views."""
+
+    def __init__(self, frames: list[list[ZoneView]]) -> None:
+        self.frames = iter(frames)
+
+    def read(self, image: object) -> list[ZoneView]:
+        return next(self.frames)
+
+
+def view(seat: int, *tiles: tuple[int | None, float], covered: bool = False, zone: str = "discard") -> ZoneView:
+    seen = tuple(Seen(seat, zone, Prediction(t, 0.99 if t is not None else 0.1, 0.9), u, 150.0, 0) for t, u in tiles)
+    return ZoneView(seat, zone, seen, covered)
+
+
+CAMERA = default_camera(DEFAULT_LAYOUT)
+"""The simulated table's camera (controller.camera.open_renderer)."""
+
+
+@pytest.fixture(scope="module")
+def calibration():
+    return Calibration(CAMERA.homography, CAMERA.width, CAMERA.height, DEFAULT_LAYOUT)
+
+
+def lookout_on(calibration, frames: list[list[ZoneView]], **tracker) -> Lookout:
+    lookout = Lookout(calibration, load_model(), **tracker)
+    lookout.recognizer = Scripted(frames)  # type: ignore[assignment]
+    return lookout
+
+
+def run(lookout: Lookout, count: int) -> tuple[list[Sight], list[Unread]]:
+    sights, unread = [], []
+    for index in range(count):
+        sights += lookout.look(Frame(None, index, index / 10))  # type: ignore[arg-type]
+        unread += lookout.unread
+    return sights, unread
+
+
+def test_discards_takes_and_rows_are_sights_and_an_unreadable_tile_is_told_apart(calibration):
+    frames = (
+        [[view(1, (5, -100.0))]] * 2
+        + [[view(1, covered=True)]]
+        + [[view(1)]] * 2
+        + [[view(2, (None, -30.0))]] * 4
+        + [[view(3, (41, 0.0), zone="hand")]] * 2
+    )
+    lookout = lookout_on(calibration, frames, stable=2, gone=2, patience=3)
+    sights, unread = run(lookout, len(frames))
+    assert sights == [Sight(DISCARD, 1, (5,)), Sight(TAKEN, 1, (5,)), Sight(ROW, 3, (41,))]
+    assert unread == [Unread(DISCARD, 2, 7, (None,))]
+    assert lookout.unread_total == 1
+
+
+def test_a_primed_lookout_reports_only_what_lies_beyond_the_rivers(calibration):
+    """After a restart: 5 and 7 lay in seat 0's zone and the journal's river is 5 9; 7 was discarded while the
+    service was down (its face is not in the river), 9 comes later at a new place; 3 lay in seat 1's river."""
+    first = [view(0, (5, -100.0), (7, -66.0)), view(1, (3, -100.0)), view(2, (8, 0.0), zone="hand")]
+    later = [view(0, (5, -100.0), (7, -66.0), (9, -32.0)), view(1, (3, -100.0)), view(2, (8, 0.0), zone="hand")]
+    lookout = lookout_on(calibration, [first] * 3 + [later] * 3, stable=2)
+    lookout.prime([[5, 9], [3], [], []], rows=[[], [], [8], []])
+    sights, _ = run(lookout, 6)
+    assert sights == [Sight(DISCARD, 0, (7,)), Sight(DISCARD, 0, (9,))]
+
+
+def test_a_primed_tile_taken_after_the_restart_is_reported_taken(calibration):
+    frames = [[view(0, (5, -100.0))]] * 2 + [[view(0, covered=True)]] + [[view(0)]] * 2
+    lookout = lookout_on(calibration, frames, stable=2, gone=2)
+    lookout.prime([[5], [], [], []])
+    assert run(lookout, len(frames))[0] == [Sight(TAKEN, 0, (5,))]
+
+
+def test_priming_names_what_it_lacks(calibration):
+    lookout = Lookout(calibration, load_model())
+    with pytest.raises(ValueError, match=r"prime: expected 4 rivers \(and 0 or 4 rows\), got 2 and 0"):
+        lookout.prime([[1], [2]])
+
+
+# -- on the simulated people's table, read by the real recogniser ---------------------------------------------
+
+
+def watch(world, lookout: Lookout, until) -> tuple[list[Sight], list[Unread], int]:
+    """Frames of ``world`` to ``lookout`` until ``until(table)`` holds after a frame: sights, unread, frames."""
+    sights: list[Sight] = []
+    unread: list[Unread] = []
+    for count, frame in enumerate(world.table.frames(), start=1):
+        sights += lookout.look(frame)
+        unread += lookout.unread
+        if until(world.table):
+            return sights, unread, count
+    raise AssertionError("unreachable: frames are endless")
+
+
+def shown_all(table) -> bool:
+    return table.referee.phase is Phase.OVER and not table.pending
+
+
+def camera_lookout(**tracker) -> Lookout:
+    return Lookout(Calibration(CAMERA.homography, CAMERA.width, CAMERA.height, DEFAULT_LAYOUT), load_model(), **tracker)
+
+
+QUICK = {"stable": 1, "gone": 1, "patience": 3}
+"""Tracker settings for one frame per change (``still_frames=1``): the table's images repeat exactly."""
+
+
+@pytest.fixture(scope="module")
+def renderer():
+    renderer = open_renderer()
+    yield renderer
+    renderer.close()
+
+
+def test_the_lookout_reads_the_first_moves_of_a_hand_as_the_table_showed_them(renderer):
+    world = make_world("basic", {}, renderer, still_frames=1)
+    deal(world, 21)
+    sights, unread, _ = watch(world, camera_lookout(**QUICK), lambda t: t.played >= 24 and not t.pending)
+    assert sights == world.table.shown
+    assert unread == []
+    assert sum(s.kind is DISCARD for s in sights) >= 8
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("rules", "options", "hand_seed", "still_frames", "tracker"),
+    [
+        ("basic", {}, 1, 1, QUICK),
+        ("basic", {"tile_set": 144}, 1, 1, QUICK),
+        ("mcr", {}, 2, 1, QUICK),
+        ("basic", {}, 2, 4, {}),  # the service's settings: the tracker's defaults, four frames a change
+    ],
+)
+def test_a_whole_hand_is_read_as_the_table_model_told_it(renderer, rules, options, hand_seed, still_frames, tracker):
+    world = make_world(rules, options, renderer, still_frames=still_frames)
+    deal(world, hand_seed)
+    sights, unread, _ = watch(world, camera_lookout(**tracker), shown_all)
+    steps = told(rules, options, hand_seed)
+    assert sights == with_sweeps([h for step in steps for h in step if isinstance(h, Sight)])
+    assert unread == []
+    pressed = []
+    while (press := world.inputs.take()) is not None:
+        pressed.append(press)
+    assert pressed == [h for step in steps for h in step if isinstance(h, Press)]
+
+
+def rivers(sights: list[Sight]) -> list[list[int]]:
+    """The rivers a journal holds after ``sights``: each seat's discards but the ones claimed (a take of the table's
+    latest discard; a sweep's takes are of older tiles, and the witness ignores them)."""
+    river: list[list[int]] = [[] for _ in range(4)]
+    latest: Sight | None = None
+    for sight in sights:
+        if sight.kind is DISCARD:
+            river[sight.seat].append(sight.tiles[0])
+            latest = sight
+        elif sight.kind is TAKEN and latest is not None and (sight.seat, sight.tiles) == (latest.seat, latest.tiles):
+            river[sight.seat].pop()
+            latest = None
+    return river
+
+
+def rows(sights: list[Sight]) -> list[list[int]]:
+    last = [[] for _ in range(4)]
+    for sight in sights:
+        if sight.kind is ROW:
+            last[sight.seat] = list(sight.tiles)
+    return last
+
+
+@pytest.mark.slow
+def test_a_world_and_lookout_killed_mid_hand_resume_reporting_only_what_came_after(renderer, tmp_path):
+    state = tmp_path / "people-table.json"
+    world = make_world("basic", {"tile_set": 144}, renderer, state, still_frames=1)
+    deal(world, 7)
+    before, _, _ = watch(world, camera_lookout(**QUICK), lambda t: t.played >= 50 and not t.pending)
+    whole = world.table.shown
+    del world  # the service and the table stop together
+
+    world = make_world("basic", {"tile_set": 144}, renderer, state, still_frames=1)
+    deal(world, 7)
+    lookout = camera_lookout(**QUICK)
+    lookout.prime(rivers(before), rows(before))
+    after, unread, _ = watch(world, lookout, shown_all)
+    assert before == whole
+    assert sweeps_in_any_order(before + after) == sweeps_in_any_order(world.table.shown)
+    assert unread == []
+
+
+def sweeps_in_any_order(sights: list[Sight]) -> list[Sight]:
+    """``sights`` with each sweep's takes (a run of takes from one seat's zone: a claim takes one tile) sorted: the
+    tiles of a sweep are gone in one frame, and a restarted tracker knows them in the order it first saw them."""
+    out: list[Sight] = []
+    run: list[Sight] = []
+    for sight in [*sights, Sight(SightKind.QUIET)]:
+        if run and (sight.kind is not TAKEN or sight.seat != run[0].seat):
+            out += sorted(run, key=lambda taken: taken.tiles)
+            run = []
+        (run if sight.kind is TAKEN else out).append(sight)
+    return out[:-1]
+
+
+@pytest.mark.parametrize(("length", "read"), [(16, True), (17, False)])
+def test_a_row_is_read_up_to_16_tiles_and_a_longer_one_is_told_unread_not_misread(length, read):
+    """controller.camera.laid_row: 16 tiles still keep a gap in the hand zone; 17 touch, and vision.detect cannot
+    cut a run of touching tiles (it expects ~2 mm gaps): the lookout says it could not read the row."""
+    rng = np.random.default_rng(length)
+    tiles = tuple(int(tile) for tile in rng.integers(0, 34, length))
+    image = render(Scene(laid_row(1, tiles, rng), (), DEFAULT_LAYOUT, True), CAMERA, Look(), rng)
+    lookout = camera_lookout(**QUICK)
+    sights, unread = [], []
+    for index in range(QUICK["patience"]):
+        sights += lookout.look(Frame(image, index, index / 10))
+        unread += lookout.unread
+    assert sights == ([Sight(ROW, 1, tiles)] if read else [])
+    assert [(u.kind, u.seat) for u in unread] == ([] if read else [(ROW, 1)])
