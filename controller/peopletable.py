@@ -148,6 +148,10 @@ class PeopleTable:
         presses: list[Press] = []
         if saved is not None and saved[0] == deal:
             for _ in range(saved[1]):
+                if self.referee.phase is Phase.OVER:
+                    raise PeopleTableError(
+                        f"{self.state_file}: played: {saved[1]} moves, but the hand is over after {self.played}"
+                    )
                 self._play()
             self._pending.clear()
             self._pending.append(_Shot(self.scene(), self.still_frames))

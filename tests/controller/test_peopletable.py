@@ -204,3 +204,13 @@ def test_people_wait_out_the_claim_window_after_a_discard_nobody_claims(quiet_s)
         if shown[i].kind is SightKind.DISCARD and shown[i + 1].kind is SightKind.DISCARD
     }
     assert gaps == {1 + round(quiet_s * 10)}
+
+
+def test_a_state_file_with_more_moves_than_the_hand_has_is_named(tmp_path):
+    state = tmp_path / "people-table.json"
+    world = make_world("basic", {}, StandInRenderer(), state)
+    deal(world, 8)
+    moves = len(told("basic", {}, 8)) - 1
+    state.write_text(state.read_text().replace('"played": 0', f'"played": {moves + 1}'))
+    with pytest.raises(PeopleTableError, match=rf"played: {moves + 1} moves, but the hand is over after {moves}"):
+        deal(make_world("basic", {}, StandInRenderer(), state), 8)
