@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -136,9 +137,24 @@ def test_each_change_of_the_scene_is_shown_for_still_frames_and_rendered_once():
     deal(world, 5)
     frames = list(frames_to_end(world.table))
     assert len(frames) == len(set(frames))  # one index per frame
-    assert all(a != b for a, b in zip(renderer.rendered, renderer.rendered[1:], strict=False))
+    assert all(a != b for a, b in pairwise(renderer.rendered))
     # a discard or a row: one new scene, 3 frames; a take: one frame with a hand over it, then 3 frames
     assert len(frames) >= 3 * sum(s.kind is not SightKind.TAKEN for s in world.table.shown)
+
+
+def test_before_the_deal_and_after_the_hand_the_unchanged_table_is_shown_without_rendering_again():
+    renderer = StandInRenderer()
+    world = make_world("basic", {}, renderer, fps=4.0)
+    idle = world.table.frames()
+    before = [next(idle) for _ in range(3)]
+    assert [(frame.index, frame.time) for frame in before] == [(0, 0.0), (1, 0.25), (2, 0.5)]
+    assert renderer.rendered == [Scene((), (), DEFAULT_LAYOUT, True)]
+    deal(world, 5)
+    list(frames_to_end(world.table))
+    rendered = len(renderer.rendered)
+    after = [next(idle) for _ in range(5)]
+    assert len(renderer.rendered) == rendered
+    assert [b.time - a.time for a, b in pairwise(after)] == [0.25] * 4
 
 
 def test_a_world_killed_mid_hand_resumes_the_same_scene_and_ends_as_an_uninterrupted_one(tmp_path):
