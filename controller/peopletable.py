@@ -130,7 +130,7 @@ class PeopleTable:
     ) -> None:
         """A new hand: zones swept, rows cleared, the bots' referee dealt. The same hand as ``state_file`` holds
         resumes it instead: the moves played replayed, the scene rebuilt, the last step's presses pressed again."""
-        deal = HandDeal(hand_seed, dealer, tuple(dice), round_wind, consecutive_dealer)  # type: ignore[arg-type]
+        deal = HandDeal(hand_seed, dealer, (int(dice[0]), int(dice[1])), round_wind, consecutive_dealer)
         saved = self._saved()
         self.deal_args = deal
         self.referee = Referee.deal(
