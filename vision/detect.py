@@ -59,16 +59,23 @@ def _piece(rect: tuple) -> Piece | None:
     return np.array([cx, cy]), max(w, h), min(w, h), bool(abs(long_axis[0]) > abs(long_axis[1]))
 
 
-def _cut_run(rect: tuple, tile_area: float) -> list[Piece]:
+def _cut_run(rect: tuple, tile_area: float, zone: np.ndarray | None = None) -> list[Piece]:
     """A straight run of tiles side by side cut in equal parts along its long axis: as many parts as make each
-    closest to a tile plus a typical 2 mm gap (gaps make the run's area overstate the count)."""
+    closest to a tile plus a typical 2 mm gap (gaps make the run's area overstate the count). A run just as long
+    as one tile more laid touching (a long row in front of a player: 16 tiles with gaps, or 17 without) is cut
+    into the count whose cuts fall on the seams ``zone`` shows (``_seams``)."""
     (cx, cy), (w, h), angle = rect
     theta = np.deg2rad(angle)
     axis = np.array([np.cos(theta), np.sin(theta)]) if w >= h else np.array([-np.sin(theta), np.cos(theta)])
     length, across = max(w, h), min(w, h)
     short, long = np.sqrt(tile_area * TILE_W_MM / TILE_H_MM), np.sqrt(tile_area * TILE_H_MM / TILE_W_MM)
-    target = (short if abs(across - long) < abs(across - short) else long) * (1 + 2 / TILE_W_MM)
+    side = short if abs(across - long) < abs(across - short) else long
+    target = side * (1 + 2 / TILE_W_MM)
     count = min((max(1, int(length // target)), int(length // target) + 1), key=lambda k: abs(length / k - target))
+    touching = round(length / side)
+    if zone is not None and touching == count + 1 and abs(length / touching - side) < 0.04 * side:
+        seams = [_seams(zone, np.array([cx, cy]), axis, (length, across), k) for k in (count, touching)]
+        count = touching if seams[1] >= seams[0] else count  # gaps show (the mat between): no seam at all, no gaps
     step = length / count
     parts = []
     for i in range(count):
@@ -78,6 +85,24 @@ def _cut_run(rect: tuple, tile_area: float) -> list[Piece]:
             return []
         parts.append(part)
     return parts
+
+
+def _seams(zone: np.ndarray, centre: np.ndarray, axis: np.ndarray, size: tuple[float, float], count: int) -> float:
+    """How well ``count`` equal tiles fit a run of ``size`` (length, width) px: the typical rise of the run's
+    brightness (the bright body's, not the ink's: the 90th percentile across the run) where two of them would meet.
+    Going along the run, the brightness rises into the next tile's face at each seam (after the dark line between
+    two tiles, or the shaded far edge of the one before); the wrong count puts most of its cuts inside faces."""
+    length, across = size
+    value = cv2.cvtColor(zone, cv2.COLOR_BGR2HSV)[..., 2].astype(np.float32)
+    normal = np.array([-axis[1], axis[0]])
+    along = np.arange(-length / 2, length / 2)
+    spread = np.linspace(-0.3 * across, 0.3 * across, 9)
+    points = centre + along[:, None, None] * axis + spread[None, :, None] * normal
+    xs = np.clip(np.round(points[..., 0]).astype(int), 0, zone.shape[1] - 1)
+    ys = np.clip(np.round(points[..., 1]).astype(int), 0, zone.shape[0] - 1)
+    rise = np.diff(np.percentile(value[ys, xs], 90, axis=1))
+    cuts = [round(length * i / count) for i in range(1, count)]
+    return float(np.median([rise[max(0, cut - 3) : cut + 2].max() for cut in cuts]))
 
 
 def _cores(zone: np.ndarray, blob: np.ndarray, tile_area: float) -> tuple[int, np.ndarray]:
@@ -189,7 +214,7 @@ def _pieces(zone: np.ndarray, contour: np.ndarray, tile_area: float) -> list[Pie
             for row in rows
             for centre, long_side, short_side, sideways in row
         ]
-    run = _cut_run(cv2.minAreaRect(local), tile_area)
+    run = _cut_run(cv2.minAreaRect(local), tile_area, roi)
     area = cv2.countNonZero(blob)
     for count, seeds in (_cores(roi, blob, tile_area), _waists(blob, tile_area), (len(run), _seeds(run, blob.shape))):
         if 0.7 * count * tile_area < area < 1.35 * count * tile_area:

@@ -79,6 +79,16 @@ def test_revealed_hand_is_found_in_the_hand_zone(camera):
     assert [s.tile for s in sorted(seen, key=lambda s: s.u)] == [0, 1, 2, 9, 9]
 
 
+@pytest.mark.parametrize(("count", "pitch"), [(17, 30.0), (16, 31.9)], ids=["17 touching", "16 with 2 mm gaps"])
+def test_a_row_across_the_whole_hand_zone_is_cut_where_its_tiles_meet(camera, count, pitch):
+    """17 touching tiles and 16 with gaps make runs of the same length (510 mm): the seams tell them apart."""
+    tiles = [int(t) for t in np.random.default_rng(count).integers(0, 42, count)]
+    row = [place(seat, tile, pitch * (i - (count - 1) / 2), 284) for seat in (0, 1) for i, tile in enumerate(tiles)]
+    seen = [s for s in read(camera, row, seed=count) if s.zone == "hand"]
+    for seat in (0, 1):
+        assert [s.tile for s in sorted((s for s in seen if s.seat == seat), key=lambda s: s.u)] == tiles
+
+
 @pytest.mark.parametrize("tint", [(1.0, 1.0, 1.0), (1.12, 1.0, 0.88)], ids=["white light", "warm light"])
 def test_a_hand_over_a_zone_covers_it_and_an_empty_zone_is_clear(camera, tint):
     from vision.render import Hand, Look
