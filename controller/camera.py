@@ -109,7 +109,7 @@ def reaching_hand(seat: int, placed: Placed) -> Hand:
 def laid_row(seat: int, tiles: tuple[Tile, ...], rng: np.random.Generator) -> tuple[Placed, ...]:
     """``tiles`` laid face up side by side in ``seat``'s hand zone, left to right as the seat sees them, centred,
     ``HAND_PITCH_MM`` apart, closer when that would reach past the zone's ends: 16 tiles still keep a gap, 17 touch
-    (``vision.detect`` cannot cut a run of touching tiles: such a row is not read), more reach past the zone's ends."""
+    (``vision.detect`` finds their seams), more reach past the zone's ends (such a row is not read)."""
     rect = DEFAULT_LAYOUT.hand
     middle_u, v = (rect.u0 + rect.u1) / 2, (rect.v0 + rect.v1) / 2
     room = rect.u1 - rect.u0 - TILE_W_MM - 4  # 2 mm from each end

@@ -11,9 +11,8 @@ image rendered once and repeated), enough for ``vision.track.Tracker(stable, gon
   discards, and before the thirteenth it is swept: one frame with a hand over it, then the tiles are gone (the
   camera reports them ``taken``; ``shown`` lists those sweeps' sights too);
 - a claimed or won discard is taken: one frame with the claimant's hand over it, then it is gone;
-- a row is laid in its seat's hand zone by ``controller.camera.laid_row`` (tightened to fit up to 17 tiles; 17
-  touch, and the camera cannot read them: a winner's hand laid down with flowers and kongs often makes 17 or more,
-  which the lookout reports as a row it could not read).
+- a row is laid in its seat's hand zone by ``controller.camera.laid_row`` (tightened to fit up to 17 tiles, the
+  17th touching; more reach past the zone's ends, and the lookout reports a row it could not read).
 
 A new hand sweeps every zone and clears the rows at once. Once the hand is over (and before the first deal) the
 unchanged scene repeats. With ``quiet_s``, an offer nobody took (a discard all passed, the 定缺 declarations) is
