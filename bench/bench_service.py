@@ -11,7 +11,12 @@ journal commit, referee, view, SSE. The rendering of the simulated frame (in its
 Footprint: CPU seconds per wall second of the run (the share of one core) of the service process, and its peak
 resident memory; with the camera also those of the render process (a real table's camera does that work).
 
-    python bench/bench_service.py [--hands 2] [--speed 20] [--camera sim]
+With ``--players people`` the service reads every frame of the simulated people's table (all eight zones) and a
+discard's sight is stamped when its frame arrived: ``frame_to_display_ms`` is then frame arrival → recognition of
+the whole table, tracker, journal commit, witness, referee, view, SSE. The people's own side (their bots, the
+table model) runs in the service's process and is counted in its CPU share; the rendering is not.
+
+    python bench/bench_service.py [--hands 2] [--speed 20] [--camera sim] [--players people]
 """
 
 from __future__ import annotations
@@ -64,7 +69,7 @@ def _watch(port: int, seen: list[tuple[dict, float]], done: threading.Event) -> 
             arrived = time.time()
             state = json.loads(line[6:])
             event = state.get("last_event") or {}
-            if event.get("kind") == "action" and state["version"] > last:
+            if event.get("kind") in ("action", "sight") and state["version"] > last:
                 seen.append((event, arrived))
             last = state["version"]
     connection.close()
@@ -99,6 +104,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=2)
     parser.add_argument("--speed", type=float, default=20.0)
     parser.add_argument("--camera", choices=("off", "sim"), default="off", help="sim: discards read by the camera")
+    parser.add_argument("--players", choices=("bots", "people"), default="bots", help="people: seen only by the camera")
     args = parser.parse_args()
     port = _free_port()
     with tempfile.TemporaryDirectory() as state:
@@ -106,6 +112,7 @@ def main() -> None:
         config = config.with_service(
             state_dir=str(Path(state)), seed=1, hands=args.hands, speed=args.speed, camera=args.camera
         )
+        config = config.with_service(players=args.players)
         seen: list[tuple[dict, float]] = []
         lines: list[dict] = []
         done = threading.Event()
@@ -126,7 +133,16 @@ def main() -> None:
     latencies = [arrived - event["at"] for event, arrived in seen]
     reference_p50 = statistics.median(reference)
     p50 = _percentile(latencies, 0.5)
-    report: dict = {"hands": args.hands, "speed": args.speed, "camera": args.camera}
+    report: dict = {"hands": args.hands, "speed": args.speed, "camera": args.camera, "players": args.players}
+    if args.players == "people":
+        discards = [arrived - event["at"] for event, arrived in seen if event.get("sight") == "discard"]
+        report |= {
+            "frame_to_display_ms": _ms(discards),
+            "render_process": {
+                "cpu_share": round((children.ru_utime + children.ru_stime) / wall, 3),
+                "max_rss_mb": round(children.ru_maxrss / 1024, 1),
+            },
+        }
     if args.camera != "off":
         figures = lines[-1]["camera"]
         camera = [arrived - event["at"] for event, arrived in seen if event.get("source") == "camera"]

@@ -21,8 +21,11 @@ The procedure (``Sight`` kinds from ``controller.sights``, presses from ``contro
   tile won. A false declaration (penalised as 诈和 where the ruleset says so) is laid down the same way, then
   picked up again (a row sight back to the old row) as play goes on.
 - CONCEALED_KONG: the four tiles appended to the row face up (this project's convention, so that the camera can
-  read them); ADDED_KONG: the fourth tile put beside its pung; FLOWER: the flower appended. Each a row sight.
-  Flowers set aside at the deal show as one row sight per seat (``show_deal``).
+  read them); ADDED_KONG: the fourth tile put beside its pung. Each a row sight.
+- FLOWER: the flower is put into the seat's discard zone, ``Sight(discard, seat, (flower,))``: the camera reads a
+  flower there as set aside. Flowers stay out of the row so that a winner's row (his hand and melds, up to 16 tiles
+  with two kongs) fits the hand zone, where 17 tiles touch and cannot be read. Flowers set aside at the deal are
+  put there before play (``show_deal``).
 - DECLARE_VOID (Sichuan 定缺): short presses of the seat button, one for 万 (m), two for 筒 (p), three for 条 (s);
   no tile is shown (a player holding none of the suit still declares it). A quiet window closes the declarations.
 - A winner who leaves a continuing hand (血战到底) keeps his hand laid down.
@@ -53,7 +56,7 @@ class TableModel:
 
     def __init__(self) -> None:
         self._groups: list[list[tuple[Tile, ...]]] = [[] for _ in range(SEATS)]
-        """Each seat's row as groups (a meld, a flower, a laid-down hand), left to right as the seat sees it."""
+        """Each seat's row as groups (a meld, a laid-down hand), left to right as the seat sees it."""
 
     @property
     def rows(self) -> list[list[Tile]]:
@@ -61,13 +64,12 @@ class TableModel:
         return [[tile for group in groups for tile in group] for groups in self._groups]
 
     def show_deal(self, referee: Referee) -> list[Happening]:
-        """The flowers set aside (and replaced) at the deal, laid out before play: one row sight per seat."""
-        shown: list[Happening] = []
-        for seat, state in enumerate(referee.seats):
-            if state.flowers:
-                self._groups[seat] = [(flower,) for flower in state.flowers]
-                shown.append(self._row(seat))
-        return shown
+        """The flowers set aside (and replaced) at the deal, put into their seats' discard zones before play."""
+        return [
+            Sight(SightKind.DISCARD, seat, (flower,))
+            for seat, state in enumerate(referee.seats)
+            for flower in state.flowers
+        ]
 
     def play(self, referee: Referee, action: Action) -> tuple[Verdict, list[Happening]]:
         """Apply ``action`` to the full-information ``referee`` and return its verdict and what the table showed."""
@@ -114,7 +116,7 @@ class TableModel:
             return [self._row(seat)]
         if kind is ActionKind.FLOWER:
             assert tile is not None
-            return [self._append(seat, (tile,))]
+            return [Sight(SightKind.DISCARD, seat, (tile,))]
         return []
 
     def _resolution(

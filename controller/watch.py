@@ -92,10 +92,11 @@ def watch_hand(service: Service, hand: HandState, walls: NextWalls, camera: Tabl
         assert hand.dice is not None
         side.people.deal(record.seed, record.dealer, hand.dice, record.round_wind, record.consecutive_dealer)
     lookout = camera.lookout
-    lookout.prime([seat.discards for seat in referee.seats])  # after a restart: what already lies there
+    lookout.prime([seat.discards + seat.flowers for seat in referee.seats])  # after a restart: what lies there
     window = service.config.service.claim_window_s
     last: float | None = None
     for frame in camera.frames:
+        received = service.clock()  # a sight is stamped with its frame's arrival: the display latency starts there
         last = frame.time if last is None else last
         while (press := side.inputs.take()) is not None:
             if press.button in (Button.CLAIM, Button.HU):
@@ -104,7 +105,7 @@ def watch_hand(service: Service, hand: HandState, walls: NextWalls, camera: Tabl
             else:
                 log.info("hand %d: %s pressed during play: nothing to do", record.number, press.button.value)
         for sight in lookout.look(frame):
-            service.record(hand, Event.sight(sight, service.clock()))
+            service.record(hand, Event.sight(sight, received))
             last = frame.time
         for unread in lookout.unread:
             line = {"camera": "unread", "hand": record.number, "seat": unread.seat, "sight": unread.kind.value}

@@ -16,7 +16,8 @@ How it reads the table:
   soon as every presser is ready or a ready one outranks every unready one (hu > pung / kong > chi; while a pung or
   kong is ready another presser can only want a chi), else when play moves on or at a quiet window.
 - A row without a press, in the seat's turn: four of a kind is a concealed kong, a tile matching an exposed pung
-  an added kong, a flower is set aside (in the opening out of turn too, as the referee allows).
+  an added kong. A flower put into a discard zone is set aside (in the opening out of turn too, as the referee
+  allows).
 - A hu press in one's turn (or as the next to draw) waits for the row: the tile laid last beside the old row is
   the winning tile of a self-drawn win. A ``taken`` of the discard before it tells a win on that discard.
 - Void suits (定缺) are counted presses: one for m, two for p, three for s, applied at the quiet window.
@@ -123,6 +124,8 @@ class Witness:
         if sight.kind is SightKind.DISCARD:
             if len(sight.tiles) != 1:
                 return [_refusal(f"a discard sight of seat {sight.seat} holds {len(sight.tiles)} tiles, not one")]
+            if is_flower(sight.tiles[0]):
+                return self._flower(sight.seat, sight.tiles[0])
             rulings = self._abandon_self_hu()
             rulings += self._bring_to_turn(sight.seat)
             return [*rulings, self._apply(Action(ActionKind.DISCARD, sight.seat, sight.tiles[0]))]
@@ -264,18 +267,17 @@ class Witness:
             return rulings
         return [*rulings, self._apply(win)]
 
+    def _flower(self, seat: int, flower: Tile) -> list[Ruling]:
+        """A flower put into the seat's discard zone is set aside (out of turn in the opening where the referee
+        allows it)."""
+        action = Action(ActionKind.FLOWER, seat, flower)
+        rulings = [] if self.referee.is_legal(action) else self._bring_to_turn(seat)
+        return [*rulings, self._apply(action)]
+
     def _own_move(self, seat: int, laid: list[Tile]) -> list[Ruling]:
-        """Flowers set aside (out of turn in the opening where the referee allows it), a concealed kong, or the
-        fourth tile beside an exposed pung."""
+        """A concealed kong, or the fourth tile beside an exposed pung."""
         referee, rulings = self.referee, []
-        for flower in (tile for tile in laid if is_flower(tile)):
-            action = Action(ActionKind.FLOWER, seat, flower)
-            if not referee.is_legal(action):
-                rulings += self._bring_to_turn(seat)
-            rulings.append(self._apply(action))
-        rest = sorted(tile for tile in laid if not is_flower(tile))
-        if not rest:
-            return rulings
+        rest = sorted(laid)
         pungs = [meld.tile for meld in referee.seats[seat].melds if meld.tiles == (meld.tile,) * 3]
         if rest == [rest[0]] * 4:
             kind = ActionKind.CONCEALED_KONG
@@ -283,6 +285,8 @@ class Witness:
             kind = ActionKind.ADDED_KONG
         else:
             why = "not four of a kind nor a tile for an exposed pung, and no claim or hu was pressed"
+            if any(is_flower(tile) for tile in rest):
+                why += " (a flower goes into the discard zone)"
             return [*rulings, _refusal(f"seat {seat} showed {format_tiles(rest)}: {why}")]
         rulings += self._bring_to_turn(seat)
         return [*rulings, self._apply(Action(kind, seat, rest[0]))]

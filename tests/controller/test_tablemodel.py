@@ -11,7 +11,7 @@ from controller.tablemodel import TableModel
 from engine.actions import Action, ActionKind
 from engine.referee import Phase, Referee
 from engine.rulesets import get_ruleset
-from engine.tiles import parse_tile, parse_tiles
+from engine.tiles import is_flower, parse_tile, parse_tiles
 from tests.engine.stacked import stacked
 
 K = ActionKind
@@ -85,17 +85,23 @@ def test_void_declarations_are_one_two_or_three_presses():
     ("rules", "options"),
     [("basic", {}), ("basic", {"tile_set": 144}), ("mcr", {}), ("sichuan", {}), ("guizhou", {})],
 )
-def test_every_row_holds_exactly_the_seats_melds_and_flowers(rules, options):
-    """Whatever the bots play, a seat still in the hand shows exactly its melds and flowers (an added kong on offer
-    shows its fourth tile); a winner's row adds his whole hand, and so does every row at a drawn end."""
+def test_every_row_holds_exactly_the_seats_melds_and_the_zones_their_flowers(rules, options):
+    """Whatever the bots play, a seat still in the hand shows exactly its melds in its row (an added kong on offer
+    shows its fourth tile); a winner's row adds his whole hand, and so does every row at a drawn end. Every flower
+    set aside is put into its seat's discard zone, the dealt ones before play."""
     ruleset = get_ruleset(rules, options)
     for seed in range(3):
         model, referee = TableModel(), Referee.deal(ruleset, seed)
-        model.show_deal(referee)
+        zoned = [[] for _ in range(4)]
+        shown = model.show_deal(referee)
         while referee.phase is not Phase.OVER:
-            verdict, _ = model.play(referee, next_action(referee, seed))
+            for sight in shown:
+                if isinstance(sight, Sight) and sight.kind is SightKind.DISCARD and is_flower(sight.tiles[0]):
+                    zoned[sight.seat].append(sight.tiles[0])
+            assert zoned == [state.flowers for state in referee.seats], seed
+            verdict, shown = model.play(referee, next_action(referee, seed))
             for seat, state in enumerate(referee.seats):
-                exposed = Counter(tile for meld in state.melds for tile in meld.tiles) + Counter(state.flowers)
+                exposed = Counter(tile for meld in state.melds for tile in meld.tiles)
                 if referee.phase is Phase.ROB and seat == referee.offer_seat:
                     exposed[referee.offer] += 1
                 won = any(record.seat == seat for record in referee.wins)

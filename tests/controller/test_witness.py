@@ -169,13 +169,14 @@ def test_a_concealed_kong_in_turn_and_a_fourth_tile_beside_a_pung():
     assert witness.referee.seats[3].melds == [Meld(MeldKind.KONG, t("5p"), 6)]  # from the 对家, added
 
 
-def test_flowers_are_set_aside_in_the_opening_out_of_turn_and_later_in_turn():
+def test_flowers_put_into_the_discard_zone_are_set_aside_in_the_opening_out_of_turn_and_later_in_turn():
     witness = observed(get_ruleset("basic", {"tile_set": 144}))
-    assert moves(witness.seen(row(2, "3f"))) == [(K.FLOWER, 2)]
+    assert moves(witness.seen(discard(2, "3f"))) == [(K.FLOWER, 2)]
     witness.seen(discard(0, "1m"))
-    assert moves(witness.seen(row(1, "5f"))) == [(K.DRAW, 1), (K.FLOWER, 1)]
+    assert moves(witness.seen(discard(1, "5f"))) == [(K.DRAW, 1), (K.FLOWER, 1)]
     assert witness.referee.seats[2].flowers == [t("3f")] and witness.referee.seats[1].flowers == [t("5f")]
-    assert witness.seen(row(1, "5f")) == []  # the same row again shows nothing new
+    [ruling] = witness.seen(row(1, "6f"))  # a flower laid in the row instead is no move, and the player is told
+    assert ruling.action is None and "a flower goes into the discard zone" in ruling.verdict.reason
 
 
 def test_a_quiet_window_after_the_last_discard_ends_the_hand_drawn():
