@@ -56,6 +56,8 @@ class HandState:
     referee: Referee | None = None
     fault: str | None = None
     witness: Witness | None = None
+    voided: bool = False
+    """The dealer gave the hand up (``Button.VOID``): it ended with no win and no payment."""
     """People playing: turns the camera's sights and the buttons' presses into the observing referee's actions."""
 
     @classmethod
@@ -103,6 +105,12 @@ class HandState:
         if button in ("lift", "dice"):
             self.steps.append(f"pressed:{button}")
             return None
+        if button == Button.VOID:
+            if self.referee is None:
+                return Verdict(False, "the dealer held the lift switch to void the hand, but none is dealt")
+            verdict = self.referee.void()
+            self.voided = self.voided or verdict.ok
+            return verdict
         if self.witness is None:
             return Verdict(False, f"seat {seat} pressed {button}, but called no meld: the press claims nothing")
         if button not in (Button.CLAIM, Button.HU) or not isinstance(seat, int) or not 0 <= seat <= 3:

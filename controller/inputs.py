@@ -1,6 +1,7 @@
 """The players' buttons as presses the service takes in order: each seat's button (a short press claims the tile on
-offer, a press held ``hu_hold_s`` or longer declares hu), the dealer's lift switch on the Pi, and the dice keys
-wired to the MCU (read from its snapshots by ``controller.cycle``).
+offer, a press held ``hu_hold_s`` or longer declares hu), the dealer's lift switch on the Pi (held ``VOID_HOLD_S``
+during play it voids the hand), and the dice keys wired to the MCU (read from its snapshots by
+``controller.cycle``).
 
 A seat has one button (``bridge.gpio.seat_buttons``), so the length of the press tells a claim from a hu (this
 project's choice; ``service.hu_hold_s`` sets the length). Callbacks come on gpiozero's thread on a Pi and in the
@@ -30,6 +31,15 @@ class Button(StrEnum):
     HU = "hu"
     LIFT = "lift"
     DICE = "dice"
+    VOID = "void"
+    """The lift switch held ``VOID_HOLD_S`` during play: the dealer gives up a hand the table cannot follow."""
+
+
+VOID_HOLD_S = 3.0
+"""How long the dealer holds the lift switch to void the hand in play: far longer than a lift press, so that no
+press meant for the walls voids a hand."""
+LIFT = -1
+"""The lift switch's key among the held buttons (seats are 0-3)."""
 
 
 @dataclass(frozen=True)
@@ -52,19 +62,25 @@ class SeatInputs:
         panel.on_seat_button(self._pressed)
         for seat, item in enumerate(panel.seat_buttons):
             item.button.when_released = lambda seat=seat: self._released(seat)
-        panel.lift_switch.on_press(lambda: self.presses.put(Press(Button.LIFT, self.dealer)))
+        panel.lift_switch.on_press(lambda: self._pressed(LIFT))
+        panel.lift_switch.button.when_released = lambda: self._released(LIFT)
 
     def _pressed(self, seat: int) -> None:
         with self._lock:
             self._down[seat] = self.clock()
 
     def _released(self, seat: int) -> None:
-        """The press ends: its length makes it a claim or a hu. A release with no accepted press (contact bounce,
-        or a press the debouncer dropped) is nothing."""
+        """The press ends: its length makes a seat's press a claim or a hu, the lift switch's a lift or (held
+        ``VOID_HOLD_S``) the dealer's void. A release with no accepted press (contact bounce, or a press the
+        debouncer dropped) is nothing."""
         with self._lock:
             down = self._down.pop(seat, None)
-        if down is not None:
-            held = self.clock() - down
+        if down is None:
+            return
+        held = self.clock() - down
+        if seat == LIFT:
+            self.presses.put(Press(Button.VOID if held >= VOID_HOLD_S else Button.LIFT, self.dealer))
+        else:
             self.presses.put(Press(Button.HU if held >= self.hu_hold_s else Button.CLAIM, seat))
 
     def take(self) -> Press | None:
@@ -126,6 +142,10 @@ class SimHands:
 
     def lift(self) -> None:
         self._tap(self.gpio.lift_switch, 0.2)
+
+    def void(self) -> None:
+        """The dealer holds the lift switch: the hand in play is given up."""
+        self._tap(self.gpio.lift_switch, VOID_HOLD_S + 0.5)
 
     def dice_key(self, seat: int, held: bool) -> None:
         self.press_key(seat, held)

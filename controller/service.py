@@ -317,7 +317,8 @@ class Service:
     def _presses(self, hand: HandState, camera: SimCamera | None) -> None:
         """Every seat-button press so far, in order, to the referee: a held press declares hu (the camera reads
         the hand laid down), a short one claims with the meld its player called, or, with none called, is
-        answered as claiming nothing. A lift press during play is ignored (logged)."""
+        answered as claiming nothing. The lift switch held voids the hand; a lift press during play is ignored
+        (logged)."""
         referee = hand.referee
         assert referee is not None
         while (press := self.cycle.side.inputs.take()) is not None:
@@ -330,7 +331,7 @@ class Service:
                     action = self._revealed(hand, camera, action)
             elif press.button is Button.CLAIM and called is not None and called.kind is not ActionKind.HU:
                 action = called
-            elif press.button is Button.CLAIM:
+            elif press.button in (Button.CLAIM, Button.VOID):
                 self.record(hand, Event.button(press.button.value, press.seat, self.clock()))
                 continue
             else:
@@ -417,6 +418,8 @@ class Service:
             "wins": [win.to_dict() for win in referee.wins],
             "scores": list(after.scores),
         }
+        if hand.voided:
+            result["voided"] = True
         done = run.hands is not None and record.number + 1 >= run.hands
         match = replace(match, match=after, finished=after.game_over)
         run = replace(run, finished=done)

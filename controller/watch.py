@@ -99,7 +99,7 @@ def watch_hand(service: Service, hand: HandState, walls: NextWalls, camera: Tabl
         received = service.clock()  # a sight is stamped with its frame's arrival: the display latency starts there
         last = frame.time if last is None else last
         while (press := side.inputs.take()) is not None:
-            if press.button in (Button.CLAIM, Button.HU):
+            if press.button in (Button.CLAIM, Button.HU, Button.VOID):
                 service.record(hand, Event.button(press.button.value, press.seat, service.clock()))
                 last = frame.time
             else:

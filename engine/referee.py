@@ -819,6 +819,16 @@ class Referee:
             fact["void_suit"] = self.void_suits[seat]
         return fact
 
+    def void(self) -> Verdict:
+        """The table gives the hand up (the dealer's call when the table cannot follow the play, e.g. after a tile
+        the camera misread): it ends with no win and no payment, every payment made during it annulled (kong money,
+        penalties). It counts as a drawn hand for the dealer's rotation."""
+        if self.phase is Phase.OVER:
+            return Verdict(False, "the hand is over")
+        self.result = HandResult((), no_payments())
+        self.phase = Phase.OVER
+        return Verdict(True, events=("hand voided",))
+
     def _close(self, events: list[str]) -> list[str]:
         payments = combine(*self.settlements, *self.penalties)
         self.result = HandResult(tuple(self.win_events), payments)

@@ -13,7 +13,7 @@ from gpiozero.pins.mock import MockFactory
 from controller.config import Config
 from controller.display import TableView
 from controller.errors import TableStopped
-from controller.inputs import Button, Press, SeatInputs
+from controller.inputs import VOID_HOLD_S, Button, Press, SeatInputs
 from controller.journal import Journal
 from controller.records import hand_log, run_records
 from controller.service import Service, journal_path, serve
@@ -71,6 +71,14 @@ def test_a_short_press_claims_a_held_one_declares_hu_and_the_lift_switch_is_the_
         Press(Button.CLAIM, 0),
         Press(Button.LIFT, 2),
     ]
+
+
+def test_the_lift_switch_held_three_seconds_is_the_dealers_void(wired):
+    factory, clock, gpio, inputs = wired
+    inputs.dealer = 1
+    _press(factory, clock, gpio.lift_switch, VOID_HOLD_S - 0.01)
+    _press(factory, clock, gpio.lift_switch, VOID_HOLD_S)
+    assert _all(inputs) == [Press(Button.LIFT, 1), Press(Button.VOID, 1)]
 
 
 def test_contact_bounce_makes_one_press_and_a_stray_release_none(wired):

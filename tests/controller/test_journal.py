@@ -144,3 +144,17 @@ def test_a_journal_written_before_people_played_opens_and_resumes_as_the_bots_ru
         assert journal.open_run() == people and journal.runs()[-1].players == "people"
     with Journal(path) as journal:  # opened again: the columns are there, nothing is added twice
         assert [run.players for run in journal.runs()] == ["bots", "people"]
+
+
+def test_the_dealers_void_ends_the_hand_in_play_with_no_win_and_no_payment(tmp_path):
+    with Journal(tmp_path / "j.sqlite") as journal:
+        _, _, record = _start(journal)
+        state = _play(journal, record, limit=30)
+        assert not state.over
+        verdict = state.apply(Event.button("void", 2, 9.0))
+        assert verdict.ok and verdict.events == ("hand voided",) and state.voided and state.over
+        result = state.referee.result
+        assert result.drawn and all(amount == 0 for amount in result.payments.values())
+        assert "the hand is over" in state.apply(Event.button("void", 2, 9.5)).reason
+        before = HandState.start(record)
+        assert "none is dealt" in before.apply(Event.button("void", 2, 1.0)).reason
