@@ -4,7 +4,6 @@ right, the hands end as the same bots' hands end when the service plays them its
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,7 @@ from controller.config import Config
 from controller.journal import Journal
 from controller.records import hand_log, run_records
 from controller.service import journal_path, serve
-from tests.controller.test_service_recovery import _events, _finish, _kill_when, _start
+from tests.controller.test_service_recovery import _events, _kill_then_finish
 
 SAME = ("hand", "match", "seed", "dealer", "round_wind", "dice", "winners", "drawn", "wins", "scores")
 """What must agree between the two runs; ``actions`` counts the referee's actions, which differ in how passes are
@@ -63,20 +62,7 @@ def test_a_people_table_killed_at_any_moment_resumes_the_hand_it_was_watching(tm
     reference = [line for line in _run(tmp_path / "reference", "people", 2, 1) if "wins" in line]
     assert _events(tmp_path / "reference") > max(PEOPLE_KILLS), "the kill points must fall inside the run"
     state = tmp_path / "crashed"
-    processes: list[subprocess.Popen[str]] = []
-    try:
-        held = []
-        for count in PEOPLE_KILLS:
-            processes.append(_start(state, PEOPLE_ARGS))
-            held.append(_kill_when(processes[-1], state, count, within_s=120))
-        processes.append(_start(state, PEOPLE_ARGS))
-        final = _finish(processes[-1], within_s=240)
-    finally:
-        for process in processes:
-            if process.poll() is None:
-                process.kill()
-                process.communicate()
-    assert all(count <= got for count, got in zip(PEOPLE_KILLS, held, strict=True)), held
+    final = _kill_then_finish(state, PEOPLE_ARGS, PEOPLE_KILLS, within_s=120)
     with Journal(state / "journal.sqlite") as journal:
         (run,) = journal.runs()
         results = [result for _, result in journal.hands(run.id)]

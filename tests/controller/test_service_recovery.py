@@ -84,6 +84,30 @@ def _finish(process: subprocess.Popen[str], within_s: float = DEADLINE_S * 2) ->
     return [json.loads(line) for line in out.splitlines()]
 
 
+def _reap(processes: list[subprocess.Popen[str]]) -> None:
+    for process in processes:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+
+
+def _kill_then_finish(state: Path, args: list[str], kills: tuple[int, ...], within_s: float = DEADLINE_S) -> list[dict]:
+    """Start the run on ``state`` and SIGKILL it at each journal position of ``kills`` in turn, then let a last
+    start finish it; returns that start's output lines."""
+    processes: list[subprocess.Popen[str]] = []
+    try:
+        held = []
+        for count in kills:
+            processes.append(_start(state, args))
+            held.append(_kill_when(processes[-1], state, count, within_s))
+        processes.append(_start(state, args))
+        final = _finish(processes[-1], within_s * 2)
+    finally:
+        _reap(processes)
+    assert all(count <= got for count, got in zip(kills, held, strict=True)), held
+    return final
+
+
 def _history(state: Path) -> list[tuple[dict, list[tuple[str, dict]]]]:
     """Every hand's result and its dice and moves (table steps a restarted simulator repeated are left out)."""
     with Journal(state / "journal.sqlite") as journal:
@@ -97,27 +121,12 @@ def _history(state: Path) -> list[tuple[dict, list[tuple[str, dict]]]]:
 
 @pytest.mark.slow
 def test_sigkill_at_five_points_then_restart_gives_the_uninterrupted_results(tmp_path):
-    processes: list[subprocess.Popen[str]] = []
-    try:
-        processes.append(_start(tmp_path / "reference"))
-        reference = _finish(processes[-1])
-        assert [line.get("hand") for line in reference] == [0, 1, 2, 3, None]
-        expected = _history(tmp_path / "reference")
-        assert sum(len(moves) for _, moves in expected) > max(KILL_AT), "the kill points must fall inside the run"
-
-        state = tmp_path / "crashed"
-        held = []
-        for count in KILL_AT:
-            processes.append(_start(state))
-            held.append(_kill_when(processes[-1], state, count))
-        processes.append(_start(state))
-        final = _finish(processes[-1])
-    finally:
-        for process in processes:
-            if process.poll() is None:
-                process.kill()
-                process.communicate()
-    assert all(count <= got for count, got in zip(KILL_AT, held, strict=True)), held
+    reference = _kill_then_finish(tmp_path / "reference", ARGS, ())
+    assert [line.get("hand") for line in reference] == [0, 1, 2, 3, None]
+    expected = _history(tmp_path / "reference")
+    assert sum(len(moves) for _, moves in expected) > max(KILL_AT), "the kill points must fall inside the run"
+    state = tmp_path / "crashed"
+    final = _kill_then_finish(state, ARGS, KILL_AT)
     assert final[-1] == reference[-1]
     assert final[-1]["hands"] == 4
     assert _history(state) == expected
