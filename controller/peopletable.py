@@ -15,8 +15,10 @@ image rendered once and repeated), enough for ``vision.track.Tracker(stable, gon
   17th touching; more reach past the zone's ends, and the lookout reports a row it could not read).
 
 A new hand sweeps every zone and clears the rows at once. Once the hand is over (and before the first deal) the
-unchanged scene repeats. With ``quiet_s``, an offer nobody took (a discard all passed, the 定缺 declarations) is
-followed by that long of unchanged frames: people wait out the service's claim window before going on.
+unchanged scene repeats; watched for ``give_up_s`` more, the dealer voids the hand (the lift switch held: the
+service no longer follows the people's play, after a misread tile). With ``quiet_s``, an offer nobody took (a
+discard all passed, the 定缺 declarations) is followed by that long of unchanged frames: people wait out the
+service's claim window before going on.
 
 Persistence: after each step ``state_file`` is written (atomically) with the hand's deal, the number of bot moves
 played and the step's presses. ``deal`` of the same hand again (a crash, a new object) rebuilds the referee by
@@ -102,9 +104,13 @@ class PeopleTable:
         fps: float = 10.0,
         still_frames: int = 4,
         quiet_s: float = 0.0,
+        give_up_s: float = 60.0,
     ) -> None:
         self.ruleset, self.renderer, self.hands, self.state_file = ruleset, renderer, hands, state_file
         self.fps, self.still_frames, self.quiet_frames = fps, still_frames, round(quiet_s * fps)
+        self.give_up_frames = round(give_up_s * fps)
+        """Frames the camera is still watched after the people's hand ended before the dealer voids it."""
+        self._idle = 0
         self.look = Look()
         self.referee: Referee | None = None
         self.model = TableModel()
@@ -144,6 +150,7 @@ class PeopleTable:
         self.renderer.reseed(random.Random(f"{hand_seed}/frames").getrandbits(63))
         self._pending.clear()
         self._pressed_since_offer = False
+        self._idle = 0
         self._show(self.model.show_deal(self.referee))
         presses: list[Press] = []
         if saved is not None and saved[0] == deal:
@@ -266,8 +273,18 @@ class PeopleTable:
                 shot.frames -= 1
                 if shot.frames <= 0:
                     self._pending.popleft()
+            elif self.referee is not None:
+                self._wait_for_the_table()
             yield Frame(self._render(shot.scene), self._index, self._index / self.fps)
             self._index += 1
+
+    def _wait_for_the_table(self) -> None:
+        """The people's hand is over and shown, yet the service still watches: after ``give_up_s`` the dealer
+        holds the lift switch to void the hand, as players do when the display no longer follows their play
+        (a tile the camera misread). Once per hand."""
+        self._idle += 1
+        if self._idle == self.give_up_frames:
+            self.hands.void()
 
     def _render(self, scene: Scene) -> np.ndarray:
         """The frame of ``scene``: rendered once, repeated while the scene stays the same."""

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from controller.inputs import Press, SeatInputs, SimHands
+from controller.inputs import Button, Press, SeatInputs, SimHands
 from controller.peopletable import PeopleTable, PeopleTableError
 from controller.players import next_action
 from controller.renderer import Renderer
@@ -155,6 +155,25 @@ def test_before_the_deal_and_after_the_hand_the_unchanged_table_is_shown_without
     after = [next(idle) for _ in range(5)]
     assert len(renderer.rendered) == rendered
     assert [b.time - a.time for a, b in pairwise(after)] == [0.25] * 4
+
+
+def test_watched_long_after_their_hand_ended_the_dealer_voids_it_once(tmp_path):
+    """The service still watching ``give_up_s`` after the people's hand ended (it no longer follows their play):
+    the dealer holds the lift switch, once, and a new deal starts the count again."""
+    world = make_world("basic", {}, StandInRenderer(), fps=10.0, give_up_s=2.0)
+    world.inputs.dealer = DEAL["dealer"]
+    deal(world, 5)
+    frames = world.table.frames()
+    for _ in frames_to_end(world.table):
+        pass
+    world.presses()
+    idle = [next(frames) for _ in range(19)]
+    assert world.presses() == [] and len(idle) == 19
+    next(frames)
+    assert world.presses() == [Press(Button.VOID, DEAL["dealer"])]
+    for _ in range(40):
+        next(frames)
+    assert world.presses() == []
 
 
 def test_a_world_killed_mid_hand_resumes_the_same_scene_and_ends_as_an_uninterrupted_one(tmp_path):
