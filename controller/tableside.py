@@ -58,7 +58,8 @@ def _people_table(stack: ExitStack, config: Config, hands: SimHands) -> PeopleTa
     renderer = open_renderer()
     stack.callback(renderer.close)
     ruleset = table_ruleset(config.service.rules, config.service.options)
-    return PeopleTable(ruleset, renderer, hands, config.service.state_path / "people-table.json")
+    state_file, window = config.service.state_path / "people-table.json", config.service.claim_window_s
+    return PeopleTable(ruleset, renderer, hands, state_file, give_up_s=4 * window)  # well past any window
 
 
 @contextmanager

@@ -9,10 +9,13 @@ from typing import Any
 
 import pytest
 
+from controller import peopletable
 from controller.config import Config
+from controller.inputs import Button, Press
 from controller.journal import Journal
 from controller.records import hand_log, run_records
 from controller.service import journal_path, serve
+from controller.tablemodel import TableModel
 from tests.controller.test_service_recovery import _events, _kill_then_finish
 
 SAME = ("hand", "match", "seed", "dealer", "round_wind", "dice", "winners", "drawn", "wins", "scores")
@@ -68,3 +71,30 @@ def test_a_people_table_killed_at_any_moment_resumes_the_hand_it_was_watching(tm
         results = [result for _, result in journal.hands(run.id)]
     assert run.finished and final[-1]["hands"] == 2
     assert [{key: r[key] for key in SAME} for r in results] == _results(reference)
+
+
+class _ClaimButtonsDead(TableModel):
+    """The people's table with the seat buttons' claim contacts dead in the first hand: the players claim and lay
+    their melds, but the service never hears a claim (play it cannot follow)."""
+
+    first_hand: object = None
+
+    def play(self, referee, action):
+        verdict, happenings = super().play(referee, action)
+        type(self).first_hand = type(self).first_hand or referee
+        if referee is type(self).first_hand:
+            happenings = [h for h in happenings if not (isinstance(h, Press) and h.button is Button.CLAIM)]
+        return verdict, happenings
+
+
+@pytest.mark.slow
+def test_a_hand_the_service_lost_is_voided_by_the_dealer_and_the_run_goes_on(tmp_path, monkeypatch):
+    monkeypatch.setattr(_ClaimButtonsDead, "first_hand", None)
+    monkeypatch.setattr(peopletable, "TableModel", _ClaimButtonsDead)
+    lines = _run(tmp_path / "lost", "people", 2, 1)
+    voided, played = [line for line in lines if "wins" in line]
+    assert voided.get("voided") and voided["drawn"] and set(voided["payments"].values()) == {0}
+    assert not played.get("voided") and lines[-1]["hands"] == 2
+    with Journal(journal_path(Config().with_service(state_dir=str(tmp_path / "lost")))) as journal:
+        log = hand_log(run_records(journal)[0])
+    assert "pressed void" in log and "hand voided" in log and "no claim or hu was pressed" in log
