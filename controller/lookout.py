@@ -1,6 +1,8 @@
 """The service's reader of the table's overhead camera when people play: frames in, ``controller.sights.Sight``s
 out. Every frame, the discard and hand ("row") zones of all four seats are read by ``vision.recognize.Recognizer``
-and tracked by ``vision.track.Tracker``: the tracker's ``discard`` is a ``discard`` sight, its ``taken`` a
+(a zone whose picture has not changed since it was last read keeps its last reading:
+``vision.recognize.SkippingRecognizer``) and tracked by ``vision.track.Tracker``, which is given every zone's view
+every frame (its debouncing counts frames): the tracker's ``discard`` is a ``discard`` sight, its ``taken`` a
 ``taken`` sight and its ``hand`` (the face-up tiles in front of a seat, changed and still) a ``row`` sight.
 
 A tile the camera saw but could not read is not a sight (a sight names its tiles): ``look`` logs it and keeps it
@@ -24,7 +26,7 @@ from engine.tiles import Tile
 from vision.calibrate import Calibration
 from vision.capture import Frame
 from vision.classify import Model
-from vision.recognize import Recognizer, ZoneView
+from vision.recognize import Recognizer, SkippingRecognizer, ZoneView
 from vision.track import Event, Tracker
 
 log = logging.getLogger(__name__)
@@ -57,12 +59,19 @@ class _Primed:
 class Lookout:
     """Frames of the table's overhead camera to sights (see the module doc). ``stable``, ``gone`` and ``patience``
     are the tracker's (``vision.track.Tracker``): frames a discard or row must read the same, frames a taken tile
-    must stay gone, frames after which a tile that never reads is told."""
+    must stay gone, frames after which a tile that never reads is told. ``skip_unchanged`` False reads every zone
+    of every frame (the reference the skipping is measured and tested against)."""
 
     def __init__(
-        self, calibration: Calibration, model: Model, stable: int = 3, gone: int = 4, patience: int = 12
+        self,
+        calibration: Calibration,
+        model: Model,
+        stable: int = 3,
+        gone: int = 4,
+        patience: int = 12,
+        skip_unchanged: bool = True,
     ) -> None:
-        self.recognizer = Recognizer(calibration, model)
+        self.recognizer = (SkippingRecognizer if skip_unchanged else Recognizer)(calibration, model)
         self.stable, self.gone, self.patience = stable, gone, patience
         self.tolerance = Tracker().tolerance
         self.unread: list[Unread] = []
