@@ -96,6 +96,7 @@ def watch_hand(service: Service, hand: HandState, walls: NextWalls, camera: Tabl
     window = service.config.service.claim_window_s
     last: float | None = None
     for frame in camera.frames:
+        service.sleep(0)  # the loop moves with every frame (the watchdog's heartbeat), and waits here while paused
         received = service.clock()  # a sight is stamped with its frame's arrival: the display latency starts there
         last = frame.time if last is None else last
         while (press := side.inputs.take()) is not None:

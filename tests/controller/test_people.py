@@ -23,12 +23,14 @@ SAME = ("hand", "match", "seed", "dealer", "round_wind", "dice", "winners", "dra
 made (each bot answers; people's silence is read as passes all at once)."""
 
 
-def _run(state: Path, players: str, hands: int, seed: int, rules: str = "basic") -> list[dict[str, Any]]:
+def _run(
+    state: Path, players: str, hands: int, seed: int, rules: str = "basic", hooks: tuple = ()
+) -> list[dict[str, Any]]:
     config = Config().with_service(
         http="off", state_dir=str(state), seed=seed, hands=hands, speed=1000.0, rules=rules, players=players
     )
     lines: list[dict[str, Any]] = []
-    serve(config, lines.append)
+    serve(config, lines.append, hooks=hooks)
     return lines
 
 
@@ -39,14 +41,22 @@ def _results(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
 @pytest.mark.slow
 @pytest.mark.parametrize(("rules", "seed", "hands"), [("basic", 1, 2), ("mcr", 3, 1)])
 def test_people_seen_only_by_camera_and_buttons_end_their_hands_as_the_bots_did(tmp_path, rules, seed, hands):
-    people = _run(tmp_path / "people", "people", hands, seed, rules)
+    moved: list[float] = []
+
+    def count_moves(stack, service, view) -> None:  # the daemon's heartbeat and pause gate wrap this sleep
+        sleep = service.sleep
+        service.sleep = lambda seconds: (moved.append(seconds), sleep(seconds))
+
+    people = _run(tmp_path / "people", "people", hands, seed, rules, (count_moves,))
     bots = _run(tmp_path / "bots", "bots", hands, seed, rules)
     assert people[-1]["hands"] == hands and "camera" not in people[-1]
     assert _results(people) == _results(bots)
     assert any(line["wins"] for line in _results(bots)), "pick a seed with a win: it checks the revealed hand"
     with Journal(journal_path(Config().with_service(state_dir=str(tmp_path / "people")))) as journal:
         records = run_records(journal)
-    kinds = {event["kind"] for record in records for event in record["events"]}
+    events = [event for record in records for event in record["events"]]
+    assert len(moved) > len(events)  # the loop moves with every frame, also while nobody plays
+    kinds = {event["kind"] for event in events}
     assert "action" not in kinds and {"sight", "button"} <= kinds  # the inputs are journaled, not bots' actions
     log = hand_log(records[0])
     assert "camera  seat" in log and "→ seat" in log
