@@ -4,6 +4,9 @@ is what the table showed, in order."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import cv2
 import numpy as np
 import pytest
 
@@ -164,6 +167,54 @@ def test_a_whole_hand_is_read_as_the_table_model_told_it(renderer, rules, option
     while (press := world.inputs.take()) is not None:
         pressed.append(press)
     assert pressed == [h for step in steps for h in step if isinstance(h, Press)]
+
+
+NOISE = 2.0
+"""Sensor noise (sigma, every channel) each frame gets afresh: the people's table repeats one rendered image while
+its scene stays the same, a camera's frames differ by their noise."""
+
+
+def noisy(frames: Iterator[Frame], seed: int) -> Iterator[Frame]:
+    cv2.setRNGSeed(seed)
+    for frame in frames:
+        noise = np.empty(frame.image.shape, np.float32)
+        cv2.randn(noise, (0.0,) * 3, (NOISE,) * 3)
+        image = np.clip(frame.image + noise, 0, 255).astype(np.uint8)
+        yield Frame(image, frame.index, frame.time)
+
+
+def watch_twice(world, until, **tracker) -> tuple[list[Sight], list[Sight], Lookout]:
+    """The noisy frames of ``world`` until ``until(table)``, each to a skipping lookout and to one that reads every
+    zone of every frame: the sights of each (nothing unread), and the skipping lookout."""
+    skipping, reference = camera_lookout(**tracker), camera_lookout(**tracker, skip_unchanged=False)
+    sights: tuple[list[Sight], list[Sight]] = ([], [])
+    for frame in noisy(world.table.frames(), 1):
+        for lookout, seen in zip((skipping, reference), sights, strict=True):
+            seen += lookout.look(frame)
+            assert lookout.unread == []
+        if until(world.table):
+            return *sights, skipping
+    raise AssertionError("unreachable: frames are endless")
+
+
+def test_skipping_unchanged_zones_the_lookout_reports_what_reading_every_zone_does(renderer):
+    """The service's settings (the tracker's defaults, four frames a change), noise on every frame."""
+    world = make_world("basic", {}, renderer, still_frames=4)
+    deal(world, 3)
+    sights, reference, lookout = watch_twice(world, lambda t: t.played >= 12 and not t.pending)
+    assert sights == reference == world.table.shown
+    assert sum(s.kind is DISCARD for s in sights) >= 4
+    assert lookout.recognizer.zones_skipped > 2 * lookout.recognizer.zones_read  # type: ignore[union-attr]
+
+
+@pytest.mark.slow
+def test_a_whole_hand_read_skipping_unchanged_zones_is_read_as_reading_every_zone(renderer):
+    """The service's settings, flowers and all; the whole hands the tests above read are read skipping too."""
+    world = make_world("basic", {"tile_set": 144}, renderer)
+    deal(world, 4)
+    sights, reference, _ = watch_twice(world, shown_all)
+    steps = told("basic", {"tile_set": 144}, 4)
+    assert sights == reference == with_sweeps([h for step in steps for h in step if isinstance(h, Sight)])
 
 
 def rivers(sights: list[Sight]) -> list[list[int]]:
