@@ -202,7 +202,7 @@ class SkippingRecognizer:
         return [self._zone(frame, index) for index in self.zones.indices(seats)]
 
     def _zone(self, frame: np.ndarray, index: int) -> ZoneView:
-        picture = self._picture(frame, index)
+        picture = self.glance(frame, index)
         last = self._last[index]
         if last is not None and picture is not None and _settled(last.view) and not changed(last.picture, picture):
             self.zones_skipped += 1
@@ -212,14 +212,15 @@ class SkippingRecognizer:
         self.zones_read += 1
         return view
 
-    def _picture(self, frame: np.ndarray, index: int) -> np.ndarray | None:
+    def glance(self, frame: np.ndarray, index: int) -> np.ndarray | None:
         """The frame's box around the zone, averaged over ``GLANCE_CELL`` cells, grey (None: out of the frame)."""
         x0, y0, x1, y1 = self._boxes[index]
         box = frame[y0:y1, x0:x1]
         size = (box.shape[1] // GLANCE_CELL, box.shape[0] // GLANCE_CELL)
         if min(size) == 0:
             return None
-        small = cv2.resize(box, size, interpolation=cv2.INTER_AREA)
+        whole = box[: size[1] * GLANCE_CELL, : size[0] * GLANCE_CELL]  # whole cells: OpenCV's fast path, 10x faster
+        small = cv2.resize(whole, size, interpolation=cv2.INTER_AREA)
         return cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
 
 
@@ -228,9 +229,12 @@ def _settled(view: ZoneView) -> bool:
 
 
 def changed(before: np.ndarray, after: np.ndarray) -> bool:
-    """Whether two glances at a zone (see ``SkippingRecognizer``) differ by more than ``UNCHANGED`` in some cell,
-    ``before`` brought to ``after``'s overall brightness first."""
-    if before.shape != after.shape:
-        return True
+    """Whether two glances at a zone (``SkippingRecognizer.glance``) differ by more than ``UNCHANGED``."""
+    return before.shape != after.shape or difference(before, after) > UNCHANGED
+
+
+def difference(before: np.ndarray, after: np.ndarray) -> float:
+    """The largest difference of a cell of two glances of the same size, ``before`` brought to ``after``'s overall
+    brightness first."""
     gain = float(after.mean()) / max(float(before.mean()), 1.0)
-    return float(cv2.absdiff(before * gain, after).max()) > UNCHANGED
+    return float(cv2.absdiff(before * gain, after).max())
