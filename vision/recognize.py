@@ -110,6 +110,7 @@ class Zones:
         return cv2.warpPerspective(frame, self._matrices[index], size, flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR)
 
     def __len__(self) -> int:
+        """How many zones: four seats' worth of each zone name."""
         return len(self._zones)
 
     def name(self, index: int) -> tuple[int, str]:
@@ -227,6 +228,7 @@ class SkippingRecognizer:
 
 
 def _settled(view: ZoneView) -> bool:
+    """Whether every tile of ``view`` was read (else the zone is read again, see ``SkippingRecognizer``)."""
     return all(seen.tile is not None for seen in view.tiles)
 
 
