@@ -56,9 +56,9 @@ class HandState:
     referee: Referee | None = None
     fault: str | None = None
     witness: Witness | None = None
+    """People playing: turns the camera's sights and the buttons' presses into the observing referee's actions."""
     voided: bool = False
     """The dealer gave the hand up (``Button.VOID``): it ended with no win and no payment."""
-    """People playing: turns the camera's sights and the buttons' presses into the observing referee's actions."""
 
     @classmethod
     def start(cls, record: HandRecord) -> HandState:

@@ -9,6 +9,9 @@ With ``service.camera = "sim"`` (``mjtable run --camera sim``) the bots' discard
 (``controller.camera``): what the camera read is journaled and applied, a claim is confirmed by the tile seen
 taken, and a camera that reads wrong or nothing is logged and shown but never stalls the game (the bot's own
 report is used). When the camera reads every discard right the results are those of a run without it.
+
+With ``service.players = "people"`` nobody's moves are known: the hand is followed through the camera and the seat
+buttons only (``controller.watch``), its sights and presses journaled and turned into actions by the witness.
 """
 
 from __future__ import annotations
@@ -141,8 +144,12 @@ class Service:
 
     def _open_run(self) -> RunRecord:
         service = self.config.service
-        wanted = {"rules": service.rules, "options": service.options, "hands": service.hands or None}
-        wanted["players"] = service.players
+        wanted = {
+            "rules": service.rules,
+            "options": service.options,
+            "hands": service.hands or None,
+            "players": service.players,
+        }
         run = self.journal.open_run()
         if run is not None:
             found = {"rules": run.rules, "options": run.options, "hands": run.hands, "players": run.players}
