@@ -9,13 +9,16 @@ from typing import Any
 
 import pytest
 
-from controller import peopletable
+from controller import peopletable, tableside, watch
 from controller.config import Config
 from controller.inputs import Button, Press
 from controller.journal import Journal
+from controller.peopletable import PeopleTable
 from controller.records import hand_log, run_records
 from controller.service import journal_path, serve
 from controller.tablemodel import TableModel
+from engine.rulesets import get_ruleset
+from tests.controller.test_peopletable import StandInRenderer
 from tests.controller.test_service_recovery import _events, _kill_then_finish
 
 SAME = ("hand", "match", "seed", "dealer", "round_wind", "dice", "winners", "drawn", "wins", "scores")
@@ -108,3 +111,37 @@ def test_a_hand_the_service_lost_is_voided_by_the_dealer_and_the_run_goes_on(tmp
     with Journal(journal_path(Config().with_service(state_dir=str(tmp_path / "lost")))) as journal:
         log = hand_log(run_records(journal)[0])
     assert "pressed void" in log and "hand voided" in log and "no claim or hu was pressed" in log
+
+
+class _TruthLookout:
+    """The camera reader as a perfect eye: every sight the people's table showed, on the next frame (no pictures
+    are rendered or read: the service's own path, from frames and pins to the referee, is what this tests)."""
+
+    def __init__(self, table) -> None:
+        self.table, self.seen, self.unread = table, 0, []
+
+    def prime(self, rivers) -> None:
+        self.seen = 0  # a new deal: the table's ``shown`` starts afresh
+
+    def look(self, frame) -> list:
+        sights = self.table.shown[self.seen :]
+        self.seen = len(self.table.shown)
+        return sights
+
+
+def test_the_service_follows_people_from_frames_and_pins_alone(tmp_path, monkeypatch):
+    """The fast check of the people's path (the slow tests add the rendering and the recogniser): a perfect eye on
+    the simulated people's table, the service's loop, journal, witness and claim window, the same ends as the
+    bots' run."""
+
+    def people_table(stack, config, hands):
+        ruleset = get_ruleset(config.service.rules, config.service.options)
+        return PeopleTable(ruleset, StandInRenderer(), hands, config.service.state_path / "people-table.json")
+
+    monkeypatch.setattr(tableside, "_people_table", people_table)
+    monkeypatch.setattr(
+        watch, "open_table_camera", lambda config, people: watch.TableCamera(people.frames(), _TruthLookout(people))
+    )
+    people = _run(tmp_path / "people", "people", 2, 5, "basic")
+    bots = _run(tmp_path / "bots", "bots", 2, 5, "basic")
+    assert _results(people) == _results(bots) and any(line["wins"] for line in _results(bots))
