@@ -14,6 +14,8 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -170,7 +172,22 @@ def payloads(listener: Listener, topic: str) -> list[dict]:
     return [json.loads(payload) for payload in listener.on(topic)]
 
 
-def fleet_process(broker: Broker, http: str, tmp: Path) -> subprocess.Popen[bytes]:
-    """``mjtable fleet`` on ``http``; its first stdout line announces the page, its log goes to ``tmp``."""
+@contextmanager
+def fleet_of_two(broker: Broker, tmp: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Two tables on ``broker`` — ``east`` has played its one hand and said goodbye, ``west`` is playing — and
+    ``mjtable fleet`` watching them: yields the page's HOST:PORT and the fleet process (its first stdout line
+    announces the page, its log goes to ``tmp``). Everything is stopped on leaving."""
+    finished = Table(table_config(tmp, broker, "east", hands=1))
+    finished.thread.join(60)
+    playing = Table(table_config(tmp, broker, "west"))
+    http = f"127.0.0.1:{free_port()}"
     command = [sys.executable, "-m", "controller.cli", "fleet", "--mqtt", broker.url, "--http", http]
-    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=(tmp / "fleet.log").open("wb"))
+    fleet = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=(tmp / "fleet.log").open("wb"))
+    try:
+        yield http, fleet
+    finally:
+        fleet.kill()
+        fleet.wait(10)
+        assert fleet.stdout is not None
+        fleet.stdout.close()
+        playing.close()

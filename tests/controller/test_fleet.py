@@ -7,7 +7,7 @@ import signal
 import time
 import urllib.request
 
-from tests.controller.fleet_harness import Broker, Listener, Table, fleet_process, free_port, payloads, table_config
+from tests.controller.fleet_harness import Broker, Listener, fleet_of_two, payloads
 
 
 def _get(url: str) -> bytes:
@@ -18,36 +18,28 @@ def _get(url: str) -> bytes:
 def test_the_fleet_page_shows_every_table_with_its_availability_and_state(tmp_path):
     with Broker(tmp_path) as broker:
         listener = Listener(broker)
-        finished = Table(table_config(tmp_path, broker, "east", hands=1))
-        finished.thread.join(60)
-        playing = Table(table_config(tmp_path, broker, "west"))
-        http = f"127.0.0.1:{free_port()}"
-        fleet = fleet_process(broker, http, tmp_path)
         try:
-            assert fleet.stdout is not None
-            announced = json.loads(fleet.stdout.readline())
-            assert announced == {"fleet": f"http://{http}", "broker": broker.url}
-            deadline = time.monotonic() + 15
-            tables: dict = {}
-            while time.monotonic() < deadline and not (
-                tables.get("west", {}).get("state") and tables.get("east", {}).get("state")
-            ):
-                time.sleep(0.1)
-                tables = json.loads(_get(f"http://{http}/api/tables"))
-            assert sorted(tables) == ["east", "west"]
-            assert tables["east"]["availability"] == "offline"  # its one hand played, the table said goodbye
-            assert tables["west"]["availability"] == "online"
-            assert tables["east"]["state"] == payloads(listener, "mjtable/east/state")[-1]  # the table's own state
-            assert tables["west"]["state"]["rules"] == "mcr"
-            page = _get(f"http://{http}/").decode()
-            assert "<title>mjtable fleet</title>" in page and "/api/tables" in page
-            fleet.send_signal(signal.SIGTERM)
-            assert fleet.wait(10) == 0
+            with fleet_of_two(broker, tmp_path) as (http, fleet):
+                assert fleet.stdout is not None
+                announced = json.loads(fleet.stdout.readline())
+                assert announced == {"fleet": f"http://{http}", "broker": broker.url}
+                deadline = time.monotonic() + 15
+                tables: dict = {}
+                while time.monotonic() < deadline and not (
+                    tables.get("west", {}).get("state") and tables.get("east", {}).get("state")
+                ):
+                    time.sleep(0.1)
+                    tables = json.loads(_get(f"http://{http}/api/tables"))
+                assert sorted(tables) == ["east", "west"]
+                assert tables["east"]["availability"] == "offline"  # its one hand played, the table said goodbye
+                assert tables["west"]["availability"] == "online"
+                assert tables["east"]["state"] == payloads(listener, "mjtable/east/state")[-1]  # the table's own state
+                assert tables["west"]["state"]["rules"] == "mcr"
+                page = _get(f"http://{http}/").decode()
+                assert "<title>mjtable fleet</title>" in page and "/api/tables" in page
+                fleet.send_signal(signal.SIGTERM)
+                assert fleet.wait(10) == 0
         finally:
-            fleet.kill()
-            fleet.wait(10)
-            fleet.stdout.close()
-            playing.close()
             listener.close()
 
 
