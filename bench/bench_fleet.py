@@ -1,6 +1,6 @@
 """Fleet load: many headless simulated tables publishing to one Mosquitto broker for a bounded time.
 
-Each table is the engine without the hardware: four bots (``controller.players``) play hands through the same
+Each table is the engine without the hardware: four bots (``controller.service.players``) play hands through the same
 ``HandState``, ``TableView`` and ``MqttLink`` the service uses, so every move publishes one verdict event and makes
 the retained state due, each hand's end one result event. A subscriber on ``mjtable/#`` counts what arrives and
 takes each event's delivery latency: from ``sent_at`` (stamped when the table hands the event to its outbox, before
@@ -36,11 +36,11 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from controller.config import MqttSection
-from controller.display import TableView
-from controller.events import Event
-from controller.hand import HandRecord, HandState
-from controller.mqtt_link import MqttLink
-from controller.players import next_action
+from controller.display.view import TableView
+from controller.fleet.mqtt_link import MqttLink
+from controller.service.events import Event
+from controller.service.hand import HandRecord, HandState
+from controller.service.players import next_action
 
 
 class HeadlessTable:

@@ -1,8 +1,8 @@
-"""Cost per frame of the service's camera reader when people play (``controller.lookout.Lookout.look``): a zone
+"""Cost per frame of the service's camera reader when people play (``controller.people.lookout.Lookout.look``): a zone
 whose picture has not changed since it was last read skipped (``vision.recognize.SkippingRecognizer``), against
 the reference that reads every zone of every frame, over the same frames in the same run, on one core.
 
-Frames: the simulated people's table (``controller.peopletable.PeopleTable``, rendering in a process of its own)
+Frames: the simulated people's table (``controller.people.peopletable.PeopleTable``, rendering in a process of its own)
 plays ``--hands`` hands at the service's settings (each change shown four frames, the tracker's defaults). The
 table repeats one rendered image while its scene stays the same; a camera's frames differ by their noise, so each
 frame gets fresh sensor noise (``--noise`` sigma, every channel). Each frame is given to both lookouts as it comes
@@ -38,10 +38,10 @@ from gpiozero.pins.mock import MockFactory
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from controller.camera import open_renderer
-from controller.inputs import SimHands
-from controller.lookout import Lookout
-from controller.peopletable import PeopleTable
+from controller.people.camera import open_renderer
+from controller.people.lookout import Lookout
+from controller.people.peopletable import PeopleTable
+from controller.service.inputs import SimHands
 from engine.referee import Phase
 from engine.rulesets import get_ruleset
 from engine.tiles import NUM_TILE_IDS, tile_code

@@ -5,7 +5,7 @@ runs) has the state that shows it: journal commit + referee + view + SSE push. A
 is made; with ``--camera sim`` a discard the camera read is timestamped when the frame that showed it was
 captured, so ``frame_to_display_ms`` is the whole discard-to-display path: recognition of the frame, tracker,
 journal commit, referee, view, SSE. The rendering of the simulated frame (in its own process, see
-``controller/renderer.py``) is the camera's work and is left out. Reference, measured in the same run: a plain
+``controller/people/renderer.py``) is the camera's work and is left out. Reference, measured in the same run: a plain
 ``GET /api/state`` round trip on the same server.
 
 Footprint: CPU seconds per wall second of the run (the share of one core) of the service process, and its peak
@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 from controller.config import Config
-from controller.service import serve
+from controller.service.service import serve
 
 
 def _free_port() -> int:

@@ -1,14 +1,12 @@
-"""The table service and the ``mjtable`` command line.
+"""The table service and the ``mjtable`` command line, grouped by job (each subpackage's docstring says more).
 
-- ``mjtable run``: ``service.serve`` plays hands on the table (``tableside``: the simulated one by default), each
-  hand's table cycle driven from the MCU's phase (``cycle``), the seated bots' moves (``players``) and the MCU's
-  confirmations journaled (``journal``) before they are applied (``hand``: a hand is a fold of its events);
-- ``mjtable history``: journaled hands as JSON records or readable logs (``records``);
-- ``mjtable doctor``: the configuration and the hardware it points at (``doctor``);
-- deployed (``deploy/``): ``daemon`` runs the service with systemd's notify protocol (``sdnotify``) and watchdog
-  (``watchdog``), the safe stop on SIGTERM (``shutdown``) and the MQTT fleet link (``mqtt_link``); ``mjtable fleet``
-  is the parlor's page of every table (``fleet``, ``fleet_page``);
-- the dealer-light display: ``display`` (public state), ``web`` (``/``, ``/api/state``, ``/events``, controls);
-- ``config``: the TOML configuration (``examples/mjtable.toml``); ``hints``: what a technician checks per fault;
-  ``errors``: the controller's exceptions.
+- ``service``: ``mjtable run`` plays hands on the table, every input journaled before it is applied; ``history``
+  reads the journal back (``service.records``);
+- ``people``: the people's table: the overhead camera read into sights, the witness that turns them into actions,
+  and the simulated table where bots play as people would;
+- ``display``: the dealer-light display (public state, the web page and its server, the technician's fault hints);
+- ``fleet``: the table's MQTT link to the parlor's broker, and ``mjtable fleet``'s page of every table;
+- ``ops``: deployed operation (``deploy/``): the systemd daemon and watchdog, and ``mjtable doctor``'s checks;
+- here: ``cli`` (the ``mjtable`` command line), ``config`` (the TOML configuration, ``examples/mjtable.toml``),
+  ``errors`` (the controller's exceptions), ``jsonin`` (JSON from outside, decoded with one clear error).
 """

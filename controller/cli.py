@@ -14,12 +14,12 @@ from types import MappingProxyType
 from typing import Any, TextIO
 
 from controller.config import load_config
-from controller.doctor import checks
 from controller.errors import TableStopped
-from controller.journal import Journal
 from controller.jsonin import read_json
-from controller.records import describe_result, hand_log, run_records
-from controller.service import journal_path
+from controller.ops.doctor import checks
+from controller.service.journal import Journal
+from controller.service.records import describe_result, hand_log, run_records
+from controller.service.service import journal_path
 from engine.analysis import shanten, waits
 from engine.errors import MjtableError, TileCountError
 from engine.notation import Hand, parse_hand
@@ -296,8 +296,8 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         out.write(text + "\n")
         out.flush()
 
-    from controller.daemon import TableDaemon  # paho-mqtt and the signal handling: loaded for the service only
-    from controller.shutdown import Terminated
+    from controller.ops.daemon import TableDaemon  # paho-mqtt and the signal handling: loaded for the service only
+    from controller.service.shutdown import Terminated
 
     try:
         TableDaemon(config, emit).run()
@@ -333,8 +333,8 @@ def _fleet(args: argparse.Namespace, out: TextIO) -> int:
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
     from threading import Event
 
-    from controller.fleet import serve_fleet  # paho-mqtt is loaded for the fleet and the service only
-    from controller.shutdown import Terminated, terminate_on_sigterm
+    from controller.fleet.parlor import serve_fleet  # paho-mqtt is loaded for the fleet and the service only
+    from controller.service.shutdown import Terminated, terminate_on_sigterm
 
     def announce(url: str) -> None:
         out.write(_dump({"fleet": url, "broker": config.mqtt.url}) + "\n")

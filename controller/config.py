@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any, Self
 
 from controller.errors import ConfigError
-from controller.journal import SYNCHRONOUS
-from controller.witness import people_can_play
+from controller.people.witness import people_can_play
+from controller.service.journal import SYNCHRONOUS
 from engine.errors import MjtableError
 from engine.rulesets import Ruleset, get_ruleset
 from firmware_bridge.config import BridgeConfig
@@ -86,10 +86,10 @@ class ServiceSection(_Section):
     think_s: float = 0.5  # a bot's think time per move, in table seconds
     state_dir: str = ""  # "": the per-user data directory (~/.local/share/mjtable)
     on_fault: str = "stop"  # a table fault stops the run; "wait": wait for POST /api/resume after the repair
-    camera: str = "off"  # "sim": the bots' discards are read by the simulated camera (controller.camera)
+    camera: str = "off"  # "sim": the bots' discards are read by the simulated camera (controller.people.camera)
     players: str = "bots"  # "people": people play; the service sees only the camera and the seat buttons
     claim_window_s: float = 8.0  # people: seconds without a move after a discard before nobody claims it
-    hu_hold_s: float = 1.0  # a seat button held this long declares hu; a shorter press claims (controller.inputs)
+    hu_hold_s: float = 1.0  # a seat button held this long declares hu; a shorter press claims (service.inputs)
     wait_for_dealer: bool = False  # wait for the dealer's lift switch and dice key (always pressed on the sim table)
 
     def __post_init__(self) -> None:
@@ -150,7 +150,7 @@ class HttpSection(_Section):
 
 @dataclass(frozen=True)
 class MqttSection(_Section):
-    """``[mqtt]``: the parlor's fleet broker (``controller.mqtt_link``). Credentials live here, never in the URL,
+    """``[mqtt]``: the parlor's fleet broker (``controller.fleet.mqtt_link``). Credentials live here, never in the URL,
     so ``--mqtt`` on the command line does not show a password in ``ps``."""
 
     url: str = ""  # mqtt://HOST:PORT or mqtts://HOST:PORT (TLS); "" = no fleet link
@@ -175,7 +175,7 @@ class MqttSection(_Section):
 
 @dataclass(frozen=True)
 class SystemdSection(_Section):
-    """``[systemd]``: the watchdog (``controller.watchdog``); the period itself is ``WatchdogSec`` in the unit."""
+    """``[systemd]``: the watchdog (``controller.ops.watchdog``); the period itself is ``WatchdogSec`` in the unit."""
 
     stall_s: float = 120.0  # the control loop not moving for this long (a fault waiting aside) stops the pings
 

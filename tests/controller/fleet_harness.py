@@ -22,7 +22,7 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 
 from controller.config import Config, MqttSection
-from controller.daemon import TableDaemon
+from controller.ops.daemon import TableDaemon
 
 TOKEN = "s3cret"
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"

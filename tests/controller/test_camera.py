@@ -10,9 +10,9 @@ import pytest
 from controller.cli import build_parser
 from controller.config import Config
 from controller.errors import ConfigError
-from controller.journal import Journal
-from controller.service import Service, journal_path, serve
-from controller.tableside import open_table
+from controller.service.journal import Journal
+from controller.service.service import Service, journal_path, serve
+from controller.service.tableside import open_table
 from engine.tiles import parse_tiles, tile_code
 
 SEED = 1  # one hand with 75 discards and 10 claims
@@ -77,7 +77,7 @@ def test_a_misreading_camera_is_shown_and_the_hand_completes_with_the_bots_repor
         return None if len(laid) == 5 else tile  # the fifth: nothing laid down
 
     lines: list[dict] = []
-    caplog.set_level(logging.WARNING, logger="controller.service")
+    caplog.set_level(logging.WARNING, logger="controller.service.service")
     with Journal(journal_path(config)) as journal, open_table(config) as side:
         Service(config, side, journal, lines.append, camera_swap=swap).run()
     mismatches = [line for line in lines if line.get("camera") == "mismatch"]

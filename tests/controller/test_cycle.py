@@ -1,11 +1,11 @@
-"""The table cycle in the order of a real two-set table, as the MCU sees it (controller/cycle.py): at the end of a
-hand the used set goes in through the hatch, and only then the set built during the hand lifts."""
+"""The table cycle in the order of a real two-set table, as the MCU sees it (controller/service/cycle.py): at the
+end of a hand the used set goes in through the hatch, and only then the set built during the hand lifts."""
 
 from controller.config import Config
-from controller.cycle import lowered_since_lift
-from controller.journal import Journal
-from controller.service import Service, journal_path
-from controller.tableside import open_table
+from controller.service.cycle import lowered_since_lift
+from controller.service.journal import Journal
+from controller.service.service import Service, journal_path
+from controller.service.tableside import open_table
 from firmware_bridge.messages import Hatch, Mechanism, Message, MsgType
 from hw_tests.faults import NO_FAULTS, FaultPlan, Jam
 

@@ -5,9 +5,9 @@ import threading
 import time
 
 from controller.config import Config
-from controller.display import TableView
-from controller.service import serve
-from controller.web import DisplayServer
+from controller.display.view import TableView
+from controller.display.web import DisplayServer
+from controller.service.service import serve
 from firmware_bridge.messages import Phase
 from hw_tests.faults import FaultPlan, ResetDuring
 

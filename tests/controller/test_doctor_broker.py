@@ -13,10 +13,10 @@ from functools import partial
 
 import pytest
 
-from controller.broker_check import check_broker
 from controller.cli import main
 from controller.config import MqttSection
 from controller.errors import ControllerError
+from controller.ops.broker_check import check_broker
 from tests.controller.fleet_harness import Broker, Listener, free_port
 from tests.controller.test_doctor import _doctor
 

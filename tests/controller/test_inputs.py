@@ -11,13 +11,13 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from controller.config import Config
-from controller.display import TableView
+from controller.display.view import TableView
 from controller.errors import TableStopped
-from controller.inputs import VOID_HOLD_S, Button, Press, SeatInputs
-from controller.journal import Journal
-from controller.records import hand_log, run_records
-from controller.service import Service, journal_path, serve
-from controller.tableside import open_table
+from controller.service.inputs import VOID_HOLD_S, Button, Press, SeatInputs
+from controller.service.journal import Journal
+from controller.service.records import hand_log, run_records
+from controller.service.service import Service, journal_path, serve
+from controller.service.tableside import open_table
 from firmware_bridge.config import GpioConfig
 from firmware_bridge.gpio import Panel
 from firmware_bridge.messages import Mechanism

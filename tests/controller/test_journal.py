@@ -5,11 +5,11 @@ from dataclasses import replace
 import pytest
 
 from controller.errors import JournalError
-from controller.events import Event, EventKind
-from controller.hand import HandRecord, HandState
-from controller.journal import Journal
-from controller.players import next_action
-from controller.records import hand_log, hand_record
+from controller.service.events import Event, EventKind
+from controller.service.hand import HandRecord, HandState
+from controller.service.journal import Journal
+from controller.service.players import next_action
+from controller.service.records import hand_log, hand_record
 from engine.actions import Action, ActionKind
 from engine.match import Match
 from engine.referee import Phase

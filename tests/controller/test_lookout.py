@@ -10,10 +10,10 @@ import cv2
 import numpy as np
 import pytest
 
-from controller.camera import laid_row, open_renderer
-from controller.inputs import Press
-from controller.lookout import Lookout, Unread
-from controller.sights import Sight, SightKind
+from controller.people.camera import laid_row, open_renderer
+from controller.people.lookout import Lookout, Unread
+from controller.people.sights import Sight, SightKind
+from controller.service.inputs import Press
 from engine.referee import Phase
 from tests.controller.test_peopletable import deal, make_world, told, with_sweeps
 from vision.calibrate import Calibration
@@ -42,7 +42,7 @@ def view(seat: int, *tiles: tuple[int | None, float], covered: bool = False, zon
 
 
 CAMERA = default_camera(DEFAULT_LAYOUT)
-"""The simulated table's camera (controller.camera.open_renderer)."""
+"""The simulated table's camera (controller.people.camera.open_renderer)."""
 
 
 @pytest.fixture(scope="module")
@@ -274,7 +274,7 @@ def sweeps_in_any_order(sights: list[Sight]) -> list[Sight]:
 
 @pytest.mark.parametrize(("length", "read"), [(16, True), (17, True), (18, False)])
 def test_a_row_is_read_up_to_17_tiles_and_a_longer_one_is_told_unread_not_misread(length, read):
-    """controller.camera.laid_row: 16 tiles still keep a gap in the hand zone, 17 touch (vision.detect cuts them
+    """controller.people.camera.laid_row: 16 tiles still keep a gap in the hand zone, 17 touch (vision.detect cuts them
     on their seams), 18 reach past the zone's ends: the lookout says it could not read the row."""
     rng = np.random.default_rng(length)
     tiles = tuple(int(tile) for tile in rng.integers(0, 34, length))

@@ -14,7 +14,7 @@ import urllib.request
 import pytest
 
 from controller.config import MqttSection
-from controller.mqtt_link import MqttLink, answer_command
+from controller.fleet.mqtt_link import MqttLink, answer_command
 from engine.errors import MjtableError
 from tests.controller.fleet_harness import TOKEN, Broker, Listener, Table, free_port, payloads, table_config
 

@@ -9,14 +9,15 @@ from typing import Any
 
 import pytest
 
-from controller import peopletable, tableside, watch
 from controller.config import Config
-from controller.inputs import Button, Press
-from controller.journal import Journal
-from controller.peopletable import PeopleTable
-from controller.records import hand_log, run_records
-from controller.service import journal_path, serve
-from controller.tablemodel import TableModel
+from controller.people import peopletable, watch
+from controller.people.peopletable import PeopleTable
+from controller.people.tablemodel import TableModel
+from controller.service import tableside
+from controller.service.inputs import Button, Press
+from controller.service.journal import Journal
+from controller.service.records import hand_log, run_records
+from controller.service.service import journal_path, serve
 from engine.rulesets import get_ruleset
 from tests.controller.test_peopletable import StandInRenderer
 from tests.controller.test_service_recovery import _events, _kill_then_finish

@@ -1,5 +1,5 @@
 """The simulated table where bots play as people (issue 6, the table service with people seated): what it shows
-follows controller.tablemodel's procedure, presses reach the pins before the next frame, and a world killed
+follows controller.people.tablemodel's procedure, presses reach the pins before the next frame, and a world killed
 mid-hand resumes from its state file to the same end. Rendering is replaced by a stand-in here; the frames are
 read back by the lookout in test_lookout.py."""
 
@@ -14,12 +14,12 @@ import numpy as np
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from controller.inputs import Button, Press, SeatInputs, SimHands
-from controller.peopletable import PeopleTable, PeopleTableError
-from controller.players import next_action
-from controller.renderer import Renderer
-from controller.sights import Sight, SightKind
-from controller.tablemodel import TableModel
+from controller.people.peopletable import PeopleTable, PeopleTableError
+from controller.people.renderer import Renderer
+from controller.people.sights import Sight, SightKind
+from controller.people.tablemodel import TableModel
+from controller.service.inputs import Button, Press, SeatInputs, SimHands
+from controller.service.players import next_action
 from engine.referee import Phase, Referee
 from engine.rulesets import get_ruleset
 from firmware_bridge.config import GpioConfig
@@ -30,7 +30,7 @@ from vision.render import Look, Scene, default_camera
 HOLD = 1.0
 DEAL = {"dealer": 1, "dice": (3, 5), "round_wind": 0, "consecutive_dealer": 1}
 ZONE = 12
-"""Discards a zone holds before it is swept (controller.camera.ROW), written out: the test's own model of it."""
+"""Discards a zone holds before it is swept (controller.people.camera.ROW), written out: the test's own model of it."""
 
 
 class StandInRenderer:
@@ -87,7 +87,7 @@ def told(rules: str, options: dict, hand_seed: int) -> list[list[Sight | Press]]
 
 def with_sweeps(sights: list[Sight]) -> list[Sight]:
     """``sights`` as the camera sees them: before a seat's discard into a full zone, every tile still in it is
-    taken out (a sweep: two rows of six, controller.peopletable's module doc)."""
+    taken out (a sweep: two rows of six, controller.people.peopletable's module doc)."""
     zones: list[list] = [[] for _ in range(4)]
     out: list[Sight] = []
     for sight in sights:

@@ -8,9 +8,9 @@ import pytest
 from controller.cli import main
 from controller.config import Config, load_config
 from controller.errors import ConfigError, JournalError, TableStopped
-from controller.journal import Journal
-from controller.service import Service, journal_path, serve
-from controller.tableside import open_table
+from controller.service.journal import Journal
+from controller.service.service import Service, journal_path, serve
+from controller.service.tableside import open_table
 from firmware_bridge.messages import LampPattern, Mechanism
 from hw_tests.faults import NO_FAULTS, FaultPlan, Jam
 from tests.paths import REPO

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from controller.config import Config
-from controller.journal import Journal
-from controller.service import Service, journal_path, serve
-from controller.tableside import open_table
+from controller.service.journal import Journal
+from controller.service.service import Service, journal_path, serve
+from controller.service.tableside import open_table
 from tests.paths import REPO
 
 ARGS = [

@@ -21,10 +21,10 @@ from types import SimpleNamespace
 import pytest
 
 from controller.config import Config
-from controller.daemon import TableDaemon
-from controller.sdnotify import Notifier
-from controller.shutdown import Terminated
-from controller.watchdog import Heartbeat, health
+from controller.ops.daemon import TableDaemon
+from controller.ops.sdnotify import Notifier
+from controller.ops.watchdog import Heartbeat, health
+from controller.service.shutdown import Terminated
 from firmware_bridge.messages import LampPattern
 from hw_tests.faults import QUIET, Noise
 from hw_tests.simulator import McuSimulator

@@ -4,10 +4,10 @@ from collections import Counter
 
 import pytest
 
-from controller.inputs import Button, Press
-from controller.players import next_action
-from controller.sights import Sight, SightKind
-from controller.tablemodel import TableModel
+from controller.people.sights import Sight, SightKind
+from controller.people.tablemodel import TableModel
+from controller.service.inputs import Button, Press
+from controller.service.players import next_action
 from engine.actions import Action, ActionKind
 from engine.referee import Phase, Referee
 from engine.rulesets import get_ruleset

@@ -8,11 +8,11 @@ import cv2
 import numpy as np
 import pytest
 
-from controller.camera import discard_place, laid_row
 from controller.config import Config
 from controller.errors import ConfigError
-from controller.sights import Sight, SightKind
-from controller.watch import open_table_camera
+from controller.people.camera import discard_place, laid_row
+from controller.people.sights import Sight, SightKind
+from controller.people.watch import open_table_camera
 from engine.tiles import parse_tiles
 from vision.render import Look, Placed, Scene, default_camera, render
 

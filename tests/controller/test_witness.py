@@ -1,4 +1,4 @@
-"""The witness: a camera table's sights and button presses drive an observing referee (controller.witness)."""
+"""The witness: a camera table's sights and button presses drive an observing referee (controller.people.witness)."""
 
 import random
 
@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.inputs import Button, Press
-from controller.players import next_action
-from controller.sights import Sight, SightKind
-from controller.tablemodel import TableModel
-from controller.witness import Ruling, Witness, people_can_play
+from controller.people.sights import Sight, SightKind
+from controller.people.tablemodel import TableModel
+from controller.people.witness import Ruling, Witness, people_can_play
+from controller.service.inputs import Button, Press
+from controller.service.players import next_action
 from engine.actions import ActionKind
 from engine.notation import Meld, MeldKind
 from engine.referee import Phase, Referee

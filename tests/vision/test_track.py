@@ -74,7 +74,7 @@ def test_a_revealed_hand_is_read_once_it_is_still():
 
 
 def test_a_row_of_one_tile_is_read():
-    """A single flower laid face up in front of its seat is that seat's row (controller.sights ``row``)."""
+    """A single flower laid face up in front of its seat is that seat's row (controller.people.sights ``row``)."""
     frames = [[view(2, zone="hand")]] * 2 + [[view(2, (34, 0.0), zone="hand")]] * 4
     events = run(Tracker(stable=3), frames)
     assert [(e.kind, e.seat, e.tiles, e.frame) for e in events] == [("hand", 2, (34,), 4)]

@@ -17,12 +17,12 @@ import queue
 import threading
 from collections.abc import Callable
 
-from controller.cycle import TableCycle
+from controller.display.hints import hint
 from controller.errors import TableStopped
-from controller.events import Event
-from controller.hand import HandState
-from controller.hints import hint
-from controller.tableside import TableSide
+from controller.service.cycle import TableCycle
+from controller.service.events import Event
+from controller.service.hand import HandState
+from controller.service.tableside import TableSide
 from firmware_bridge.errors import McuReset, TableFault
 
 log = logging.getLogger(__name__)

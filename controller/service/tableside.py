@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from gpiozero.pins.mock import MockFactory
 
 from controller.config import Config, table_ruleset
-from controller.inputs import SeatInputs, SimHands
+from controller.service.inputs import SeatInputs, SimHands
 from firmware_bridge.gpio import Panel, host_pin_factory
 from firmware_bridge.table import Table
 from hw_tests.faults import NO_FAULTS, FaultPlan
@@ -25,7 +25,7 @@ from hw_tests.harness import simulated_table
 from hw_tests.simulator import McuSimulator
 
 if TYPE_CHECKING:  # the people's table renders camera frames (OpenCV): only loaded when people play
-    from controller.peopletable import PeopleTable
+    from controller.people.peopletable import PeopleTable
 
 
 @dataclass
@@ -52,8 +52,8 @@ class TableSide:
 def _people_table(stack: ExitStack, config: Config, hands: SimHands) -> PeopleTable:
     """The simulated players' side of a people's table: their own full view of the hand, the camera rendering it in
     a process of its own (closed with the table), the state file that lets them resume after a restart."""
-    from controller.camera import open_renderer
-    from controller.peopletable import PeopleTable
+    from controller.people.camera import open_renderer
+    from controller.people.peopletable import PeopleTable
 
     renderer = open_renderer()
     stack.callback(renderer.close)

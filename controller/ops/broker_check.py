@@ -34,7 +34,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.config import MqttSection, parse_mqtt_url
 from controller.errors import ControllerError
-from controller.mqtt_link import Topics, make_client, table_id
+from controller.fleet.mqtt_link import Topics, make_client, table_id
 
 TIMEOUT_S = 10.0
 """A broker on the parlor's network answers within a second; one that has not in this long is not reachable."""

@@ -18,11 +18,11 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from controller.config import MqttSection, parse_listen
+from controller.display.web import _Handler as DisplayHandler
 from controller.errors import ConfigError
-from controller.fleet_page import FLEET_PAGE
+from controller.fleet.mqtt_link import make_client
+from controller.fleet.page import FLEET_PAGE
 from controller.jsonin import read_json
-from controller.mqtt_link import make_client
-from controller.web import _Handler as DisplayHandler
 from engine.errors import MjtableError
 
 log = logging.getLogger(__name__)

@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from controller.sdnotify import Notifier
+from controller.ops.sdnotify import Notifier
 from firmware_bridge.link import Link
 
 log = logging.getLogger(__name__)

@@ -1,17 +1,18 @@
 """The simulated table where people play, for the service to watch: four bots see everything (a full-information
-``Referee.deal``) and play as people would at a camera table (``controller.tablemodel``'s procedure). The service
-under test gets only what a real table gives it: the overhead camera's frames (``frames``, a
-``vision.capture.Source``) and the seat buttons' presses on the MockFactory pins (``controller.inputs.SimHands``).
+``Referee.deal``) and play as people would at a camera table (``controller.people.tablemodel``'s procedure). The
+service under test gets only what a real table gives it: the overhead camera's frames (``frames``, a
+``vision.capture.Source``) and the seat buttons' presses on the MockFactory pins
+(``controller.service.inputs.SimHands``).
 
-Each step plays the bots' next move (``controller.players.next_action``) through ``TableModel.play``: its presses
-go to the pins at once, its sights change the scene, and each change is shown for ``still_frames`` frames (the
+Each step plays the bots' next move (``controller.service.players.next_action``) through ``TableModel.play``: its
+presses go to the pins at once, its sights change the scene, and each change is shown for ``still_frames`` frames (the
 image rendered once and repeated), enough for ``vision.track.Tracker(stable, gone)`` with both at most that:
 
-- a discard lies in its seat's zone where ``controller.camera.discard_place`` puts it; a zone holds ``ROW``
+- a discard lies in its seat's zone where ``controller.people.camera.discard_place`` puts it; a zone holds ``ROW``
   discards, and before the thirteenth it is swept: one frame with a hand over it, then the tiles are gone (the
   camera reports them ``taken``; ``shown`` lists those sweeps' sights too);
 - a claimed or won discard is taken: one frame with the claimant's hand over it, then it is gone;
-- a row is laid in its seat's hand zone by ``controller.camera.laid_row`` (tightened to fit up to 17 tiles, the
+- a row is laid in its seat's hand zone by ``controller.people.camera.laid_row`` (tightened to fit up to 17 tiles, the
   17th touching; more reach past the zone's ends, and the lookout reports a row it could not read).
 
 A new hand sweeps every zone and clears the rows at once. Once the hand is over (and before the first deal) the
@@ -40,14 +41,14 @@ from typing import Any
 
 import numpy as np
 
-from controller.camera import ROW, discard_place, laid_row, reaching_hand
 from controller.errors import ControllerError
-from controller.inputs import Button, Press, SimHands
 from controller.jsonin import read_json
-from controller.players import next_action
-from controller.renderer import Renderer
-from controller.sights import Sight, SightKind
-from controller.tablemodel import Happening, TableModel
+from controller.people.camera import ROW, discard_place, laid_row, reaching_hand
+from controller.people.renderer import Renderer
+from controller.people.sights import Sight, SightKind
+from controller.people.tablemodel import Happening, TableModel
+from controller.service.inputs import Button, Press, SimHands
+from controller.service.players import next_action
 from engine.referee import Phase, Referee
 from engine.rulesets.base import Ruleset
 from vision.capture import Frame
@@ -236,7 +237,7 @@ class PeopleTable:
 
     def _discard(self, seat: int, sight: Sight) -> None:
         zone = self._zones[seat]
-        if len(zone) >= ROW:  # swept: the zone holds two rows of six (controller.camera)
+        if len(zone) >= ROW:  # swept: the zone holds two rows of six (controller.people.camera)
             self._take(seat, [index for index, placed in enumerate(zone) if placed is not None])
             zone.clear()
         zone.append(Placed(sight.tiles[0], *discard_place(seat, len(zone), self._rng)))

@@ -6,12 +6,12 @@ MCU's phase. Seeds derive from the run's seed and the hand number, the simulated
 bots' decisions from the hand seed and the referee state, so a run's results depend on its seed alone.
 
 With ``service.camera = "sim"`` (``mjtable run --camera sim``) the bots' discards go through the simulated camera
-(``controller.camera``): what the camera read is journaled and applied, a claim is confirmed by the tile seen
+(``controller.people.camera``): what the camera read is journaled and applied, a claim is confirmed by the tile seen
 taken, and a camera that reads wrong or nothing is logged and shown but never stalls the game (the bot's own
 report is used). When the camera reads every discard right the results are those of a run without it.
 
 With ``service.players = "people"`` nobody's moves are known: the hand is followed through the camera and the seat
-buttons only (``controller.watch``), its sights and presses journaled and turned into actions by the witness.
+buttons only (``controller.people.watch``), its sights and presses journaled and turned into actions by the witness.
 """
 
 from __future__ import annotations
@@ -27,18 +27,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from controller.config import Config
-from controller.cycle import TableCycle
-from controller.display import TableView
+from controller.display.hints import hint
+from controller.display.view import TableView
+from controller.display.web import DisplayServer
 from controller.errors import JournalError, TableStopped
-from controller.events import Event, EventKind, describe_action
-from controller.hand import HandRecord, HandState
-from controller.hints import hint
-from controller.inputs import Button
-from controller.journal import Journal, MatchRecord, RunRecord
-from controller.nextwalls import NextWalls, fault_code
-from controller.players import next_action
-from controller.tableside import TableSide, open_table
-from controller.web import DisplayServer
+from controller.service.cycle import TableCycle
+from controller.service.events import Event, EventKind, describe_action
+from controller.service.hand import HandRecord, HandState
+from controller.service.inputs import Button
+from controller.service.journal import Journal, MatchRecord, RunRecord
+from controller.service.nextwalls import NextWalls, fault_code
+from controller.service.players import next_action
+from controller.service.tableside import TableSide, open_table
 from engine.actions import Action, ActionKind, Verdict
 from engine.match import Match
 from engine.referee import Phase
@@ -48,9 +48,9 @@ from firmware_bridge.errors import McuReset, TableFault
 from hw_tests.faults import NO_FAULTS, FaultPlan
 
 if TYPE_CHECKING:  # the camera path imports the vision package (OpenCV): only a run with the camera loads it
-    from controller.camera import CameraStats, SimCamera, Swap
-    from controller.renderer import Renderer
-    from controller.watch import TableCamera
+    from controller.people.camera import CameraStats, SimCamera, Swap
+    from controller.people.renderer import Renderer
+    from controller.people.watch import TableCamera
 
 log = logging.getLogger(__name__)
 
@@ -287,7 +287,7 @@ class Service:
         referee = hand.referee
         assert referee is not None
         if hand.record.players == "people":
-            from controller.watch import open_table_camera, watch_hand  # loads OpenCV: only people need it
+            from controller.people.watch import open_table_camera, watch_hand  # loads OpenCV: only people need it
 
             self._table_camera = self._table_camera or open_table_camera(self.config, self.cycle.side.people)
             watch_hand(self, hand, walls, self._table_camera)
@@ -295,7 +295,7 @@ class Service:
         pause = self.config.service.think_s / self.config.service.speed
         camera = None
         if self.config.service.camera == "sim":
-            from controller.camera import CameraStats, SimCamera, open_renderer
+            from controller.people.camera import CameraStats, SimCamera, open_renderer
 
             self.camera_stats = self.camera_stats or CameraStats()
             self._renderer = self._renderer or open_renderer()
@@ -440,7 +440,7 @@ def journal_path(config: Config) -> Path:
 
 
 Hook = Callable[[ExitStack, Service, TableView], None]
-"""Attaches a part of the deployment (``controller.daemon``: systemd, the fleet link, SIGTERM) to a service about to
+"""Attaches a part of the deployment (``controller.ops.daemon``: systemd, the fleet link, SIGTERM) to a service about to
 run: it may add listeners, wrap ``sleep``, and push exit callbacks, which run before the table closes."""
 
 

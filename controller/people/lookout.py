@@ -1,4 +1,4 @@
-"""The service's reader of the table's overhead camera when people play: frames in, ``controller.sights.Sight``s
+"""The service's reader of the table's overhead camera when people play: frames in, ``controller.people.sights.Sight``s
 out. Every frame, the discard and hand ("row") zones of all four seats are read by ``vision.recognize.Recognizer``
 (a zone whose picture has not changed since it was last read keeps its last reading:
 ``vision.recognize.SkippingRecognizer``) and tracked by ``vision.track.Tracker``, which is given every zone's view
@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from controller.sights import Sight, SightKind
+from controller.people.sights import Sight, SightKind
 from engine.tiles import Tile
 from vision.calibrate import Calibration
 from vision.capture import Frame

@@ -12,8 +12,8 @@ from typing import Any
 
 from controller.config import Config, load_config, parse_listen
 from controller.errors import ControllerError
-from controller.service import journal_path
-from controller.tableside import open_table
+from controller.service.service import journal_path
+from controller.service.tableside import open_table
 from engine.errors import MjtableError
 
 
@@ -61,13 +61,13 @@ def _table(config: Config) -> str:
 def _camera(config: Config) -> str:
     if not config.camera.source:
         return "off (no [camera] source)"
-    from controller.camera_check import check_camera  # OpenCV is loaded only when a camera is configured
+    from controller.ops.camera_check import check_camera  # OpenCV is loaded only when a camera is configured
 
     return check_camera(config.camera)
 
 
 def _broker(config: Config) -> str:
-    from controller.broker_check import check_broker  # paho-mqtt, as for the service: loaded where it is used
+    from controller.ops.broker_check import check_broker  # paho-mqtt, as for the service: loaded where it is used
 
     return check_broker(config.mqtt)
 

@@ -10,7 +10,7 @@ what he means; it sees
 - ``quiet``: no sight and no press for the ruleset's claim window after a tile was offered (the service makes
   this one from the frames' clock, so that replaying the journal reaches the same decision);
 
-and the seat buttons' presses (``controller.inputs.Press``). ``controller.witness`` turns these into the
+and the seat buttons' presses (``controller.service.inputs.Press``). ``controller.people.witness`` turns these into the
 referee's actions.
 """
 

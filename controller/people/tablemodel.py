@@ -1,8 +1,8 @@
 """The physical table as a full-information referee plays it: what each action shows to the overhead camera and
-the seat buttons. The simulated people's table renders these happenings, and ``controller.witness`` must turn
+the seat buttons. The simulated people's table renders these happenings, and ``controller.people.witness`` must turn
 them back into the same hand; so this module is the contract the people at a real table follow.
 
-The procedure (``Sight`` kinds from ``controller.sights``, presses from ``controller.inputs``):
+The procedure (``Sight`` kinds from ``controller.people.sights``, presses from ``controller.service.inputs``):
 
 - DRAW, PASS and any illegal action show nothing (the camera does not read the wall; a pass is not pressing).
 - DISCARD: the tile comes to rest in the discarder's zone, ``Sight(discard, seat, (tile,))``.
@@ -35,8 +35,8 @@ The procedure (``Sight`` kinds from ``controller.sights``, presses from ``contro
 
 from __future__ import annotations
 
-from controller.inputs import Button, Press
-from controller.sights import Sight, SightKind
+from controller.people.sights import Sight, SightKind
+from controller.service.inputs import Button, Press
 from engine.actions import Action, ActionKind, Verdict
 from engine.referee import SEATS, Phase, Referee
 from engine.tiles import Tile, suit_of

@@ -1,6 +1,6 @@
 """The service's inputs as typed, timestamped events: what the journal stores and the hand replays.
 
-A hand is a fold of its events (``controller.hand``), so an event holds everything needed to apply it again:
+A hand is a fold of its events (``controller.service.hand``), so an event holds everything needed to apply it again:
 the MCU's confirmation of a table step, the dice it read, a player's action (from a bot, the camera or a seat
 button), a press of the lift switch or a dice key, a fault the MCU latched, and where people play what the camera
 saw. ``at`` is wall-clock time for the hand log; it never changes the outcome.
@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 from controller.errors import JournalError
-from controller.sights import Sight
+from controller.people.sights import Sight
 from engine.actions import Action
 
 
@@ -30,10 +30,10 @@ class EventKind(StrEnum):
     BUTTON = "button"
     """A press that is no action (``data["button"]``, ``data["seat"]``): the lift switch, a dice key, a claim
     with no meld called. A claim or hu press that is an action is an ``action`` with ``source`` button. With
-    people playing, every claim and hu press is one of these: the witness (``controller.witness``) makes the
+    people playing, every claim and hu press is one of these: the witness (``controller.people.witness``) makes the
     actions."""
     SIGHT = "sight"
-    """What the camera saw at a table where people play (``controller.sights.Sight.to_dict``)."""
+    """What the camera saw at a table where people play (``controller.people.sights.Sight.to_dict``)."""
 
 
 @dataclass(frozen=True)

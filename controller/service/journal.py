@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from controller.errors import JournalError
-from controller.events import Event
-from controller.hand import HandRecord
+from controller.service.events import Event
+from controller.service.hand import HandRecord
 from engine.match import Match
 
 SCHEMA = """

@@ -1,12 +1,12 @@
 """``mjtable run`` as a deployed service: the table service with systemd's notify protocol and watchdog, the safe
 stop on SIGTERM, and the fleet link with its commands.
 
-Everything attaches to ``controller.service.serve`` through its hooks, so the plain service (tests, benches) runs
-without any of it, and this module adds nothing when neither systemd nor a broker is configured. The fleet's
-commands act between moves: ``pause`` holds the table before the next move (the watchdog keeps pinging: a
-paused table is not stuck), ``resume`` lets it go on (also after a repaired fault with ``on_fault = "wait"``),
-``set_ruleset`` chooses the rules of the next match, ``start_match`` ends the run in play after the current move
-and starts a new one (a new match) with those rules.
+Everything attaches to ``controller.service.service.serve`` through its hooks, so the plain service (tests, benches)
+runs without any of it, and this module adds nothing when neither systemd nor a broker is configured. The fleet's
+commands act between moves: ``pause`` holds the table before the next move (the watchdog keeps pinging: a paused table
+is not stuck), ``resume`` lets it go on (also after a repaired fault with ``on_fault = "wait"``), ``set_ruleset``
+chooses the rules of the next match, ``start_match`` ends the run in play after the current move and starts a new one (a
+new match) with those rules.
 """
 
 from __future__ import annotations
@@ -20,16 +20,16 @@ from types import TracebackType
 from typing import Any
 
 from controller.config import Config, table_ruleset
-from controller.display import TableView
+from controller.display.view import TableView
 from controller.errors import ConfigError
-from controller.events import Event
-from controller.hand import HandState
-from controller.journal import Journal
-from controller.mqtt_link import MqttLink
-from controller.sdnotify import Notifier
-from controller.service import Emit, Service, journal_path, serve
-from controller.shutdown import Terminated, safe_stop, terminate_on_sigterm
-from controller.watchdog import Heartbeat, Watchdog, health
+from controller.fleet.mqtt_link import MqttLink
+from controller.ops.sdnotify import Notifier
+from controller.ops.watchdog import Heartbeat, Watchdog, health
+from controller.service.events import Event
+from controller.service.hand import HandState
+from controller.service.journal import Journal
+from controller.service.service import Emit, Service, journal_path, serve
+from controller.service.shutdown import Terminated, safe_stop, terminate_on_sigterm
 from engine.actions import Verdict
 
 log = logging.getLogger(__name__)

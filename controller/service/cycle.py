@@ -22,10 +22,10 @@ import logging
 import threading
 from collections.abc import Callable
 
-from controller.events import Event
-from controller.hand import HandState
-from controller.inputs import Button
-from controller.tableside import TableSide
+from controller.service.events import Event
+from controller.service.hand import HandState
+from controller.service.inputs import Button
+from controller.service.tableside import TableSide
 from firmware_bridge.errors import BridgeTimeout
 from firmware_bridge.messages import FaultKind, LampPattern, Phase, Sensor, Snapshot
 

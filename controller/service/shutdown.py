@@ -16,7 +16,7 @@ import threading
 from collections.abc import Iterator
 from types import FrameType
 
-from controller.tableside import TableSide
+from controller.service.tableside import TableSide
 from engine.errors import MjtableError
 from firmware_bridge.errors import LinkDown
 from firmware_bridge.messages import SEATS, WIND_LAMP, LampPattern

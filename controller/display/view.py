@@ -12,9 +12,9 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from controller.events import Event, EventKind
-from controller.hand import HandState
-from controller.hints import hint
+from controller.display.hints import hint
+from controller.service.events import Event, EventKind
+from controller.service.hand import HandState
 from engine.actions import Verdict
 from engine.tiles import WIND_LETTERS, parse_tiles, tile_code
 

@@ -1,7 +1,7 @@
 """The players' buttons as presses the service takes in order: each seat's button (a short press claims the tile on
 offer, a press held ``hu_hold_s`` or longer declares hu), the dealer's lift switch on the Pi (held ``VOID_HOLD_S``
 during play it voids the hand), and the dice keys wired to the MCU (read from its snapshots by
-``controller.cycle``).
+``controller.service.cycle``).
 
 A seat has one button (``bridge.gpio.seat_buttons``), so the length of the press tells a claim from a hu (this
 project's choice; ``service.hu_hold_s`` sets the length). Callbacks come on gpiozero's thread on a Pi and in the

@@ -1,15 +1,15 @@
 """People at the table (``service.players = "people"``): the service follows the hand through the overhead camera
 and the seat buttons only.
 
-Every frame is read by the lookout (``controller.lookout``) into sights; every sight and every claim or hu press is
-journaled before the witness (``controller.witness``, inside ``HandState``) turns it into the referee's actions, so
-a restart replays the same inputs to the same state. The claim window is timed on the frames' clock: once
-``service.claim_window_s`` of frames pass with no sight and no press while the witness waits for something
-(claims on a discard, a hu's hand, void declarations), a ``quiet`` sight is journaled and settles it. On the last
-tile that is how a hand ends drawn.
+Every frame is read by the lookout (``controller.people.lookout``) into sights; every sight and every claim or hu press
+is journaled before the witness (``controller.people.witness``, inside ``HandState``) turns it into the referee's
+actions, so a restart replays the same inputs to the same state. The claim window is timed on the frames' clock: once
+``service.claim_window_s`` of frames pass with no sight and no press while the witness waits for something (claims on a
+discard, a hu's hand, void declarations), a ``quiet`` sight is journaled and settles it. On the last tile that is how a
+hand ends drawn.
 
 After a restart the lookout is told which tiles already lie in each seat's discard zone (the referee's rivers), so
-that it reports only what came after. The camera is the simulated table's (``controller.peopletable``: bots who
+that it reports only what came after. The camera is the simulated table's (``controller.people.peopletable``: bots who
 play as people, seen only through rendered frames and pressed pins) or the real one of ``[camera]``.
 """
 
@@ -23,17 +23,17 @@ from typing import TYPE_CHECKING
 
 from controller.config import Config
 from controller.errors import ConfigError, ControllerError
-from controller.events import Event
-from controller.hand import HandState
-from controller.inputs import Button
-from controller.sights import Sight, SightKind
+from controller.people.sights import Sight, SightKind
+from controller.service.events import Event
+from controller.service.hand import HandState
+from controller.service.inputs import Button
 from engine.referee import Phase
 
 if TYPE_CHECKING:
-    from controller.lookout import Lookout
-    from controller.nextwalls import NextWalls
-    from controller.peopletable import PeopleTable
-    from controller.service import Service
+    from controller.people.lookout import Lookout
+    from controller.people.peopletable import PeopleTable
+    from controller.service.nextwalls import NextWalls
+    from controller.service.service import Service
     from vision.capture import Frame
 
 log = logging.getLogger(__name__)
@@ -54,7 +54,7 @@ def open_table_camera(config: Config, people: PeopleTable | None) -> TableCamera
     markers of the first frame, as ``mjtable vision watch`` does)."""
     from itertools import chain
 
-    from controller.lookout import Lookout
+    from controller.people.lookout import Lookout
     from vision import calibrate
     from vision.capture import open_source
     from vision.classify import load_model

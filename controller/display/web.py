@@ -22,15 +22,15 @@ from importlib import resources
 from typing import Any
 
 from controller.config import parse_listen
-from controller.display import TableView
+from controller.display.page import PAGE
+from controller.display.view import TableView
 from controller.errors import ConfigError
-from controller.page import PAGE
 
 log = logging.getLogger(__name__)
 
 KEEPALIVE_S = 15.0
 MAX_STREAMS = 32
-TILES = resources.files("controller") / "static" / "tiles"
+TILES = resources.files("controller.display") / "static" / "tiles"
 """The tile faces the page draws (package data; see static/tiles/SOURCE.txt)."""
 TILE_IMAGE = re.compile(r"([1-9][mps]|[1-7]z|[1-8]f)\.png")
 

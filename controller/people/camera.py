@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from controller.renderer import Renderer
+from controller.people.renderer import Renderer
 from engine.tiles import Tile, format_tiles, tile_code
 from vision.calibrate import Calibration
 from vision.classify import load_model
@@ -154,7 +154,7 @@ def open_renderer() -> Renderer:
 class SimCamera:
     """The simulated table as the overhead camera sees it: tiles laid into the seats' discard zones, rendered,
     read and tracked. ``seed`` fixes the placement of the tiles and the frames' noise; frames are rendered on
-    demand by ``renderer`` (``controller.renderer``: its own process, one for the run)."""
+    demand by ``renderer`` (``controller.people.renderer``: its own process, one for the run)."""
 
     def __init__(
         self, seed: int, renderer: Renderer, swap: Swap | None = None, stats: CameraStats | None = None

@@ -30,9 +30,9 @@ import paho.mqtt.client as mqtt
 
 from controller.config import MqttSection, parse_mqtt_url
 from controller.errors import ConfigError
-from controller.events import Event
-from controller.hand import HandState
 from controller.jsonin import read_json
+from controller.service.events import Event
+from controller.service.hand import HandState
 from engine.actions import Verdict
 from engine.errors import MjtableError
 

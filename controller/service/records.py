@@ -7,9 +7,9 @@ import time
 from typing import Any
 
 from controller.errors import JournalError
-from controller.events import Event, EventKind, describe_action
-from controller.hand import HandRecord, HandState
-from controller.journal import Journal
+from controller.service.events import Event, EventKind, describe_action
+from controller.service.hand import HandRecord, HandState
+from controller.service.journal import Journal
 from engine.tiles import WIND_LETTERS
 
 WIND_NAMES = ("东 East", "南 South", "西 West", "北 North")

@@ -1,7 +1,7 @@
-"""The witness: turns what a camera table shows (``controller.sights``) and its seat buttons' presses into the
+"""The witness: turns what a camera table shows (``controller.people.sights``) and its seat buttons' presses into the
 actions of an observing referee (``Referee.observe``), so that people play a hand the service referees.
 
-People follow the procedure written in ``controller.tablemodel``. The witness is a pure function of the sights
+People follow the procedure written in ``controller.people.tablemodel``. The witness is a pure function of the sights
 and presses fed to it (no clock, no randomness): the service journals them and rebuilds a hand after a crash by
 feeding them again. Each sight or press answers with ``Ruling``s: the actions it made and the referee's
 verdicts, or (action ``None``) why it made none, to be shown to the players.
@@ -30,9 +30,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from controller.inputs import Button, Press
-from controller.sights import Sight, SightKind
-from controller.tablemodel import VOID_PRESSES
+from controller.people.sights import Sight, SightKind
+from controller.people.tablemodel import VOID_PRESSES
+from controller.service.inputs import Button, Press
 from engine.actions import Action, ActionKind, Verdict
 from engine.referee import SEATS, Phase, Referee
 from engine.rulesets import MultipleWinners, Ruleset
