@@ -16,10 +16,11 @@ play as people, seen only through rendered frames and pressed pins) or the real 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from controller.config import Config
 from controller.errors import ConfigError, ControllerError
@@ -27,18 +28,35 @@ from controller.people.sights import Sight, SightKind
 from controller.service.events import Event
 from controller.service.hand import HandState
 from controller.service.inputs import Button
+from controller.service.tableside import TableSide
+from engine.actions import Verdict
 from engine.referee import Phase
 
 if TYPE_CHECKING:
     from controller.people.lookout import Lookout
     from controller.people.peopletable import PeopleTable
     from controller.service.nextwalls import NextWalls
-    from controller.service.service import Service
     from vision.capture import Frame
 
 log = logging.getLogger(__name__)
 
 UNREAD_HINT = "the camera could not read it: lay the tile flat, face up, inside the zone, not touching another"
+
+
+class HandLoop(Protocol):
+    """What following a hand needs of the service that plays it (``controller.service.service.Service``): its
+    settings, clock and stop, its journal (``record``: journaled, then applied) and its output. The service depends
+    on this module, never the other way."""
+
+    config: Config
+    stop: threading.Event
+    clock: Callable[[], float]
+    sleep: Callable[[float], None]
+    emit: Callable[[dict[str, Any]], None]
+
+    def record(self, hand: HandState, event: Event) -> Verdict | None: ...
+
+    def posted(self, hand: HandState, event: Event) -> None: ...
 
 
 @dataclass
@@ -82,11 +100,10 @@ def open_table_camera(config: Config, people: PeopleTable | None) -> TableCamera
     return TableCamera(frames, Lookout(calibration, model))
 
 
-def watch_hand(service: Service, hand: HandState, walls: NextWalls, camera: TableCamera) -> None:
-    """Follow the dealt hand until it is over or the service is asked to stop."""
+def watch_hand(service: HandLoop, side: TableSide, hand: HandState, walls: NextWalls, camera: TableCamera) -> None:
+    """Follow the dealt hand on ``side`` until it is over or the service is asked to stop."""
     referee, witness = hand.referee, hand.witness
     assert referee is not None and witness is not None
-    side = service.cycle.side
     record = hand.record
     if side.people is not None:
         assert hand.dice is not None

@@ -7,18 +7,16 @@ in order to a fresh ``HandState`` rebuilds exactly the state the service had whe
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from controller.errors import JournalError
 from controller.people.sights import Sight
+from controller.people.witness import Ruling, Witness
 from controller.service.events import Event, EventKind, describe_action
 from controller.service.inputs import Button, Press
 from engine.actions import Action, Verdict
 from engine.referee import Phase, Referee
 from engine.rulesets import Ruleset, get_ruleset
-
-if TYPE_CHECKING:
-    from controller.people.witness import Ruling, Witness
 
 
 @dataclass(frozen=True)
@@ -137,8 +135,6 @@ class HandState:
         self.fault = None
         winds = {"round_wind": record.round_wind, "consecutive_dealer": record.consecutive_dealer}
         if record.players == "people":
-            from controller.people.witness import Witness
-
             self.referee = Referee.observe(self.ruleset, record.dealer, self.dice, **winds)
             self.witness = Witness(self.referee)
         else:

@@ -31,6 +31,7 @@ from controller.display.hints import hint
 from controller.display.view import TableView
 from controller.display.web import DisplayServer
 from controller.errors import JournalError, TableStopped
+from controller.people import watch
 from controller.service.cycle import TableCycle
 from controller.service.events import Event, EventKind, describe_action
 from controller.service.hand import HandRecord, HandState
@@ -50,7 +51,6 @@ from hw_tests.faults import NO_FAULTS, FaultPlan
 if TYPE_CHECKING:  # the camera path imports the vision package (OpenCV): only a run with the camera loads it
     from controller.people.camera import CameraStats, SimCamera, Swap
     from controller.people.renderer import Renderer
-    from controller.people.watch import TableCamera
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +105,7 @@ class Service:
         """The simulated camera's render process, started with the first hand the camera watches."""
         self.camera_stats: CameraStats | None = None
         """The camera path's figures over the run (``service.camera = "sim"``)."""
-        self._table_camera: TableCamera | None = None
+        self._table_camera: watch.TableCamera | None = None
         """People playing: the overhead camera, opened with the first hand it watches."""
 
     # -- the run ------------------------------------------------------------------------------------------
@@ -287,10 +287,9 @@ class Service:
         referee = hand.referee
         assert referee is not None
         if hand.record.players == "people":
-            from controller.people.watch import open_table_camera, watch_hand  # loads OpenCV: only people need it
-
-            self._table_camera = self._table_camera or open_table_camera(self.config, self.cycle.side.people)
-            watch_hand(self, hand, walls, self._table_camera)
+            side = self.cycle.side
+            self._table_camera = self._table_camera or watch.open_table_camera(self.config, side.people)
+            watch.watch_hand(self, side, hand, walls, self._table_camera)
             return
         pause = self.config.service.think_s / self.config.service.speed
         camera = None
