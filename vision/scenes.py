@@ -1,0 +1,148 @@
+"""The labelled real photos of ``shared/photos/scenes``: their tile boxes, how each photo was taken, the tile size a
+calibration would give for it, and detections matched to the labels. For measuring the detector on real photos.
+
+Which photos are overhead is ``scenes_views.csv`` beside this module, judged by eye from the pictures alone, before
+any detector ran on them (one view per photo):
+
+- ``overhead``: tiles lie face up, flat, none on another, and the camera looks down on them, so each labelled box
+  holds one tile's top face: rows and grids on the mat, trays of a set, layouts on a table (touching or not).
+- ``standing``: tiles stand on their edge (a player's hand on the table or on a rack, a wall seen edge-on, tiles
+  stood up one by one) and the camera sees their faces from the side: the box holds the face, not the tile's top.
+- ``close-up``: a few tiles fill the frame (a box as wide as the photo).
+- ``heap``: tiles lie on each other, tilted, partly hidden.
+
+The export stretched every photo to 640 x 640 from its camera's aspect ratio, so a tile's proportions in a photo
+depend on the photo; ``tile_size`` gives the size of an upright tile's face in that photo's own pixels, which is what
+a calibration measures (the table's homography includes any stretch).
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vision.errors import LabelsError
+from vision.geometry import TILE_H_MM, TILE_W_MM
+
+VIEWS_FILE = Path(__file__).resolve().parent / "scenes_views.csv"
+VIEWS = ("overhead", "standing", "close-up", "heap")
+LOOSE = 0.1
+"""Mean share of a box covered by its most-overlapping neighbour above which a photo's boxes are loose: axis-aligned
+boxes around tiles turned at an angle (a row laid diagonally), which overlap where tiles touch."""
+IOU = 0.5
+
+
+@dataclass(frozen=True)
+class Box:
+    """An axis-aligned box in image pixels, with the class index of the label (-1 for a detection)."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    kind: int = -1
+
+    @property
+    def width(self) -> float:
+        return self.x1 - self.x0
+
+    @property
+    def height(self) -> float:
+        return self.y1 - self.y0
+
+    def iou(self, other: Box) -> float:
+        w = min(self.x1, other.x1) - max(self.x0, other.x0)
+        h = min(self.y1, other.y1) - max(self.y0, other.y0)
+        inter = max(w, 0.0) * max(h, 0.0)
+        union = self.width * self.height + other.width * other.height - inter
+        return inter / union if union > 0 else 0.0
+
+
+def read_boxes(path: Path, width: int, height: int) -> list[Box]:
+    """The boxes of a YOLO label file (``class x_centre y_centre width height``, fractions of the image; a line of
+    more numbers is a polygon, taken as its bounding box)."""
+    boxes = []
+    try:
+        lines = path.read_text().splitlines()
+    except OSError as error:
+        raise LabelsError(f"{path}: cannot read ({error.strerror})") from None
+    for number, line in enumerate(lines, start=1):
+        fields = line.split()
+        if not fields:
+            continue
+        try:
+            kind, values = int(fields[0]), [float(v) for v in fields[1:]]
+        except ValueError:
+            raise LabelsError(f"{path} line {number}: expected a class and numbers") from None
+        if len(values) == 4:
+            x, y, w, h = values
+            x0, y0, x1, y1 = x - w / 2, y - h / 2, x + w / 2, y + h / 2
+        elif len(values) >= 6 and len(values) % 2 == 0:
+            x0, x1, y0, y1 = min(values[::2]), max(values[::2]), min(values[1::2]), max(values[1::2])
+        else:
+            raise LabelsError(f"{path} line {number}: expected 4 numbers or a polygon, found {len(values)}")
+        boxes.append(Box(x0 * width, y0 * height, x1 * width, y1 * height, kind))
+    return boxes
+
+
+def read_views(path: Path = VIEWS_FILE) -> dict[str, str]:
+    """Photo file name -> view (one of ``VIEWS``)."""
+    with path.open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    bad = [row for row in rows if row.get("view") not in VIEWS]
+    if bad:
+        raise LabelsError(f"{path}: unknown view {bad[0].get('view')!r} for {bad[0].get('photo')!r}")
+    return {row["photo"]: row["view"] for row in rows}
+
+
+def overlap(boxes: list[Box]) -> float:
+    """Mean share of each box covered by the one box that overlaps it most."""
+    if len(boxes) < 2:
+        return 0.0
+    a = np.array([(b.x0, b.y0, b.x1, b.y1) for b in boxes])
+    w = np.clip(np.minimum(a[:, None, 2], a[None, :, 2]) - np.maximum(a[:, None, 0], a[None, :, 0]), 0, None)
+    h = np.clip(np.minimum(a[:, None, 3], a[None, :, 3]) - np.maximum(a[:, None, 1], a[None, :, 1]), 0, None)
+    inter = w * h
+    np.fill_diagonal(inter, 0)
+    return float(np.mean(inter.max(axis=1) / ((a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1]))))
+
+
+def tile_size(boxes: list[Box]) -> tuple[float, float]:
+    """The width and height (px) of an upright tile's face in a photo, as a calibration would measure them, from the
+    labelled boxes: tight boxes (tiles square to the frame) give the median box's short and long side, measured
+    along x and y as most boxes stand (a stretched photo's tiles are wider or narrower than 3:4). Loose boxes
+    (``LOOSE``) are tiles turned at an angle: each box is the bounding box of a 3:4 rectangle at some angle, which
+    gives the rectangle's short side; the photo's pixels are then taken as square."""
+    widths = np.array([b.width for b in boxes])
+    heights = np.array([b.height for b in boxes])
+    if overlap(boxes) > LOOSE:
+        k = TILE_H_MM / TILE_W_MM
+        # w = a cos t + k a sin t, h = a sin t + k a cos t: w - h = a (1 - k)(cos t - sin t), w + h = a (1 + k)
+        # (cos t + sin t), and (cos t - sin t)^2 + (cos t + sin t)^2 = 2.
+        short = np.sqrt((((widths - heights) / (1 - k)) ** 2 + ((widths + heights) / (1 + k)) ** 2) / 2)
+        side = float(np.median(short))
+        return side, side * k
+    short, long = float(np.median(np.minimum(widths, heights))), float(np.median(np.maximum(widths, heights)))
+    if np.count_nonzero(heights >= widths) >= len(boxes) / 2:
+        return short, long
+    # Most tiles lie sideways: ``long`` px along x is 40 mm, ``short`` px along y is 30 mm.
+    return long * TILE_W_MM / TILE_H_MM, short * TILE_H_MM / TILE_W_MM
+
+
+def match(found: list[Box], labels: list[Box], threshold: float = IOU) -> int:
+    """How many labelled boxes a detection matches at IoU >= ``threshold``, each used once (greedy, best first)."""
+    pairs = sorted(
+        ((f.iou(lab), i, j) for i, f in enumerate(found) for j, lab in enumerate(labels)),
+        reverse=True,
+    )
+    used_found, used_label = set(), set()
+    for iou, i, j in pairs:
+        if iou < threshold:
+            break
+        if i not in used_found and j not in used_label:
+            used_found.add(i)
+            used_label.add(j)
+    return len(used_label)
