@@ -7,67 +7,21 @@ photos per kind covers how the same face will look in play.
 
 from __future__ import annotations
 
-import csv
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 import cv2
 import numpy as np
 
-from engine.errors import NotationError
 from engine.tiles import Tile, tile_code, tile_name_zh
-from vision.artwork import parse_class_code
 from vision.classify import Model, condense
-from vision.errors import ImageError, LabelsError
 from vision.features import CROP_H, CROP_W, features
+from vision.images import load_image  # noqa: F401  (vision.photos imports it from here; moving)
+from vision.labels import read_labels  # noqa: F401  (as above)
 from vision.recognize import Zones
 
 log = logging.getLogger(__name__)
-
-
-def load_image(path: Path) -> np.ndarray:
-    """A BGR image, or an ``ImageError`` naming the file and what is wrong with it."""
-    if not path.is_file():
-        raise ImageError(f"{path}: no such file")
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise ImageError(f"{path}: not an image OpenCV can read")
-    return image
-
-
-def read_labels(labels: Path, images: Path) -> list[tuple[Path, Tile]]:
-    """Rows of a ``file,code`` CSV (codes as in ``shared/tiles/CLASSES.csv`` or compact notation), with the files
-    resolved in ``images``; every problem names the line."""
-    try:
-        with labels.open(newline="") as handle:
-            reader = csv.DictReader(handle)
-            if reader.fieldnames is None or not {"file", "code"} <= set(reader.fieldnames):
-                raise LabelsError(f"{labels}: expected a header with columns file,code; found {reader.fieldnames}")
-            rows = list(enumerate(reader, start=2))
-    except OSError as error:
-        raise LabelsError(f"{labels}: cannot read ({error.strerror})") from None
-    except (UnicodeDecodeError, csv.Error) as error:
-        raise LabelsError(f"{labels}: not a CSV file ({error})") from None
-    out = []
-    for line, row in rows:
-        name, code = (row.get("file") or "").strip(), (row.get("code") or "").strip()
-        if not name or not code:
-            raise LabelsError(f"{labels} line {line}: empty file or code")
-        try:
-            tile = parse_class_code(code)
-        except NotationError:
-            raise LabelsError(
-                f"{labels} line {line}: unknown tile code {code!r} (see shared/tiles/CLASSES.csv)"
-            ) from None
-        path = images / name
-        if not path.is_file():
-            raise LabelsError(f"{labels} line {line}: image {name!r} not found in {images}")
-        out.append((path, tile))
-    if not out:
-        raise LabelsError(f"{labels}: no labelled images")
-    return out
 
 
 def jitter(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
