@@ -4,7 +4,7 @@
  * clocks and the UART. A board is either *real* (it drives motors and reads switches) or *simulated*: it sets
  * CONFIG_SIMULATED=1 and links src/sim, which implements the "mechanism" half of this file (motors, sensors,
  * stack counters, disc, dice, nominal timings) as the time-driven model of hw_tests/mechanism.py. A simulated
- * board then implements only the "chip" half: clock, UART, side channel, lamps, watchdog, reset reason.
+ * board then implements only the "chip" half: clock, UART, side channel, lamps, watchdog, reset reason, board id.
  *
  * Threading: the core is single-threaded and not reentrant. Interrupt handlers may only fill the board's own
  * buffers (UART rx ring, edge counters, tick counter); every function below is called from the main loop.
@@ -50,12 +50,15 @@ void hal_lamp(uint8_t lamp, bool on);
  * core_poll calls it once per call, so a core that stops polling is reset by the chip. */
 void hal_watchdog_kick(void);
 
+/* The board's identity for IDENTITY.board_id: at most 12 ASCII characters (a serial number, the chip's unique id). */
+const char *hal_board_id(void);
+
 /* Why the chip last reset, as a PROTOCOL.md reset reason (read from the reset flags once at board start). */
 uint8_t hal_reset_reason(void);
 
 /* A restart the board asks of the core: a reset reason (2-5), or 0 for none. Real boards return 0 (they reset the
- * chip itself); simulated boards return the reason of a planned reset (FaultPlan.reset, the side channel's
- * RESET) and core_poll then calls core_init(reason), as a reboot of the chip would, the mechanism's state kept. */
+ * chip itself). Simulated boards get it from src/sim: the reason of a planned reset (FaultPlan.reset, the side
+ * channel's RESET); core_poll then calls core_init(reason), as a reboot of the chip would, the mechanism kept. */
 uint8_t hal_reboot_requested(void);
 
 /* ---- mechanism: real boards implement it with pins, simulated ones link src/sim ---------------------------- */
@@ -117,14 +120,10 @@ void hal_phase_entered(uint8_t phase, uint64_t now_us);
 
 /* The side channel: a second byte stream next to the host link, only in simulated builds (the host board: a
  * second pty; the QEMU board: a second UART). It carries the fault plan, resets, seeds and speed in, and the
- * executed commands and watchdog trips out, framed like the host link (see firmware/README.md). */
+ * executed commands and watchdog trips out, framed like the host link (src/sim/simchan.c, firmware/README.md).
+ * core_poll reads and answers it, and advances the simulated mechanism: the board only moves the bytes. */
 int hal_sim_getc(void);
 void hal_sim_write(const uint8_t *data, uint8_t len);
-
-/* The simulated mechanism (src/sim/mechanism.c): advance to now_us, and when it next changes by itself. The core
- * calls these from core_poll; boards need not. */
-void sim_advance(uint64_t now_us);
-uint64_t sim_next_due(void);
 
 #endif
 

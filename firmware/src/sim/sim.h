@@ -1,0 +1,51 @@
+/* The simulated mechanism and its side channel, linked into simulated boards only (CONFIG_SIMULATED=1).
+ *
+ * mechanism.c implements the mechanism half of hal.h as the physics of hw_tests/mechanism.py (timings scaled by
+ * the speed, jitter and dice from the Python-identical random source, jams, a short side and planned reboots of
+ * the FaultPlan); simchan.c speaks the side channel. The core calls everything here from core_init / core_poll. */
+#ifndef MJ_SIM_H
+#define MJ_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SIM_MAX_JAMS 4
+
+struct sim_jam {
+    uint8_t mechanism; /* MECH_STACKER or MECH_LIFT */
+    uint8_t side;
+    uint8_t after_stacks;
+};
+
+struct sim_faults {
+    uint8_t jams;
+    struct sim_jam jam[SIM_MAX_JAMS];
+    uint8_t short_side;     /* that side's wall comes out one tile short; NO_SIDE: none */
+    uint8_t reset_phase;    /* reboot reset_after_ms after the table enters it; 0xFF: none */
+    uint16_t reset_after_ms;
+};
+
+/* The mechanism at rest (hatch closed, plates down) the first time; later calls keep it (a reboot of the chip
+ * does not move the table). Seed 2 and speed 1, as McuSimulator(seed=0, speed=1) seeds its model. */
+void sim_start(void);
+/* The random source as random.Random(seed), the timings divided by speed_milli / 1000 (10 to 1,000,000). */
+void sim_setup(uint32_t seed, uint32_t speed_milli);
+void sim_set_faults(const struct sim_faults *faults);
+/* Reboot the chip (core_init with reason) at the next chance: hal_reboot_requested() returns it once. */
+void sim_request_reboot(uint8_t reason);
+void sim_press_key(uint8_t seat, bool held);
+
+/* The core's time for what follows in this poll; the side channel read and answered (simchan.c). */
+void sim_poll(uint64_t now);
+/* Everything the mechanism does by itself up to now, in time order. */
+void sim_advance(uint64_t now);
+uint64_t sim_next_due(void);
+
+/* Events for the side channel. */
+void sim_executed(uint8_t seq, uint8_t type, uint16_t token);
+void sim_watchdog_tripped(void);
+
+/* mechanism.c's clock for hal_motor calls, set by sim_poll. */
+void sim_clock(uint64_t now);
+
+#endif
