@@ -11,6 +11,7 @@ extern int main(void);
 void reset_handler(void);
 void default_handler(void);
 void systick_handler(void) __attribute__((weak, alias("default_handler")));
+void tim2_handler(void) __attribute__((weak, alias("default_handler")));
 void usart1_handler(void) __attribute__((weak, alias("default_handler")));
 void usart2_handler(void) __attribute__((weak, alias("default_handler")));
 
@@ -40,14 +41,14 @@ void reset_handler(void)
 #define VECTORS (16u + 82u)
 typedef void (*handler_t)(void);
 
-/* The IRQ rows below hold 8 entries each; USART1 is IRQ 37, USART2 IRQ 38. */
+/* The IRQ rows below hold 8 entries each; TIM2 is IRQ 28, USART1 IRQ 37, USART2 IRQ 38. */
 #define D default_handler
 __attribute__((section(".isr_vector"), used)) static const handler_t vectors[VECTORS] = {
     (handler_t)(uintptr_t)&_estack, reset_handler, D, D, D, D, D, 0, 0, 0, 0, D, D, 0, D, systick_handler,
     /* IRQ 0-7 */ D, D, D, D, D, D, D, D,
     /* IRQ 8-15 */ D, D, D, D, D, D, D, D,
     /* IRQ 16-23 */ D, D, D, D, D, D, D, D,
-    /* IRQ 24-31 */ D, D, D, D, D, D, D, D,
+    /* IRQ 24-31 */ D, D, D, D, tim2_handler, D, D, D,
     /* IRQ 32-39 */ D, D, D, D, D, usart1_handler, usart2_handler, D,
     /* IRQ 40-47 */ D, D, D, D, D, D, D, D,
     /* IRQ 48-55 */ D, D, D, D, D, D, D, D,

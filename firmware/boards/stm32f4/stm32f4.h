@@ -22,7 +22,10 @@
 
 /* RCC (reads 0 under QEMU: nothing may wait on its flags there) */
 #define RCC_BASE 0x40023800u
+#define RCC_CR REG32(RCC_BASE + 0x00u)
+#define RCC_PLLCFGR REG32(RCC_BASE + 0x04u)
 #define RCC_AHB1ENR REG32(RCC_BASE + 0x30u)
+#define RCC_AHB2ENR REG32(RCC_BASE + 0x34u)
 #define RCC_APB1ENR REG32(RCC_BASE + 0x40u)
 #define RCC_APB2ENR REG32(RCC_BASE + 0x44u)
 #define RCC_CSR REG32(RCC_BASE + 0x74u)
@@ -35,7 +38,15 @@
 #define RCC_CSR_IWDGRSTF (1u << 29)
 #define RCC_CSR_WWDGRSTF (1u << 30)
 #define RCC_CSR_LPWRRSTF (1u << 31)
+#define RCC_CR_PLLON (1u << 24)
+#define RCC_PLLCFGR_M(m) ((uint32_t)(m) << 0)
+#define RCC_PLLCFGR_N(n) ((uint32_t)(n) << 6)
+#define RCC_PLLCFGR_P2 (0u << 16)
+#define RCC_PLLCFGR_SRC_HSI (0u << 22)
+#define RCC_PLLCFGR_Q(q) ((uint32_t)(q) << 24)
 #define RCC_AHB1ENR_GPIO(port) (1u << (port)) /* port 0 = A */
+#define RCC_AHB2ENR_RNG (1u << 6)
+#define RCC_APB1ENR_TIM2 (1u << 0)
 #define RCC_APB1ENR_TIM3 (1u << 1)
 #define RCC_APB1ENR_TIM4 (1u << 2)
 #define RCC_APB1ENR_USART2 (1u << 17)
@@ -77,10 +88,13 @@
 #define USART1_IRQ 37u
 #define USART2_IRQ 38u
 
-/* General-purpose timers TIM3 / TIM4 (APB1) for the PWM motors */
+/* General-purpose timers: TIM2 paces the steppers, TIM3 / TIM4 make the PWM of the DC motors (all on APB1) */
+#define TIM2_BASE 0x40000000u
 #define TIM3_BASE 0x40000400u
 #define TIM4_BASE 0x40000800u
 #define TIM_CR1(base) REG32((base) + 0x00u)
+#define TIM_DIER(base) REG32((base) + 0x0Cu)
+#define TIM_SR(base) REG32((base) + 0x10u)
 #define TIM_EGR(base) REG32((base) + 0x14u)
 #define TIM_CCMR1(base) REG32((base) + 0x18u)
 #define TIM_CCMR2(base) REG32((base) + 0x1Cu)
@@ -91,6 +105,9 @@
 #define TIM_CR1_CEN (1u << 0)
 #define TIM_CR1_ARPE (1u << 7)
 #define TIM_EGR_UG (1u << 0)
+#define TIM_DIER_UIE (1u << 0)
+#define TIM_SR_UIF (1u << 0)
+#define TIM2_IRQ 28u
 #define TIM_CCMR_PWM1 (6u << 4) /* OCxM = PWM mode 1, for the low channel of a CCMR register */
 #define TIM_CCMR_OCPE (1u << 3)
 
@@ -102,6 +119,19 @@
 #define IWDG_KEY_FEED 0xAAAAu
 #define IWDG_KEY_UNLOCK 0x5555u
 #define IWDG_KEY_START 0xCCCCu
+
+/* Random number generator (AHB2), clocked by the PLL's 48 MHz output */
+#define RNG_BASE 0x50060800u
+#define RNG_CR REG32(RNG_BASE + 0x00u)
+#define RNG_SR REG32(RNG_BASE + 0x04u)
+#define RNG_DR REG32(RNG_BASE + 0x08u)
+#define RNG_CR_RNGEN (1u << 2)
+#define RNG_SR_DRDY (1u << 0)
+#define RNG_SR_SEIS (1u << 6)
+
+/* Debug: stop the independent watchdog while a debugger halts the core */
+#define DBGMCU_APB1_FZ REG32(0xE0042008u)
+#define DBGMCU_APB1_FZ_IWDG_STOP (1u << 12)
 
 /* Unique device ID, 96 bits */
 #define UID_BASE 0x1FFF7A10u

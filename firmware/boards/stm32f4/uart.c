@@ -1,88 +1,75 @@
 /* USART driver: RXNE and TXE interrupts feed and drain the rings (RM0090 §30.6). */
 #include "uart.h"
 
+#include "gpio.h"
 #include "stm32f4.h"
 
 struct uart uart1, uart2; /* in .bss: uart_init names their base */
 
-static void pin_af7(uint32_t pin)
-{
-    const uint32_t port = 0; /* GPIOA */
-    GPIO_MODER(port) = (GPIO_MODER(port) & ~(3u << (2 * pin))) | (GPIO_MODE_AF << (2 * pin));
-    volatile uint32_t *afr = pin < 8 ? &GPIO_AFRL(port) : &GPIO_AFRH(port);
-    const uint32_t shift = 4u * (pin % 8u);
-    *afr = (*afr & ~(0xFu << shift)) | (7u << shift);
-}
+static uint32_t irq_of(const struct uart *uart) { return uart->base == USART1_BASE ? USART1_IRQ : USART2_IRQ; }
 
 void uart_init(struct uart *uart, uint32_t pclk, uint32_t baud)
 {
-    uart->base = uart == &uart1 ? USART1_BASE : USART2_BASE;
-    RCC_AHB1ENR |= RCC_AHB1ENR_GPIO(0);
-    if (uart->base == USART1_BASE) {
+    const bool first = uart == &uart1;
+    uart->base = first ? USART1_BASE : USART2_BASE;
+    if (first) {
         RCC_APB2ENR |= RCC_APB2ENR_USART1;
-        pin_af7(9);
-        pin_af7(10);
     } else {
         RCC_APB1ENR |= RCC_APB1ENR_USART2;
-        pin_af7(2);
-        pin_af7(3);
     }
-    GPIO_PUPDR(0) |= GPIO_PULL_UP << (2 * (uart->base == USART1_BASE ? 10u : 3u)); /* an unplugged RX idles high */
+    const struct pin tx = {0, first ? 9u : 2u}, rx = {0, first ? 10u : 3u}; /* PA9/PA10, PA2/PA3 */
+    gpio_input_pullup(rx); /* an unplugged RX idles high rather than reading noise */
+    gpio_alternate(tx, 7);
+    gpio_alternate(rx, 7);
     USART_BRR(uart->base) = (pclk + baud / 2u) / baud; /* oversampling by 16: mantissa.fraction in one word */
     USART_CR2(uart->base) = 0;
     USART_CR3(uart->base) = 0;
     USART_CR1(uart->base) = USART_CR1_UE | USART_CR1_TE | USART_CR1_RE | USART_CR1_RXNEIE;
-    nvic_enable(uart->base == USART1_BASE ? USART1_IRQ : USART2_IRQ);
+    nvic_enable(irq_of(uart));
 }
 
-size_t uart_read(struct uart *uart, uint8_t *out, size_t size)
+int uart_getc(struct uart *uart)
 {
-    size_t n = 0;
-    uint16_t tail = uart->rx_tail;
-    while (n < size && tail != uart->rx_head) {
-        out[n++] = uart->rx[tail];
-        tail = (uint16_t)((tail + 1u) & (UART_RX_SIZE - 1u));
+    const uint16_t tail = uart->rx_tail;
+    if (tail == uart->rx_head) {
+        return -1;
     }
-    uart->rx_tail = tail;
-    return n;
+    const uint8_t byte = uart->rx[tail];
+    uart->rx_tail = (uint16_t)((tail + 1u) & (UART_RX_SIZE - 1u));
+    USART_CR1(uart->base) |= USART_CR1_RXNEIE; /* room again: see the full ring in uart_irq */
+    return byte;
 }
 
-size_t uart_write(struct uart *uart, const uint8_t *data, size_t size)
+bool uart_write(struct uart *uart, const uint8_t *data, uint16_t len)
 {
-    size_t n = 0;
     uint16_t head = uart->tx_head;
-    while (n < size) {
-        const uint16_t next = (uint16_t)((head + 1u) & (UART_TX_SIZE - 1u));
-        if (next == uart->tx_tail) {
-            break;
-        }
-        uart->tx[head] = data[n++];
-        head = next;
+    const uint16_t used = (uint16_t)((head - uart->tx_tail) & (UART_TX_SIZE - 1u));
+    if (len > UART_TX_SIZE - 1u - used) {
+        return false;
+    }
+    for (uint16_t i = 0; i < len; i++) {
+        uart->tx[head] = data[i];
+        head = (uint16_t)((head + 1u) & (UART_TX_SIZE - 1u));
     }
     uart->tx_head = head;
-    if (n) {
-        /* The TXE interrupt drains the ring, then masks itself. QEMU raises no TXE interrupt (its transmitter is
-         * always empty), so the interrupt is also made pending here: it sends whatever TXE allows at once. */
-        USART_CR1(uart->base) |= USART_CR1_TXEIE;
-        nvic_pend(uart->base == USART1_BASE ? USART1_IRQ : USART2_IRQ);
-    }
-    return n;
+    /* The TXE interrupt drains the ring, then masks itself. QEMU raises no TXE interrupt (its transmitter is always
+     * empty), so the interrupt is also made pending here: it sends whatever TXE allows at once. */
+    USART_CR1(uart->base) |= USART_CR1_TXEIE;
+    nvic_pend(irq_of(uart));
+    return true;
 }
 
 static void uart_irq(struct uart *uart)
 {
     const uint32_t base = uart->base;
-    uint32_t sr = USART_SR(base);
-    if (sr & (USART_SR_RXNE | USART_SR_ORE)) {
-        const uint8_t byte = (uint8_t)USART_DR(base); /* reading DR clears RXNE and ORE */
+    if ((USART_CR1(base) & USART_CR1_RXNEIE) && (USART_SR(base) & (USART_SR_RXNE | USART_SR_ORE))) {
         const uint16_t next = (uint16_t)((uart->rx_head + 1u) & (UART_RX_SIZE - 1u));
-        if (sr & USART_SR_ORE) {
-            uart->rx_overruns++;
-        }
         if (next == uart->rx_tail) {
-            uart->rx_overruns++;
+            /* Ring full: leave the byte in DR and stop listening until uart_getc makes room. The chip overruns on
+             * the next byte (lost, as on a noisy line); QEMU holds its input back, so nothing is lost there. */
+            USART_CR1(base) &= ~USART_CR1_RXNEIE;
         } else {
-            uart->rx[uart->rx_head] = byte;
+            uart->rx[uart->rx_head] = (uint8_t)USART_DR(base); /* reading DR clears RXNE and ORE */
             uart->rx_head = next;
         }
     }
