@@ -43,7 +43,7 @@ from controller.people.lookout import Lookout
 from controller.people.peopletable import PeopleTable
 from controller.service.inputs import SimHands
 from engine.referee import Phase
-from engine.rulesets import get_ruleset
+from engine.rulesets.registry import get_ruleset
 from engine.tiles import NUM_TILE_IDS, tile_code
 from firmware_bridge.config import GpioConfig
 from vision.calibrate import Calibration

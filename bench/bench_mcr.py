@@ -32,9 +32,9 @@ from bench.bench_cli import ORACLE, _pymahjonggb_seconds, cli_seconds  # noqa: E
 from controller.cli import win_context  # noqa: E402
 from engine.analysis.suit_tables import group_table  # noqa: E402
 from engine.notation import parse_hand  # noqa: E402
-from engine.rulesets import get_ruleset  # noqa: E402
 from engine.rulesets.mcr.ruleset import checked_hand_fans  # noqa: E402
 from engine.rulesets.mcr.scorer import prime_tables  # noqa: E402
+from engine.rulesets.registry import get_ruleset  # noqa: E402
 
 
 def _cli_seconds(lines: list[str]) -> float:

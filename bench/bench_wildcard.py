@@ -29,8 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine.analysis import ShapeRules, is_win, is_win_wild, reference_is_win_wild
 from engine.errors import MjtableError
 from engine.notation import Hand
-from engine.rulesets import WinContext, get_ruleset
+from engine.rulesets.base import WinContext
 from engine.rulesets.hubei.hands import PAIR_258
+from engine.rulesets.registry import get_ruleset
 from engine.rulesets.tuidaohu.fans import SHAPES as TUIDAOHU_SHAPES
 from engine.tiles import NUM_KINDS, tile_code
 

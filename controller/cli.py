@@ -24,8 +24,9 @@ from engine.analysis import shanten, waits
 from engine.errors import MjtableError, TileCountError
 from engine.notation import Hand, parse_hand
 from engine.referee import deal_for
-from engine.rulesets import Ruleset, WinContext, all_rulesets, get_ruleset
-from engine.settle import settle_object
+from engine.rulesets.base import Ruleset, WinContext
+from engine.rulesets.registry import all_rulesets, get_ruleset
+from engine.settle.answer import settle_object
 from engine.simulation import InvariantViolation, simulate
 from engine.tiles import format_tiles, tile_code, to_counts
 

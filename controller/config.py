@@ -16,7 +16,8 @@ from controller.errors import ConfigError
 from controller.people.witness import people_can_play
 from controller.service.journal import SYNCHRONOUS
 from engine.errors import MjtableError
-from engine.rulesets import Ruleset, get_ruleset
+from engine.rulesets.base import Ruleset
+from engine.rulesets.registry import get_ruleset
 from firmware_bridge.config import BridgeConfig
 
 

@@ -43,7 +43,7 @@ from engine.errors import IllegalAction, MjtableError
 from engine.match import HandResult, Win
 from engine.notation import Hand, Meld, MeldKind, Situation, format_hand
 from engine.procedure import NewHand, Wall, WallLayout, break_wall, deal, new_hand
-from engine.rulesets import (
+from engine.rulesets.base import (
     ClaimKind,
     DrawContext,
     KongType,

@@ -12,7 +12,7 @@ from engine.actions import Action, ActionKind
 from engine.bots import SimpleBot
 from engine.match import Match
 from engine.referee import Phase, Referee
-from engine.rulesets import Ruleset
+from engine.rulesets.base import Ruleset
 from engine.tiles import WIND_LETTERS
 
 SEATS = 4

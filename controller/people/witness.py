@@ -35,7 +35,7 @@ from controller.people.tablemodel import VOID_PRESSES
 from controller.service.inputs import Button, Press
 from engine.actions import Action, ActionKind, Verdict
 from engine.referee import SEATS, Phase, Referee
-from engine.rulesets import MultipleWinners, Ruleset
+from engine.rulesets.base import MultipleWinners, Ruleset
 from engine.tiles import Tile, format_tiles, is_flower, is_suited, make_tile, tile_code
 
 _OFFER = (Phase.CLAIMS, Phase.ROB)

@@ -16,7 +16,8 @@ from controller.service.events import Event, EventKind, describe_action
 from controller.service.inputs import Button, Press
 from engine.actions import Action, Verdict
 from engine.referee import Phase, Referee
-from engine.rulesets import Ruleset, get_ruleset
+from engine.rulesets.base import Ruleset
+from engine.rulesets.registry import get_ruleset
 
 
 @dataclass(frozen=True)

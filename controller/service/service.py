@@ -43,7 +43,7 @@ from controller.service.tableside import TableSide, open_table
 from engine.actions import Action, ActionKind, Verdict
 from engine.match import Match
 from engine.referee import Phase
-from engine.rulesets import get_ruleset
+from engine.rulesets.registry import get_ruleset
 from engine.tiles import WIND_LETTERS, format_tiles, tile_code
 from firmware_bridge.errors import McuReset, TableFault
 from hw_tests.faults import NO_FAULTS, FaultPlan

@@ -10,424 +10,65 @@ questions:
 
 Seats are 0-3 in play order (counter-clockwise): ``(s + 1) % 4`` is the 下家 of ``s``, ``(s + 3) % 4`` his 上家.
 Winds are 0-3 = E S W N.
+
+The interface's words (options, table facts, contexts, scores) are defined in ``engine.rulesets.terms`` and
+exported here with ``Ruleset``: rulesets and the referee import them from this module (the settle queries that
+``Ruleset`` inherits, from ``terms``).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
-from enum import StrEnum
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import Any, ClassVar
 
+from engine.analysis import ShapeRules, is_win
 from engine.errors import RulesetError
 from engine.match import RotationPolicy
-from engine.rulesets.queries import ContractQueries, payments_out
-from engine.settlement import Payments, combine, exact, no_payments
-from engine.tiles import EAST, FLOWERS, GREEN, NORTH, RED, SOUTH, WEST, WHITE, WIND_LETTERS, Tile, is_honor, rank_of
+from engine.notation import Hand
+from engine.rulesets.queries import ContractQueries
+from engine.rulesets.terms import (
+    DEFAULT_CLAIM_PRIORITY,
+    STANDARD_HONOR_CYCLE,
+    BreakMethod,
+    ClaimKind,
+    DrawContext,
+    FanEntry,
+    IndicatorPosition,
+    KongType,
+    MultipleWinners,
+    OptionSpec,
+    Score,
+    WildcardRule,
+    WildcardSource,
+    WinContext,
+    boolean_option,
+    payments_out,
+)
+from engine.settlement import Payments, combine, no_payments
+from engine.tiles import FLOWERS, Tile
 from engine.tilesets import TILE_SETS, TileSet
 
-if TYPE_CHECKING:
-    from engine.analysis import ShapeRules
-    from engine.notation import Hand
-
-# ----------------------------------------------------------------------------------------------------------------
-# Options
-
-
-@dataclass(frozen=True)
-class OptionSpec:
-    """One ruleset option.
-
-    ``choices`` lists the accepted values (``None`` = any value of one of ``types``); ``aliases`` maps other
-    spellings to a canonical choice (``"full"`` → ``"全陪"``, ``"136"`` → ``136``) so that ASCII-only inputs and
-    JSON strings work. A ``bool`` is never accepted as an ``int`` (``True == 1`` in Python).
-    """
-
-    key: str
-    default: Any
-    choices: tuple[Any, ...] | None = None
-    doc: str = ""
-    aliases: Mapping[Any, Any] = field(default_factory=dict)
-    types: tuple[type, ...] = ()
-
-    def normalize(self, value: Any, ruleset_id: str) -> Any:
-        """The canonical value, or ``RulesetError`` naming the key and the allowed values."""
-        if self.choices is not None:
-            for choice in self.choices:
-                if type(value) is type(choice) and value == choice:
-                    return choice
-            if isinstance(value, str | int) and not isinstance(value, bool) and value in self.aliases:
-                return self.aliases[value]
-        elif any(type(value) is kind for kind in self.types):
-            return value
-        raise RulesetError(f"ruleset {ruleset_id!r}: option {self.key!r} = {value!r} is not allowed; {self.allowed()}")
-
-    def allowed(self) -> str:
-        if self.choices is None:
-            return "expected a value of type " + " or ".join(kind.__name__ for kind in self.types)
-        text = "allowed: " + ", ".join(repr(choice) for choice in self.choices)
-        if self.aliases:
-            text += " (also " + ", ".join(f"{alias!r} for {value!r}" for alias, value in self.aliases.items()) + ")"
-        return text
-
-    def to_dict(self) -> dict[str, Any]:
-        """``mjtable rules``: the key, its default, the allowed values and aliases, and what it changes."""
-        return {
-            "key": self.key,
-            "default": self.default,
-            "choices": None if self.choices is None else list(self.choices),
-            "aliases": {str(alias): value for alias, value in self.aliases.items()},
-            "doc": self.doc,
-        }
-
-
-def boolean_option(key: str, default: bool, doc: str) -> OptionSpec:
-    return OptionSpec(key, default, (False, True), doc)
-
-
-# ----------------------------------------------------------------------------------------------------------------
-# Table facts
-
-
-class ClaimKind(StrEnum):
-    """What a player may claim on a discard. ``chi_ready`` is Harbin's 吃听 (a chi that makes the hand ready)."""
-
-    HU = "hu"
-    KONG = "kong"
-    PUNG = "pung"
-    CHI_READY = "chi_ready"
-    CHI = "chi"
-
-
-DEFAULT_CLAIM_PRIORITY: tuple[frozenset[ClaimKind], ...] = (
-    frozenset({ClaimKind.HU}),
-    frozenset({ClaimKind.KONG, ClaimKind.PUNG}),
-    frozenset({ClaimKind.CHI}),
-)
-"""胡 > 杠 = 碰 > 吃: rules-B §2.12 [outside the sources] usual order; Harbin and Hebei state 胡 first."""
-
-
-class MultipleWinners(StrEnum):
-    """Several players able to win on one discard."""
-
-    FIRST = "first"
-    """Only the first in turn order after the discarder wins (截和; Harbin, Hebei HB-1)."""
-    ALL = "all"
-    """Every one of them wins (一炮多响; Sichuan, Guizhou, Guangdong)."""
-
-
-class KongType(StrEnum):
-    EXPOSED = "exposed"
-    """明杠 / 直杠 on a discard."""
-    ADDED = "added"
-    """加杠 / 补杠: an exposed pung plus the owner's own fourth tile."""
-    CONCEALED = "concealed"
-    """暗杠."""
-
-
-class BreakMethod(StrEnum):
-    """How the dice choose the wall break (fan.md §1.2, rules-B §2.8)."""
-
-    ONE_THROW = "one_throw"
-    """Sum picks the wall, the smaller die is the count (一次掷骰法)."""
-    TWO_THROWS = "two_throws"
-    """A picks the wall, the player it points to throws B, count A + B (两次掷骰法)."""
-    TWO_THROWS_SECOND_SUM = "two_throws_second_sum"
-    """As two throws, but the count is B alone (Harbin, rules-B §7.2)."""
-    SUM = "sum"
-    """One throw, the sum picks the wall and is also the count (Hebei HB-3)."""
-
-
-class WildcardSource(StrEnum):
-    FIXED = "fixed"
-    """Fixed kinds, e.g. a house 财神 of 白板 (Hangzhou HZ-1)."""
-    SUCCESSOR = "successor"
-    """The successor(s) of a flipped indicator tile (Hubei 赖子, 推倒胡 鬼牌)."""
-    FACE = "face"
-    """The indicator's own face (Harbin 宝), usually with extra conditions checked by the ruleset."""
-
-
-class IndicatorPosition(StrEnum):
-    """Which wall tile is flipped as the indicator."""
-
-    NEXT_DRAW = "next_draw"
-    """The tile the next player would draw after the deal (Hubei)."""
-    FIRST_WALL_TILE = "first_wall_tile"
-    """The first live-wall tile, flipped before the deal (推倒胡)."""
-    LAST_WALL_TILE = "last_wall_tile"
-    """The last tile of the wall (Harbin 宝, replaced on 换宝)."""
-
-    @property
-    def wall_end(self) -> Literal["head", "tail"]:
-        """``engine.procedure`` ``indicator_at``: ``"tail"`` for the last wall tile, else ``"head"``."""
-        return "tail" if self is IndicatorPosition.LAST_WALL_TILE else "head"
-
-    @property
-    def when(self) -> Literal["before_deal", "after_deal"]:
-        """``engine.procedure`` ``indicator_when``: only the first wall tile is flipped before the deal."""
-        return "before_deal" if self is IndicatorPosition.FIRST_WALL_TILE else "after_deal"
-
-
-STANDARD_HONOR_CYCLE: tuple[Tile, ...] = (EAST, SOUTH, WEST, NORTH, RED, GREEN, WHITE)
-"""东南西北中发白 → 东 (wild.md W-1 table, HB-2 / TD-1); a ruleset with another order passes its own cycle."""
-
-
-@dataclass(frozen=True)
-class WildcardRule:
-    """How a hand's wildcards are chosen. Wild tiles may stand for any face (wild.md W-1)."""
-
-    source: WildcardSource
-    fixed: tuple[Tile, ...] = ()
-    indicator: IndicatorPosition | None = None
-    offsets: tuple[int, ...] = (1,)
-    """Steps from the indicator: ``(1,)`` the successor, ``(-1, 1)`` both neighbours (两头赖子)."""
-    honor_cycle: tuple[Tile, ...] = STANDARD_HONOR_CYCLE
-
-    def wildcards(self, indicator: Tile | None = None) -> frozenset[Tile]:
-        """The wild kinds of a hand, given the flipped indicator where the rule uses one."""
-        if self.source is WildcardSource.FIXED:
-            return frozenset(self.fixed)
-        if indicator is None:
-            raise RulesetError(f"wildcards of source {self.source.value!r} need the indicator tile")
-        if self.source is WildcardSource.FACE:
-            return frozenset({indicator})
-        return frozenset(self.step(indicator, offset) for offset in self.offsets)
-
-    def step(self, tile: Tile, offset: int) -> Tile:
-        """The tile ``offset`` places along the cycle of ``tile``: ranks 1-9 wrap, honors follow ``honor_cycle``."""
-        if is_honor(tile):
-            cycle = self.honor_cycle
-            if tile in cycle:
-                return cycle[(cycle.index(tile) + offset) % len(cycle)]
-            # An honor the cycle skips sits just before the next cycle member in the standard order
-            # (Wuhan WH-2: 中 is skipped and a flipped 中 gives 发).
-            start = STANDARD_HONOR_CYCLE.index(tile)
-            following = (STANDARD_HONOR_CYCLE[(start + k) % 7] for k in range(1, 8))
-            member = next(face for face in following if face in cycle)
-            return cycle[(cycle.index(member) - 1 + offset) % len(cycle)]
-        return tile - rank_of(tile) + 1 + (rank_of(tile) - 1 + offset) % 9
-
-
-# ----------------------------------------------------------------------------------------------------------------
-# Contexts and results
-
-
-def _seat(name: str, value: Any) -> int:
-    if type(value) is not int or not 0 <= value <= 3:
-        raise RulesetError(f"situation field {name!r}: expected a seat 0-3, found {value!r}")
-    return value
-
-
-def _seats(name: str, value: Any) -> tuple[int, ...]:
-    if not isinstance(value, list | tuple):
-        raise RulesetError(f"situation field {name!r}: expected a list of seats, found {value!r}")
-    return tuple(_seat(name, seat) for seat in value)
-
-
-def _wind(value: Any) -> int:
-    """A wind as 0-3 or as a letter E/S/W/N (the settle contract writes letters)."""
-    if isinstance(value, str) and len(value) == 1 and value in WIND_LETTERS:
-        return WIND_LETTERS.index(value)
-    if type(value) is int and 0 <= value <= 3:
-        return value
-    raise RulesetError(f"situation field 'round_wind': expected E, S, W, N or 0-3, found {value!r}")
-
-
-def _count(name: str, value: Any, least: int) -> None:
-    if type(value) is not int or value < least:
-        raise RulesetError(f"situation field {name!r}: expected a whole number {least} or more, found {value!r}")
-
-
-class _Situation:
-    """``to_dict``/``from_dict`` of the contexts: the core fields by name, every other key in ``extra``."""
-
-    _REQUIRED: ClassVar[tuple[str, ...]]
-    dealer: int
-    consecutive_dealer: int
-    round_wind: int
-    players_out: tuple[int, ...]
-    extra: Mapping[str, Any]
-
-    def _normalize(self) -> None:
-        """Check and freeze the fields shared by every context."""
-        _seat("dealer", self.dealer)
-        _count("consecutive_dealer", self.consecutive_dealer, 1)
-        object.__setattr__(self, "round_wind", _wind(self.round_wind))
-        object.__setattr__(self, "players_out", _seats("players_out", self.players_out))
-        object.__setattr__(self, "extra", MappingProxyType(dict(self.extra)))
-
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "extra"}  # type: ignore[arg-type]
-        data["round_wind"] = WIND_LETTERS[data["round_wind"]]
-        data["players_out"] = list(data["players_out"])
-        data.update(self.extra)
-        return data
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Any:
-        """Read a settle-contract situation; keys other than the core ones go to ``extra``."""
-        names = {f.name for f in fields(cls) if f.name != "extra"}  # type: ignore[arg-type]
-        for name in cls._REQUIRED:
-            if name not in data:
-                raise RulesetError(f"situation field {name!r} is missing")
-        known = {key: value for key, value in data.items() if key in names}
-        extra = {key: value for key, value in data.items() if key not in names}
-        return cls(**known, extra=extra)
-
-
-@dataclass(frozen=True)
-class WinContext(_Situation):
-    """The facts of a winning declaration that the hand itself does not show.
-
-    ``discarder`` is ``None`` for a self-draw; for a robbed kong it is the konger (fan.md BA-2 and the settle
-    contract). ``players_out`` are seats that already won earlier in the hand (Sichuan 血战): they neither pay nor
-    collect. ``extra`` carries ruleset-specific facts (``void_suit``, ``indicator``, ``kong``, ``dice_unit``, ...).
-    """
-
-    _REQUIRED = ("winner", "dealer")
-
-    winner: int
-    dealer: int
-    discarder: int | None = None
-    round_wind: int = 0
-    after_kong: bool = False
-    robbing_kong: bool = False
-    last_tile: bool = False
-    first_turn: bool = False
-    fourth_tile: bool = False
-    """绝张: the winning tile is the last of its kind not yet seen."""
-    flowers: int = 0
-    consecutive_dealer: int = 1
-    """n: this is the dealer's n-th consecutive hand as dealer (1 = first)."""
-    players_out: tuple[int, ...] = ()
-    extra: Mapping[str, Any] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        for name in ("after_kong", "robbing_kong", "last_tile", "first_turn", "fourth_tile"):
-            if type(getattr(self, name)) is not bool:
-                raise RulesetError(f"situation field {name!r}: expected true or false, found {getattr(self, name)!r}")
-        self._normalize()
-        _seat("winner", self.winner)
-        if self.discarder is not None and _seat("discarder", self.discarder) == self.winner:
-            raise RulesetError(f"situation field 'discarder': the winner {self.winner} cannot be the discarder")
-        if self.robbing_kong and self.discarder is None:
-            raise RulesetError("situation field 'discarder': a robbed kong needs the konger as discarder")
-        _count("flowers", self.flowers, 0)
-        if self.winner in self.players_out or self.discarder in self.players_out:
-            raise RulesetError("situation field 'players_out': the winner and the discarder must still be in the hand")
-
-    @property
-    def self_drawn(self) -> bool:
-        return self.discarder is None
-
-    @property
-    def seat_wind(self) -> int:
-        """门风 follows the dealer: E for the dealer, then S, W, N in play order (fan.md §0)."""
-        return (self.winner - self.dealer) % 4
-
-    @property
-    def payers(self) -> tuple[int, ...]:
-        """Everyone who may lose on a self-draw: the other seats still in the hand."""
-        return tuple(seat for seat in range(4) if seat != self.winner and seat not in self.players_out)
-
-
-@dataclass(frozen=True)
-class DrawContext(_Situation):
-    """The facts of a drawn hand (荒庄): who dealt, which seats already won (血战), ruleset facts in ``extra``
-    (Sichuan's per-seat hands for 查叫, ...)."""
-
-    _REQUIRED = ("dealer",)
-
-    dealer: int
-    consecutive_dealer: int = 1
-    round_wind: int = 0
-    players_out: tuple[int, ...] = ()
-    extra: Mapping[str, Any] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self._normalize()
-
-
-@dataclass(frozen=True)
-class FanEntry:
-    """One scoring item; ``count`` instances of ``points`` each (e.g. two 四玉 = count 2). ``id`` is a name, or a
-    number where the ruleset's fans are numbered (MCR: the official order 1-82)."""
-
-    id: int | str
-    name_zh: str
-    name_en: str
-    points: int | float | None
-    count: int = 1
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "name_zh": self.name_zh,
-            "name_en": self.name_en,
-            "points": self.points,
-            "count": self.count,
-        }
-
-
-@dataclass(frozen=True)
-class Score:
-    """The verdict and settlement of one winning declaration.
-
-    ``hu`` = a legal win under the ruleset: ``shape_ok`` and ``meets_minimum`` (and any other condition of the
-    ruleset); ``reason`` says why not. ``total`` is the ruleset's total (defined per ruleset; ``None`` where the
-    source gives none) and ``total_without_flowers`` the part that counts toward a minimum (MCR flowers do not).
-    ``payments`` is the net change per seat, summing to 0, or ``None`` when the ruleset states no settlement.
-    ``extra`` holds ruleset answer fields (``kinds``, ``multiplier``, ``breakdown``, ...).
-    """
-
-    hu: bool
-    shape_ok: bool
-    total: int | float | None
-    total_without_flowers: int | float | None
-    meets_minimum: bool
-    fans: tuple[FanEntry, ...] = ()
-    payments: Payments | None = None
-    reason: str | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if self.payments is not None:
-            if sorted(self.payments) != [0, 1, 2, 3] or abs(sum(self.payments.values())) > 1e-9:
-                raise RulesetError(f"score: payments must give seats 0-3 and sum to 0, found {self.payments}")
-            object.__setattr__(self, "payments", {seat: exact(amount) for seat, amount in self.payments.items()})
-        object.__setattr__(self, "fans", tuple(self.fans))
-        object.__setattr__(self, "extra", MappingProxyType(dict(self.extra)))
-
-    def to_dict(self) -> dict[str, Any]:
-        """The CLI answer: ``hu``, ``total``, ``fans``, ``payments`` keyed ``"0"``-``"3"``, then the rest."""
-        return self._answer(
-            hu=self.hu,
-            total=self.total,
-            fans=[fan.to_dict() for fan in self.fans],
-            payments=payments_out(self.payments),
-            shape_ok=self.shape_ok,
-            meets_minimum=self.meets_minimum,
-        )
-
-    def to_settle(self) -> dict[str, Any]:
-        """The ``mjtable settle`` answer: ``fans`` as one ``{"name_zh", "value"}`` per instance (compared as a
-        multiset), then the ruleset's own fields from ``extra``."""
-        return self._answer(
-            hu=self.hu,
-            payments=payments_out(self.payments),
-            total=self.total,
-            fans=[{"name_zh": fan.name_zh, "value": fan.points} for fan in self.fans for _ in range(fan.count)],
-        )
-
-    def _answer(self, **fields: Any) -> dict[str, Any]:
-        """``fields``, then the reason of a rejection, then the ruleset's own fields."""
-        if self.reason is not None:
-            fields["reason"] = self.reason
-        fields.update(self.extra)
-        return fields
-
+__all__ = [
+    "DEFAULT_CLAIM_PRIORITY",
+    "STANDARD_HONOR_CYCLE",
+    "BreakMethod",
+    "ClaimKind",
+    "DrawContext",
+    "FanEntry",
+    "IndicatorPosition",
+    "KongType",
+    "MultipleWinners",
+    "OptionSpec",
+    "Ruleset",
+    "Score",
+    "WildcardRule",
+    "WildcardSource",
+    "WinContext",
+    "boolean_option",
+    "payments_out",
+]
 
 # ----------------------------------------------------------------------------------------------------------------
 # The ruleset
@@ -658,8 +299,6 @@ class Ruleset(ContractQueries, ABC):
     def quick_win(self, referee: Any, seat: int, counts: list[int], offered: Tile | None) -> bool:
         """A cheap test before a bot asks for the full verdict: whether the concealed ``counts`` (with the
         ``offered`` tile, if any, already added) may be a win. Wildcard rulesets read their jokers here."""
-        from engine.analysis import is_win
-
         return is_win(counts, self.shape_rules)
 
     @classmethod

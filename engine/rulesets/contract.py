@@ -2,24 +2,22 @@
 numbers, seats, per-seat maps, tiles, and the kong and claim objects.
 
 One reader serves ``mjtable settle`` and the referee, which writes the same situation keys (``Ruleset.win_facts``).
-Every error names the field and its path (``kongs[0].from``). This module must not import ``engine.settle``, which
-imports ``engine.rulesets``.
+Every error names the field and its path (``kongs[0].from``). It stands below the queries and ``Ruleset`` that
+use it: of the interface it reads only its words (``engine.rulesets.terms``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.errors import SettleError
 from engine.procedure.dice import check_seat
+from engine.rulesets.terms import KongType
 from engine.settlement import Amount, exact
 from engine.tiles import SUITS, Tile, parse_tiles
 from engine.tilesets import TileSet
-
-if TYPE_CHECKING:
-    from engine.rulesets.base import KongType
 
 SEAT_KEYS = ("0", "1", "2", "3")
 """How the contract writes a seat as an object key."""
@@ -177,8 +175,6 @@ class Kong:
 
     @classmethod
     def read(cls, data: Any, where: str, tile_set: TileSet) -> Kong:
-        from engine.rulesets.base import KongType  # base imports queries, which imports this module
-
         if not isinstance(data, Mapping):
             raise SettleError(f"situation field {where!r}: expected a kong object {{seat, type, tile, ...}}")
         for key in ("seat", "type", "tile"):

@@ -21,6 +21,7 @@ from engine.rulesets.nochi import NoChi
 from engine.rulesets.queries import no_verdict
 from engine.rulesets.readings import STANDARD_ONLY
 from engine.rulesets.verdicts import rejected, won
+from engine.settle.melds import read_melds
 from engine.tiles import NUM_KINDS, Tile, tile_code
 
 if TYPE_CHECKING:
@@ -77,8 +78,6 @@ class HebeiRuleset(NoChi, Ruleset):
     def answer_kong_allowed(self, request: SettleRequest) -> dict[str, Any]:
         """HB-2: after 听 a kong is allowed when the standing tiles left after it still wait on some tile;
         without 听 any kong the hand can make is allowed. ``hand`` is the 13 tiles before the draw."""
-        from engine.settle.melds import read_melds  # engine.settle imports the registry, so read it late
-
         situation = request.situation
         kind, tile, drawn = _kong_tile(require(situation, "kong"), self.read_tiles)
         melds = read_melds(list(request.melds), lambda text: self.read_tiles(text, "melds"))

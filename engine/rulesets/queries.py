@@ -17,11 +17,12 @@ from engine.procedure.breaking import break_wall
 from engine.procedure.dice import check_dice, check_seat, dice_seat
 from engine.procedure.layout import WallLayout
 from engine.rulesets.contract import boolean, contract_seats, read_seat, require
+from engine.rulesets.terms import ClaimKind, MultipleWinners, Score, WinContext, payments_out
 from engine.settlement import Amount, exact, no_payments
 from engine.tiles import WIND_LETTERS, Tile, parse_tiles
 
 if TYPE_CHECKING:
-    from engine.rulesets.base import Ruleset, Score
+    from engine.rulesets.base import Ruleset  # Ruleset inherits these queries: the annotations only
     from engine.settle import SettleRequest
 
 _PREFIX = "answer_"
@@ -32,10 +33,6 @@ _CLAIM_KINDS = {"hu": "hu", "kan": "kong", "pon": "pung", "chi": "chi"}
 def no_verdict(**fields: Any) -> dict[str, Any]:
     """The answer of a query that declares no win: no verdict, no settlement (README "Output")."""
     return {"hu": None, "payments": None, **fields}
-
-
-def payments_out(payments: Mapping[int, Any] | None) -> dict[str, Any] | None:
-    return None if payments is None else {str(seat): payments[seat] for seat in range(4)}
 
 
 def per_seat(payments: Mapping[int, Amount]) -> dict[str, Amount]:
@@ -67,8 +64,6 @@ class ContractQueries:
     def queries(cls) -> list[str]:
         """The queries this ruleset answers with its default options (``mjtable rules`` lists them): the default
         ``multi_win`` only where several players win on one discard."""
-        from engine.rulesets.base import MultipleWinners
-
         names = {name[len(_PREFIX) :] for name in dir(cls) if name.startswith(_PREFIX)}
         single = cls().multiple_winners is not MultipleWinners.ALL  # type: ignore[abstract]
         if single and cls.answer_multi_win is ContractQueries.answer_multi_win:
@@ -87,15 +82,11 @@ class ContractQueries:
 
     def answer_score(self: Ruleset, request: SettleRequest) -> dict[str, Any]:  # type: ignore[misc]
         """One winning declaration: verdict, score and payments (``Ruleset.evaluate``)."""
-        from engine.rulesets.base import WinContext
-
         ctx = WinContext.from_dict(request.situation)
         return self.evaluate(request.read_hand(self, ctx), ctx).to_settle()
 
     def answer_multi_win(self: Ruleset, request: SettleRequest) -> dict[str, Any]:  # type: ignore[misc]
         """Several players win on one discard: each is scored on his own and ``settle_wins`` combines them."""
-        from engine.rulesets.base import MultipleWinners, WinContext
-
         if self.multiple_winners is not MultipleWinners.ALL:
             raise SettleError(f"ruleset {self.id!r}: only one player wins on a discard (query 'multi_win')")
         situation = dict(request.situation)
@@ -179,8 +170,6 @@ class ContractQueries:
     def answer_claim_priority(self: Ruleset, request: SettleRequest) -> dict[str, Any]:  # type: ignore[misc]
         """Which claims on one discard are granted: the strongest kind, then the nearest seat after the
         discarder; every hu claim where several may win on a discard."""
-        from engine.rulesets.base import ClaimKind, MultipleWinners
-
         situation = request.situation
         discarder = check_seat(require(situation, "discarder"), "discarder")
         claims = require(situation, "claims")

@@ -13,7 +13,7 @@ from engine.notation import Hand, Situation
 from engine.settle.melds import read_melds
 
 if TYPE_CHECKING:
-    from engine.rulesets import Ruleset, WinContext
+    from engine.rulesets.base import Ruleset, WinContext
 
 _FIELDS = ("rules", "options", "hand", "melds", "win_tile", "situation", "query")
 

@@ -13,7 +13,7 @@ from controller.service.records import hand_log, hand_record
 from engine.actions import Action, ActionKind
 from engine.match import Match
 from engine.referee import Phase
-from engine.rulesets import get_ruleset
+from engine.rulesets.registry import get_ruleset
 
 
 def _start(journal: Journal) -> tuple:

@@ -18,7 +18,7 @@ from controller.service.inputs import Button, Press
 from controller.service.journal import Journal
 from controller.service.records import hand_log, run_records
 from controller.service.service import journal_path, serve
-from engine.rulesets import get_ruleset
+from engine.rulesets.registry import get_ruleset
 from tests.controller.test_peopletable import StandInRenderer
 from tests.controller.test_service_recovery import _events, _kill_then_finish
 

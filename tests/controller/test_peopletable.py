@@ -21,7 +21,7 @@ from controller.people.tablemodel import TableModel
 from controller.service.inputs import Button, Press, SeatInputs, SimHands
 from controller.service.players import next_action
 from engine.referee import Phase, Referee
-from engine.rulesets import get_ruleset
+from engine.rulesets.registry import get_ruleset
 from firmware_bridge.config import GpioConfig
 from firmware_bridge.gpio import Panel
 from vision.geometry import DEFAULT_LAYOUT

@@ -10,7 +10,7 @@ from controller.service.inputs import Button, Press
 from controller.service.players import next_action
 from engine.actions import Action, ActionKind
 from engine.referee import Phase, Referee
-from engine.rulesets import get_ruleset
+from engine.rulesets.registry import get_ruleset
 from engine.tiles import is_flower, parse_tile, parse_tiles
 from tests.engine.stacked import stacked
 

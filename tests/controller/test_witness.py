@@ -14,7 +14,7 @@ from controller.service.players import next_action
 from engine.actions import ActionKind
 from engine.notation import Meld, MeldKind
 from engine.referee import Phase, Referee
-from engine.rulesets import all_rulesets, get_ruleset
+from engine.rulesets.registry import all_rulesets, get_ruleset
 from engine.tiles import parse_tile, parse_tiles
 
 K = ActionKind

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.procedure import Wall, WallLayout, break_wall, deal
 from engine.referee import Referee
-from engine.rulesets import Ruleset
+from engine.rulesets.base import Ruleset
 from engine.tiles import Tile, parse_tiles
 
 DICE = (3, 4)

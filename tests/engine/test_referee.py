@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from engine.actions import Action, ActionKind
 from engine.notation import Meld, MeldKind
 from engine.referee import Phase, Referee
-from engine.rulesets import get_ruleset
+from engine.rulesets.registry import get_ruleset
 from engine.simulation import simulate
 from engine.tiles import parse_tile
 from tests.engine.stacked import stacked

@@ -21,9 +21,18 @@ from engine.errors import RulesetError, SettleError
 from engine.match import RotationPolicy
 from engine.notation import Hand
 from engine.procedure.dice import check_seat
-from engine.rulesets.base import BreakMethod, MultipleWinners, OptionSpec, Ruleset, Score, WinContext, boolean_option
+from engine.rulesets.base import (
+    BreakMethod,
+    MultipleWinners,
+    OptionSpec,
+    Ruleset,
+    Score,
+    WinContext,
+    boolean_option,
+    payments_out,
+)
 from engine.rulesets.contract import boolean, contract_seats, require, whole_number
-from engine.rulesets.queries import no_verdict, payments_out
+from engine.rulesets.queries import no_verdict
 from engine.rulesets.riichi.answer import (
     answer_discarder,
     answer_fields,
@@ -37,12 +46,12 @@ from engine.rulesets.riichi.draws import nagashi_payments, tenpai_payments
 from engine.rulesets.riichi.match import HandOutcome
 from engine.rulesets.riichi.reading import RIICHI_SHAPES
 from engine.rulesets.riichi.scorer import NO_SHAPE, HandValue, Options, hand_value
+from engine.rulesets.riichi.simulation import SimulatedRiichiHand, simulate_riichi
 from engine.rulesets.riichi.situation import Counters, read_situation
 from engine.settlement import combine, no_payments
 from engine.tiles import Tile, parse_tiles, to_counts
 
 if TYPE_CHECKING:
-    from engine.rulesets.riichi.simulation import SimulatedRiichiHand
     from engine.settle import SettleRequest
 
 MAX_COPIES = 4
@@ -157,8 +166,6 @@ class RiichiRuleset(Ruleset):
     def simulate_hands(self, hands: int, seed: int) -> Iterator[SimulatedRiichiHand]:
         """``mjtable simulate``: whole matches at the riichi table (``play``), which has its own driver because
         the shared referee plays the Chinese claim and scoring flow."""
-        from engine.rulesets.riichi.simulation import simulate_riichi
-
         return simulate_riichi(self, hands, seed)
 
     # --- scoring ------------------------------------------------------------------------------------------

@@ -11,15 +11,17 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.rulesets.riichi.bots import RiichiBot
 from engine.rulesets.riichi.match import RiichiMatch
 from engine.rulesets.riichi.play import play_hand
-from engine.rulesets.riichi.ruleset import RiichiRuleset
 from engine.rulesets.riichi.table import HandRecord, RiichiTable
 from engine.simulation import InvariantViolation
 from engine.tiles import WIND_LETTERS
+
+if TYPE_CHECKING:
+    from engine.rulesets.riichi.ruleset import RiichiRuleset
 
 
 class PointsLost(InvariantViolation):

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.notation import Hand, Meld
 from engine.procedure import Wall, WallLayout, break_wall, throw_dice
@@ -28,8 +28,10 @@ from engine.rulesets.base import Score, WinContext
 from engine.rulesets.riichi.draws import nagashi_payments, tenpai_payments
 from engine.rulesets.riichi.furiten import FuritenState, waiting_tiles
 from engine.rulesets.riichi.match import HandOutcome
-from engine.rulesets.riichi.ruleset import DEAD_WALL, RiichiRuleset
 from engine.tiles import WINDS, format_tiles, is_orphan, to_counts
+
+if TYPE_CHECKING:
+    from engine.rulesets.riichi.ruleset import RiichiRuleset
 
 RED_IDS = frozenset({16, 52, 88})
 """Physical ids 4 × kind + copy: copy 0 of each five is its red one (with the option ``red_fives``)."""
@@ -118,7 +120,7 @@ class RiichiTable:
         rng.shuffle(physical)
         self.dice = throw_dice(rng)
         opened = break_wall(dealer, self.dice, None, "sum", stacks_per_wall=layout.stack_counts)
-        self.wall = Wall.build([tile // 4 for tile in physical], opened, layout, reserved=DEAD_WALL)
+        self.wall = Wall.build([tile // 4 for tile in physical], opened, layout, reserved=ruleset.reserved_tiles)
         address = {position: index for index, position in enumerate(layout.positions())}
         self.identity = [physical[address[position]] for position in self.wall.state.positions]
         self.kan_count = 0

@@ -40,6 +40,7 @@ from engine.rulesets.suited108 import (
     tile_counts,
 )
 from engine.rulesets.verdicts import rejected, won
+from engine.settle.melds import read_melds
 from engine.settlement import Amount, Payments, collect, combine, no_payments
 from engine.tiles import TERMINALS as TERMINAL_TILES
 from engine.tiles import suit_of
@@ -284,8 +285,6 @@ class SichuanRuleset(Suited108Ruleset):
                 raise RulesetError(f'situation field {where!r}: expected {{"status": "won"}} or status "in"')
             if entry["status"] == "won":
                 continue
-            from engine.settle.melds import read_melds  # engine.settle imports the registry: read at call time
-
             concealed = tuple(self.read_tiles(_text(entry.get("hand", ""), f"{where}.hand"), f"{where}.hand"))
             melds = read_melds(
                 entry.get("melds", []), lambda text, at=where: self.read_tiles(text, at), f"{where}.melds"

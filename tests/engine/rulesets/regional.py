@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from engine.settle import settle_object
+from engine.settle.answer import settle_object
 
 
 def ask(

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from engine.errors import MjtableError
 from engine.notation import Hand, Meld, MeldKind
-from engine.settle import settle_object
+from engine.settle.answer import settle_object
 
 
 def settle(rules: str, hand: str, win: str | None, situation: dict, melds=(), query: str = "score", **options) -> Any:

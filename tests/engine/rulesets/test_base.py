@@ -6,8 +6,7 @@ import pytest
 
 from engine.errors import RulesetError
 from engine.notation import parse_hand
-from engine.rulesets import (
-    BasicRuleset,
+from engine.rulesets.base import (
     ClaimKind,
     DrawContext,
     FanEntry,
@@ -18,9 +17,9 @@ from engine.rulesets import (
     WildcardRule,
     WildcardSource,
     WinContext,
-    all_rulesets,
-    get_ruleset,
 )
+from engine.rulesets.basic import BasicRuleset
+from engine.rulesets.registry import all_rulesets, get_ruleset
 from engine.tiles import parse_tile, parse_tiles
 
 # --- WinContext ------------------------------------------------------------------------------------------------

@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 from engine.errors import RulesetError, TileCountError
 from engine.match import Rotation
 from engine.notation import parse_hand
-from engine.rulesets import BasicRuleset, BreakMethod, DrawContext, WinContext, get_ruleset
+from engine.rulesets.base import BreakMethod, DrawContext, WinContext
+from engine.rulesets.basic import BasicRuleset
+from engine.rulesets.registry import get_ruleset
 
 WINNING = parse_hand("123456789m123p55p")
 """4 chows + pair, won on 5p."""

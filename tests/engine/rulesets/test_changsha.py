@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.rulesets import WinContext, get_ruleset
+from engine.rulesets.base import WinContext
+from engine.rulesets.registry import get_ruleset
 from engine.tiles import format_tiles
 from tests.engine.rulesets.support108 import seats, settle, winning_hands
 

@@ -8,7 +8,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.rulesets import get_ruleset
+from engine.rulesets.registry import get_ruleset
 from engine.simulation import simulate
 from tests.engine.rulesets.regional import ask, fans_of, paid
 

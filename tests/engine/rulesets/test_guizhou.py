@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.errors import RulesetError
-from engine.rulesets import WinContext, get_ruleset
+from engine.rulesets.base import WinContext
+from engine.rulesets.registry import get_ruleset
 from tests.engine.rulesets.support108 import seats, settle, winning_hands
 
 GUIZHOU = get_ruleset("guizhou")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.rulesets import get_ruleset
+from engine.rulesets.registry import get_ruleset
 from engine.simulation import simulate
 from tests.engine.rulesets.regional import ask, fans_of
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import MjtableError
-from engine.rulesets import get_ruleset
+from engine.rulesets.registry import get_ruleset
 from engine.simulation import simulate
 from tests.engine.rulesets.regional import ask
 

@@ -11,7 +11,7 @@ import pytest
 from engine.actions import Action, ActionKind
 from engine.errors import MjtableError
 from engine.referee import Referee
-from engine.rulesets import get_ruleset
+from engine.rulesets.registry import get_ruleset
 from engine.tiles import NUM_KINDS, parse_tile
 from tests.engine.rulesets.regional import ask, paid
 

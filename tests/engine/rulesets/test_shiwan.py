@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from controller.cli import main
 from engine.analysis import is_win as engine_is_win
 from engine.errors import MjtableError
-from engine.rulesets import get_ruleset
 from engine.rulesets.readings import STANDARD_ONLY
+from engine.rulesets.registry import get_ruleset
 from engine.rulesets.shiwan.shape import is_win, waits
 from engine.rulesets.shiwan.tiles import SET_SIZE, code, counts_of, format_tiles, full_set, read_tiles
 from engine.simulation import simulate

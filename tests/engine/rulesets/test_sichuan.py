@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from engine.errors import RulesetError
 from engine.notation import Hand
-from engine.rulesets import WinContext, get_ruleset
+from engine.rulesets.base import WinContext
+from engine.rulesets.registry import get_ruleset
 from engine.tiles import suit_of
 from tests.engine.rulesets.support108 import seats, settle, winning_hands
 

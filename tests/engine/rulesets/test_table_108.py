@@ -14,7 +14,8 @@ from engine.actions import Action, ActionKind
 from engine.bots import SimpleBot
 from engine.match import DealState, next_deal
 from engine.referee import Phase, Referee
-from engine.rulesets import SichuanRuleset, get_ruleset
+from engine.rulesets.registry import get_ruleset
+from engine.rulesets.sichuan import SichuanRuleset
 from engine.settlement import combine
 from engine.simulation import simulate
 from engine.tiles import parse_tile, suit_of

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rulesets import get_ruleset
+from engine.rulesets.registry import get_ruleset
 from engine.tiles import parse_tile
 from tests.engine.rulesets.regional import ask, paid
 

@@ -12,7 +12,7 @@ import pytest
 
 from engine.actions import Action, ActionKind
 from engine.referee import Referee
-from engine.rulesets import get_ruleset
+from engine.rulesets.registry import get_ruleset
 from engine.simulation import simulate
 from engine.tiles import NUM_KINDS
 

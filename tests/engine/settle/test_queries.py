@@ -10,8 +10,10 @@ import pytest
 
 from controller.cli import main
 from engine.errors import MjtableError
-from engine.rulesets import BasicRuleset, MultipleWinners
-from engine.settle import settle_object
+from engine.rulesets import registry
+from engine.rulesets.base import MultipleWinners
+from engine.rulesets.basic import BasicRuleset
+from engine.settle.answer import settle_object
 
 
 def ask(query: str, situation: dict, **fields) -> dict:
@@ -107,7 +109,7 @@ class AllWin(BasicRuleset):
 
 
 def test_several_winners_each_settle_and_the_payments_add_up(monkeypatch):
-    monkeypatch.setitem(__import__("engine.rulesets", fromlist=["_RULESETS"])._RULESETS, "basic", AllWin)
+    monkeypatch.setitem(registry._RULESETS, "basic", AllWin)
     situation = {
         "winner": 1,
         "dealer": 0,

@@ -6,8 +6,10 @@ import pytest
 
 from engine.errors import MjtableError
 from engine.notation import MeldKind
-from engine.rulesets import WinContext, get_ruleset
-from engine.settle import SettleRequest, settle_object
+from engine.rulesets.base import WinContext
+from engine.rulesets.registry import get_ruleset
+from engine.settle import SettleRequest
+from engine.settle.answer import settle_object
 from engine.settle.melds import read_meld
 from engine.tiles import parse_tile, parse_tiles
 

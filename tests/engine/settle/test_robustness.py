@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.errors import MjtableError
-from engine.rulesets import all_rulesets
-from engine.settle import settle_object
+from engine.rulesets.registry import all_rulesets
+from engine.settle.answer import settle_object
 
 KEYS = [
     "winner",

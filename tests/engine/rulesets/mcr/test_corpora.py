@@ -11,7 +11,7 @@ import pytest
 
 from controller.cli import waits_line, win_context
 from engine.notation import parse_hand
-from engine.rulesets import get_ruleset
+from engine.rulesets.registry import get_ruleset
 from tests.paths import ANCHOR
 
 RULESET = get_ruleset("mcr")

@@ -11,8 +11,8 @@ import pytest
 
 from controller.cli import win_context
 from engine.notation import Hand, format_hand
-from engine.rulesets import get_ruleset
 from engine.rulesets.mcr.fans import FANS
+from engine.rulesets.registry import get_ruleset
 from tests.engine.rulesets.mcr.generator import near_miss, random_winning_hand
 from tests.engine.rulesets.mcr.oracle import oracle_fans
 

@@ -12,9 +12,10 @@ import pytest
 from controller.cli import main, win_context
 from engine.match import HandResult, Match, Rotation
 from engine.notation import parse_hand
-from engine.rulesets import DrawContext, WinContext, get_ruleset
+from engine.rulesets.base import DrawContext, WinContext
 from engine.rulesets.mcr.exclusions import EXCLUDES
 from engine.rulesets.mcr.fans import FANS, POINTS
+from engine.rulesets.registry import get_ruleset
 from tests.paths import ANCHOR
 
 MCR = get_ruleset("mcr")

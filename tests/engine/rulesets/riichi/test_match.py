@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rulesets import get_ruleset
+from engine.rulesets.registry import get_ruleset
 from engine.rulesets.riichi.draws import nagashi_payments, tenpai_payments
 from engine.rulesets.riichi.furiten import FuritenState, discard_furiten, waiting_tiles
 from engine.rulesets.riichi.match import HandOutcome, RiichiMatch

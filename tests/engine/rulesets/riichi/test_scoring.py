@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from engine.errors import MjtableError
-from engine.rulesets import get_ruleset
+from engine.rulesets.registry import get_ruleset
 from engine.settle import SettleRequest
 
 

@@ -9,7 +9,7 @@ from itertools import pairwise
 import pytest
 
 from controller.cli import main
-from engine.rulesets import get_ruleset
+from engine.rulesets.registry import get_ruleset
 from engine.rulesets.riichi.simulation import simulate_riichi
 
 START = 25000

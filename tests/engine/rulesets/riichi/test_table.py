@@ -7,8 +7,8 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.rulesets import get_ruleset
 from engine.rulesets.base import WinContext
+from engine.rulesets.registry import get_ruleset
 from engine.rulesets.riichi import RiichiRuleset
 from engine.rulesets.riichi.bots import RiichiBot
 from engine.rulesets.riichi.play import play_hand
