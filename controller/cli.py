@@ -13,8 +13,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TextIO
 
-from controller.config import load_config
-from controller.errors import TableStopped
+from controller.config import SERVICE_RANGES, check_state_dir, load_config, span
+from controller.errors import ConfigError, TableStopped
 from controller.jsonin import read_json
 from controller.ops.doctor import checks
 from controller.service.journal import Journal
@@ -217,6 +217,35 @@ def _seat(text: str) -> int:
     return int(text)
 
 
+def _service_number(kind: type[int] | type[float], key: str) -> Callable[[str], float]:
+    """The type of a flag that overrides ``[service] key``: the same range as the file's key, named as the flag."""
+
+    def parse(text: str) -> float:
+        low, high = SERVICE_RANGES[key]
+        try:
+            value = kind(text) if text.isascii() else None
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"expected {kind.__name__} {span(low, high)}, got {text[:40]!r}")
+        return value
+
+    return parse
+
+
+def _state_dir(text: str) -> str:
+    try:
+        check_state_dir("--state", text)
+    except ConfigError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix("--state: ")) from None
+    return text
+
+
+def _log_level(verbose: int) -> int:
+    """One line per hand (stdout) and warnings by default; ``-v`` every state change, ``-vv`` everything."""
+    return (logging.WARNING, logging.INFO, logging.DEBUG)[min(verbose, 2)]
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mjtable", description="Automatic mahjong table: rules engine and tools.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -245,10 +274,11 @@ def build_parser() -> argparse.ArgumentParser:
     run = commands.add_parser("run", help="the table service: hands on the table, the simulated one by default")
     run.add_argument("--config", type=Path, help="TOML configuration (see examples/mjtable.toml)")
     run.add_argument("--rules", help="ruleset id (default mcr)")
-    run.add_argument("--hands", type=int, help="stop after N hands (default: play until stopped)")
-    run.add_argument("--seed", type=int, help="the run's seed (default: a fresh one, journaled)")
-    run.add_argument("--speed", type=float, help="simulation time factor (default 20)")
-    run.add_argument("--state", help="journal directory (default ~/.local/share/mjtable)")
+    run.add_argument("--hands", type=_service_number(int, "hands"), help="stop after N hands (default: until stopped)")
+    run.add_argument("--seed", type=_service_number(int, "seed"), help="the run's seed (default: a fresh one)")
+    run.add_argument("--speed", type=_service_number(float, "speed"), help="simulation time factor (default 20)")
+    run.add_argument("--state", type=_state_dir, help="journal directory (default ~/.local/share/mjtable)")
+    run.add_argument("-v", "--verbose", action="count", default=0, help="log every state change (-vv: every message)")
     run.add_argument("--http", help="HOST:PORT of the display (default 127.0.0.1:8080), or off")
     run.add_argument("--json", action="store_true", help="one JSON line per hand result, then the summary")
     run.add_argument("--mqtt", help="the parlor's broker, mqtt://HOST:PORT or mqtts://; credentials in [mqtt]")
@@ -290,7 +320,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         players=args.players,
         mqtt=args.mqtt,
     )
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
+    logging.basicConfig(level=_log_level(args.verbose), stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
 
     def emit(line: dict[str, Any]) -> None:
         text = describe_result(line) if "wins" in line and not args.json else _dump(line)

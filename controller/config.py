@@ -51,6 +51,43 @@ def table_ruleset(rules: str, options: dict[str, Any]) -> Ruleset:
     return ruleset
 
 
+# The range of every number of [service]; the command line's flags check theirs against the same table.
+SERVICE_RANGES: dict[str, tuple[float, float]] = {
+    "seed": (-1, 2**63 - 1),  # -1: a fresh seed per run
+    "hands": (0, 1_000_000),  # 0: until stopped
+    "speed": (0.01, 10_000),
+    "think_s": (0, 60),
+    "claim_window_s": (1, 60),
+    "hu_hold_s": (0.1, 10),
+}
+
+
+def check_range(where: str, value: float, low: float, high: float) -> None:
+    """A ``ConfigError`` naming ``where`` when ``value`` lies outside ``low``-``high`` (NaN never lies inside)."""
+    if not low <= value <= high:
+        raise ConfigError(f"{where}: expected {span(low, high)}, got {value!r}")
+
+
+def span(low: float, high: float) -> str:
+    """``0.01-10000``, or ``-1 to 9223372036854775807`` where a minus sign would blur the dash."""
+    low_text, high_text = (str(int(v)) if float(v).is_integer() else str(v) for v in (low, high))
+    return f"{low_text} to {high_text}" if low < 0 else f"{low_text}-{high_text}"
+
+
+def check_state_dir(where: str, text: str) -> None:
+    """The journal's directory may be missing (it is made) but may not be a file or lie under one."""
+    if "\0" in text:
+        raise ConfigError(f"{where}: a path may not hold a NUL character")
+    path = Path(text)
+    for place in (path, *path.parents):
+        try:
+            is_file = place.exists() and not place.is_dir()
+        except OSError as error:
+            raise ConfigError(f"{where}: {error.strerror}: {text[:80]!r}") from None
+        if is_file:
+            raise ConfigError(f"{where}: {place} is a file; expected a directory for the journal")
+
+
 def default_state_dir() -> Path:
     """The per-user data directory (XDG): journal and history survive reinstalls of the code."""
     base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
@@ -100,8 +137,8 @@ class ServiceSection(_Section):
             raise ConfigError(f"service.rules/options: {error}") from None
         if self.players == "people" and (why := people_can_play(ruleset)) is not None:
             raise ConfigError(f"service.players: people cannot play {self.rules} at a camera table yet: {why}")
-        if self.hands < 0 or self.seed < -1:
-            raise ConfigError("service.hands and service.seed: expected numbers ≥ 0")
+        for key, (low, high) in SERVICE_RANGES.items():
+            check_range(f"service.{key}", getattr(self, key), low, high)
         if self.on_fault not in ("stop", "wait"):
             raise ConfigError(f"service.on_fault: expected stop or wait, got {self.on_fault!r}")
         if self.camera not in ("off", "sim"):
@@ -113,12 +150,7 @@ class ServiceSection(_Section):
                 'service.camera: the simulated camera reads the bots\' discards; with players = "people" the '
                 "service always watches the table's camera ([camera], or the simulated table's)"
             )
-        if not 1 <= self.claim_window_s <= 60:
-            raise ConfigError(f"service.claim_window_s: expected 1-60 seconds, got {self.claim_window_s!r}")
-        if not 0.1 <= self.hu_hold_s <= 10:
-            raise ConfigError(f"service.hu_hold_s: expected 0.1-10 seconds, got {self.hu_hold_s!r}")
-        if not 0.01 <= self.speed <= 10_000 or not 0 <= self.think_s <= 60:
-            raise ConfigError("service.speed: expected 0.01-10000; service.think_s: expected 0-60")
+        check_state_dir("service.state_dir", self.state_dir)
 
     @property
     def state_path(self) -> Path:
@@ -170,8 +202,8 @@ class MqttSection(_Section):
             parse_mqtt_url(self.url)
         if any(char in self.table_id for char in "/+#"):
             raise ConfigError(f"mqtt.table_id: {self.table_id!r} may not hold '/', '+' or '#'")
-        if self.queue < 1 or not 1 <= self.keepalive_s <= 3600:
-            raise ConfigError("mqtt.queue: expected ≥ 1; mqtt.keepalive_s: expected 1-3600")
+        check_range("mqtt.queue", self.queue, 1, 1_000_000)
+        check_range("mqtt.keepalive_s", self.keepalive_s, 1, 3600)
 
 
 @dataclass(frozen=True)
@@ -181,8 +213,7 @@ class SystemdSection(_Section):
     stall_s: float = 120.0  # the control loop not moving for this long (a fault waiting aside) stops the pings
 
     def __post_init__(self) -> None:
-        if not 1 <= self.stall_s <= 3600:
-            raise ConfigError(f"systemd.stall_s: expected 1-3600 s, got {self.stall_s}")
+        check_range("systemd.stall_s", self.stall_s, 1, 3600)
 
 
 @dataclass(frozen=True)
@@ -265,6 +296,8 @@ def load_config(path: Path | None) -> Config:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
         raise ConfigError(f"{path}: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {error.start})") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not TOML: {error}") from None
     try:
