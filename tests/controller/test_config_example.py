@@ -29,3 +29,15 @@ def test_every_key_of_the_example_has_a_comment():
     lines = EXAMPLE.read_text(encoding="utf-8").splitlines()
     bare = [line for line in lines if KEY.match(line) and "#" not in line]
     assert bare == []
+
+
+def test_the_header_names_every_option_of_run_that_overrides_a_key():
+    """A flag added to `mjtable run` that overrides the file must be listed where the file's reader looks first."""
+    from controller.cli import build_parser
+
+    run = build_parser()._subparsers._group_actions[0].choices["run"]
+    not_keys = {"-h", "--config", "--json", "-v", "--verbose", "--help"}
+    flags = {flag for action in run._actions for flag in action.option_strings} - not_keys
+    header = EXAMPLE.read_text(encoding="utf-8").split("\n[")[0]  # the comment above the first section
+    missing = sorted(flag for flag in flags if not re.search(rf"{flag}\b", header))
+    assert flags and missing == []
