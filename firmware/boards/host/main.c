@@ -6,7 +6,7 @@
  *   mjtable-fw [--board-id ID] [--seed N] [--speed X]
  *
  * --seed is the mechanism's random source (random.Random(N)), --speed its speed factor (0.01-1000); the side
- * channel's SETUP sets both too. */
+ * channel's SPEED and SEED set them too. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -174,8 +174,10 @@ static void parse(int argc, char **argv)
             usage("unknown option");
         }
     }
+    uint32_t key = (uint32_t)seed;
     sim_start();
-    sim_setup((uint32_t)seed, (uint32_t)(speed * 1000 + 0.5));
+    sim_seed(&key, 1);
+    sim_speed((uint32_t)(speed * 1000 + 0.5));
 }
 
 int main(int argc, char **argv)

@@ -65,13 +65,18 @@ void sim_start(void)
     s.faults.short_side = NO_SIDE;
     s.faults.reset_phase = 0xFF;
     cancel_all();
-    sim_setup(2, 1000);
+    s.speed_milli = 1000;
+    mt_seed(&s.rng, (const uint32_t[]){2}, 1);
 }
 
-void sim_setup(uint32_t seed, uint32_t speed_milli)
+void sim_speed(uint32_t speed_milli)
 {
-    mt_seed(&s.rng, seed);
     s.speed_milli = speed_milli;
+}
+
+void sim_seed(const uint32_t *key, uint16_t words)
+{
+    mt_seed(&s.rng, key, words);
 }
 
 void sim_set_faults(const struct sim_faults *faults)

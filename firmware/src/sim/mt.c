@@ -11,18 +11,20 @@ static void init_genrand(struct mt *mt, uint32_t seed)
     mt->index = MT_N;
 }
 
-void mt_seed(struct mt *mt, uint32_t seed)
+void mt_seed(struct mt *mt, const uint32_t *key, uint16_t words)
 {
     uint32_t i = 1, j = 0;
     init_genrand(mt, 19650218u);
-    for (uint32_t k = MT_N; k; k--) { /* init_by_array with a key of one word */
-        mt->state[i] = (mt->state[i] ^ ((mt->state[i - 1] ^ (mt->state[i - 1] >> 30)) * 1664525u)) + seed + j;
+    for (uint32_t k = MT_N > words ? MT_N : words; k; k--) { /* init_by_array */
+        mt->state[i] = (mt->state[i] ^ ((mt->state[i - 1] ^ (mt->state[i - 1] >> 30)) * 1664525u)) + key[j] + j;
         i++;
-        j = 0;
+        j++;
         if (i >= MT_N) {
             mt->state[0] = mt->state[MT_N - 1];
             i = 1;
         }
+        if (j >= words)
+            j = 0;
     }
     for (uint32_t k = MT_N - 1; k; k--) {
         mt->state[i] = (mt->state[i] ^ ((mt->state[i - 1] ^ (mt->state[i - 1] >> 30)) * 1566083941u)) - i;

@@ -12,8 +12,9 @@ struct mt {
     uint16_t index;
 };
 
-/* random.Random(seed) for 0 <= seed < 2**32 (CPython's init_by_array over the seed's one 32-bit word). */
-void mt_seed(struct mt *mt, uint32_t seed);
+/* random.Random(seed): CPython's init_by_array over the 32-bit words of abs(seed), least significant first (a str
+ * seed is first made an int from its bytes and their SHA-512; hw_tests/firmware.py does that). words >= 1. */
+void mt_seed(struct mt *mt, const uint32_t *key, uint16_t words);
 uint32_t mt_next(struct mt *mt);
 /* random.random() as its 53-bit numerator: the float is this / 2**53. */
 uint64_t mt_random53(struct mt *mt);

@@ -28,8 +28,12 @@ struct sim_faults {
 /* The mechanism at rest (hatch closed, plates down) the first time; later calls keep it (a reboot of the chip
  * does not move the table). Seed 2 and speed 1, as McuSimulator(seed=0, speed=1) seeds its model. */
 void sim_start(void);
-/* The random source as random.Random(seed), the timings divided by speed_milli / 1000 (10 to 1,000,000). */
-void sim_setup(uint32_t seed, uint32_t speed_milli);
+#define SIM_MAX_KEY_WORDS 32
+
+/* The timings divided by speed_milli / 1000 (10 to 1,000,000). */
+void sim_speed(uint32_t speed_milli);
+/* The random source as random.Random(seed), seed given as its 32-bit words, least significant first (1-32). */
+void sim_seed(const uint32_t *key, uint16_t words);
 void sim_set_faults(const struct sim_faults *faults);
 /* Reboot the chip (core_init with reason) at the next chance: hal_reboot_requested() returns it once. */
 void sim_request_reboot(uint8_t reason);

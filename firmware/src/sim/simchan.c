@@ -1,11 +1,13 @@
 /* The side channel of simulated boards: the FaultPlan, reboots, seeds and speed in; executed commands, watchdog
  * trips and the lamps out. Framed as the host link (PROTOCOL.md §2, SEQ 0); the types are this channel's own:
  *
- *   -> 0x40 SETUP    seed I, speed_milli I         the random source and the speed of the mechanism
+ *   -> 0x40 SPEED    speed_milli I                 the mechanism's timings divided by speed_milli / 1000
  *   -> 0x41 FAULTS   jams B, 4 x (mechanism B, side B, after_stacks B), short_side B, reset_phase B, reset_after_ms H
  *   -> 0x42 RESET    reason B                      reboot now (reasons 2-5)
  *   -> 0x43 KEY      seat B, held B                a player's dice key
  *   -> 0x44 QUERY    -                             answered by STATE
+ *   -> 0x45 SEED     words B, index B, key I...    random.Random(seed) as the seed's 32-bit words, least significant
+ *                                                  first (1-32 words, up to 13 per frame; seeded with the last part)
  *   <- 0xC0 DONE     type B, result B              every message above is answered (0 OK, 4 BAD_ARGUMENT)
  *   <- 0xC1 EXEC     seq B, type B, token H        a sequenced command executed (NOP's token, else 0)
  *   <- 0xC2 WATCHDOG -                             the host-silence watchdog stopped the motors
@@ -21,11 +23,12 @@
 #include "sim/sim.h"
 
 enum {
-    SIM_SETUP = 0x40,
+    SIM_SPEED = 0x40,
     SIM_FAULTS = 0x41,
     SIM_RESET = 0x42,
     SIM_KEY = 0x43,
     SIM_QUERY = 0x44,
+    SIM_SEED = 0x45,
     SIM_DONE = 0xC0,
     SIM_EXEC = 0xC1,
     SIM_WATCHDOG = 0xC2,
@@ -36,6 +39,7 @@ enum {
 #define STATE_SIZE (3 * LAMPS + 2 + 6)
 
 static struct frame_reader reader;
+static uint32_t key[SIM_MAX_KEY_WORDS];
 
 static void emit(uint8_t type, const uint8_t *payload, uint8_t len)
 {
@@ -71,6 +75,18 @@ static uint8_t faults(const uint8_t *p)
     return RESULT_OK;
 }
 
+static uint8_t seed(const struct frame *f)
+{
+    uint8_t words = f->payload[0], index = f->payload[1], parts = (uint8_t)((f->len - 2) / 4);
+    if (f->len < 6 || (f->len - 2) % 4 || !words || words > SIM_MAX_KEY_WORDS || index + parts > words)
+        return RESULT_BAD_ARGUMENT;
+    for (uint8_t i = 0; i < parts; i++)
+        key[index + i] = get32(f->payload + 2 + 4 * i);
+    if (index + parts == words)
+        sim_seed(key, words);
+    return RESULT_OK;
+}
+
 static void state(void)
 {
     uint8_t p[STATE_SIZE];
@@ -91,15 +107,14 @@ static uint8_t handle(const struct frame *f)
 {
     const uint8_t *p = f->payload;
     switch (f->type) {
-    case SIM_SETUP: {
-        if (f->len != 8)
-            return RESULT_BAD_ARGUMENT;
-        uint32_t speed = get32(p + 4);
+    case SIM_SPEED: {
+        uint32_t speed = f->len == 4 ? get32(p) : 0;
         if (speed < 10 || speed > 1000000)
             return RESULT_BAD_ARGUMENT;
-        sim_setup(get32(p), speed);
+        sim_speed(speed);
         return RESULT_OK;
     }
+    case SIM_SEED: return seed(f);
     case SIM_FAULTS: return f->len == FAULTS_SIZE ? faults(p) : RESULT_BAD_ARGUMENT;
     case SIM_RESET:
         if (f->len != 1 || p[0] < RESET_WATCHDOG || p[0] > RESET_PIN)
