@@ -11,8 +11,8 @@ void inputs_sample(uint64_t now_us);
 /* The debounced level of an input bit (pins.h enum input_bit): true = active. */
 bool inputs_active(unsigned bit);
 void inputs_wall_started(uint8_t side);
-/* Tiles counted into a side's wall since its stacker started (safe in an interrupt). */
-uint8_t inputs_tiles(uint8_t side);
+/* Stacks counted into a side's wall since its stacker started (safe in an interrupt). */
+uint8_t inputs_stacks(uint8_t side);
 void inputs_disc_started(void);
 
 void motion_init(void);

@@ -71,7 +71,7 @@ void inputs_wall_started(uint8_t side)
     irq_enable();
 }
 
-uint8_t inputs_tiles(uint8_t side) { return walls[side].tiles; }
+uint8_t inputs_stacks(uint8_t side) { return walls[side].stacks; }
 
 void inputs_disc_started(void) { revolutions = 0; }
 

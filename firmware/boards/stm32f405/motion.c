@@ -1,7 +1,7 @@
 /* The motors: step/dir/enable steppers for the lift plates and the hatch, paced by TIM2 at STEP_TICK_HZ with a
  * linear ramp; PWM DC motors for the stackers and the disc on TIM3 / TIM4 with a soft start. A stepper never
- * drives into a closed end switch of its travel, and a side's stacker stops by itself when its wall holds its
- * tiles, whatever the core does; the core still decides every start and stop. */
+ * drives into a closed end switch of its travel, and a side's stacker stops by itself when its wall has all its
+ * stacks, whatever the core does; the core still decides every start and stop. */
 #include "board.h"
 #include "clock.h"
 #include "hal.h"
@@ -114,7 +114,7 @@ static void step_tick(unsigned i)
 static void pwm_ms(void)
 {
     for (unsigned m = 0; m < 5u; m++) {
-        if (m < 4u && pwm_target[m] && inputs_tiles((uint8_t)m) >= wall_tiles[m]) { /* the wall is complete */
+        if (m < 4u && pwm_target[m] && inputs_stacks((uint8_t)m) >= (wall_tiles[m] + 1u) / 2u) { /* wall complete */
             pwm_target[m] = 0;
         }
         volatile uint32_t *ccr = pwm_ccr(m);
