@@ -4,7 +4,8 @@
 the side channel of the simulated mechanism, ``firmware/src/sim/simchan.c``), puts a ``NoisyLine`` in front of the
 host link and offers what the suite uses of ``McuSimulator``: ``path``, ``inject``, ``reset``, ``reseed``,
 ``press_key``, ``silence_host``, ``set_noise``, ``tokens()``, ``watchdog_trips``, ``model.lamps``. A board is
-started by a launcher of ``LAUNCHERS`` (``host``: a Linux process on two ptys).
+started by a launcher of ``LAUNCHERS`` (``host``: a Linux process on two ptys; ``qemu``: the Cortex-M build in
+QEMU, ``hw_tests.qemu``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from firmware_bridge.framing import Frame, FrameDecoder
 from firmware_bridge.messages import NO_SIDE, LampPattern, MsgType, ResetReason
 from hw_tests.errors import HarnessError
 from hw_tests.faults import NO_FAULTS, QUIET, FaultPlan, Noise
+from hw_tests.qemu import QemuBoard
 from hw_tests.relay import NoisyLine
 
 FIRMWARE_DIR = Path(__file__).resolve().parent.parent / "firmware"
@@ -48,6 +50,8 @@ class Launched:
     process: subprocess.Popen[bytes]
     link_path: str
     sim_path: str
+    stop: Callable[[], None] | None = None
+    """How to end it, when closing its stdin does not (QEMU); ``stop_process`` otherwise."""
 
 
 def build(board: str) -> None:
@@ -106,7 +110,14 @@ def stop_process(process: subprocess.Popen[bytes]) -> None:
         process.stdout.close()
 
 
-LAUNCHERS: dict[str, Callable[[str], Launched]] = {"host": launch_host}
+def launch_qemu(board_id: str) -> Launched:
+    """The qemu board in ``qemu-system-arm`` (``hw_tests.qemu``); its board id is the firmware's own, QEMU-F405."""
+    build("qemu")
+    board = QemuBoard(FIRMWARE_DIR / "build/qemu/mjtable-fw.elf").start()
+    return Launched(board.process, board.path, board.side_path, board.close)
+
+
+LAUNCHERS: dict[str, Callable[[str], Launched]] = {"host": launch_host, "qemu": launch_qemu}
 
 
 def seed_words(seed: int | str) -> list[int]:
@@ -306,7 +317,10 @@ class FirmwareMcu:
             self._channel.close()
             self._channel = None
         if self._launched is not None:
-            stop_process(self._launched.process)
+            if self._launched.stop is not None:
+                self._launched.stop()
+            else:
+                stop_process(self._launched.process)
             self._launched = None
 
     def __enter__(self) -> FirmwareMcu:
