@@ -195,10 +195,7 @@ def _rules(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
-    try:
-        options = json.loads(args.options)
-    except json.JSONDecodeError as error:
-        raise MjtableError(f"--options: not JSON ({error.msg} at character {error.pos})") from None
+    options = read_json(args.options, "--options")
     if not isinstance(options, dict):
         raise MjtableError('--options: expected a JSON object such as \'{"payment_scheme": "半陪"}\'')
     return options
@@ -345,15 +342,23 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _history(args: argparse.Namespace, out: TextIO) -> int:
+    """Read-only: a missing journal is named, nothing is created; an older journal is migrated in memory only."""
     config = load_config(args.config).with_service(state_dir=args.state)
-    with Journal(journal_path(config)) as journal:
+    with Journal(journal_path(config), readonly=True) as journal:
+        if journal.lost is not None:
+            print(f"mjtable history: warning: {journal.lost}", file=sys.stderr)
         records = run_records(journal, args.run)
     if args.hand is not None:
         records = [record for record in records if record["number"] == args.hand]
         if not records:
             raise MjtableError(f"--hand {args.hand}: the run has no such hand")
     for record in records:
-        out.write((hand_log(record) if args.log else _dump(record)) + "\n")
+        try:
+            text = hand_log(record) if args.log else _dump(record)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+            where = f"hand {record['number']}, column result"
+            raise MjtableError(f"{journal.path}: {where}: not a result the service writes ({error!r})") from None
+        out.write(text + "\n")
     return 0
 
 

@@ -298,6 +298,8 @@ def load_config(path: Path | None) -> Config:
         raise ConfigError(f"{path}: {error.strerror}") from None
     except UnicodeDecodeError as error:
         raise ConfigError(f"{path}: not UTF-8 text (byte {error.start})") from None
+    except ValueError:  # a NUL in the path: no file can be named by it
+        raise ConfigError(f"{str(path)[:80]!r}: a path may not hold a NUL character") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not TOML: {error}") from None
     try:

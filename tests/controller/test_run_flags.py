@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+from pathlib import Path
 
 import pytest
 
@@ -121,3 +122,8 @@ def test_a_run_prints_one_line_per_hand_and_nothing_on_stderr_by_default(tmp_pat
 def test_a_state_directory_the_system_cannot_name_is_refused(state):
     with pytest.raises(ConfigError, match=r"^service\.state_dir: "):
         Config().with_service(state_dir=state)
+
+
+def test_a_configuration_path_no_file_can_have_is_named():
+    with pytest.raises(ConfigError, match="NUL"):
+        load_config(Path("a\0b.toml"))
