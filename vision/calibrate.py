@@ -132,6 +132,18 @@ def _toml_value(value: Any) -> str:
     return repr(value)
 
 
+def check_writable(path: Path, image: bool = False) -> None:
+    """A ``CalibrationError`` now, before a frame is taken, if ``path`` cannot be the file written (a directory, a
+    missing folder or a file in the way, an image name with no format)."""
+    if path.is_dir():
+        raise CalibrationError(f"{path}: is a directory; give a file name")
+    if not path.parent.is_dir():
+        what = "is not a directory" if path.parent.exists() else "does not exist"
+        raise CalibrationError(f"{path}: the folder {path.parent} {what}")
+    if image and not cv2.haveImageWriter(str(path)):
+        raise CalibrationError(f"{path}: no image format for this file name (use .png or .jpg)")
+
+
 def save(calibration: Calibration, path: Path) -> None:
     """Write the calibration as a ``[vision.calibration]`` TOML table (tomllib reads it back exactly)."""
     lines = [
@@ -139,7 +151,10 @@ def save(calibration: Calibration, path: Path) -> None:
         "[vision.calibration]",
     ]
     lines += [f"{key} = {_toml_value(value)}" for key, value in calibration.to_dict().items()]
-    path.write_text("\n".join(lines) + "\n")
+    try:
+        path.write_text("\n".join(lines) + "\n")
+    except OSError as error:
+        raise CalibrationError(f"{path}: cannot write ({error.strerror})") from None
 
 
 def load(path: Path) -> Calibration:

@@ -17,7 +17,8 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
-from vision.errors import CaptureError, VisionError
+from vision.errors import CaptureError, ImageError, VisionError
+from vision.images import load_image
 from vision.simtable import SimTable, Truth
 
 log = logging.getLogger(__name__)
@@ -125,9 +126,10 @@ class Replay:
                 raise CaptureError(f"{self.path}: no images ({', '.join(sorted(IMAGE_SUFFIXES))})")
             log.info("replaying %d images from %s", len(files), self.path)
             for index, file in enumerate(files):
-                image = cv2.imread(str(file), cv2.IMREAD_COLOR)
-                if image is None:
-                    raise CaptureError(f"{file}: not an image OpenCV can read")
+                try:
+                    image = load_image(file, min_side=1)  # a frame is a frame, however small
+                except ImageError as error:
+                    raise CaptureError(str(error)) from None
                 yield Frame(image, index, index / self.fps)
             return
         capture = cv2.VideoCapture(str(self.path))

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-import cv2
 import numpy as np
 
 from engine.errors import MjtableError
@@ -23,9 +22,11 @@ from vision import calibrate as calibration_file
 from vision.calibrate import Calibration
 from vision.capture import Settings, first_frame, open_source
 from vision.classify import Model, load_model
-from vision.detect import face_crop
-from vision.enroll import Guide, enroll, load_image, read_labels
-from vision.errors import CalibrationError, CaptureError, VisionError
+from vision.detect import face_crop, find_in_photo
+from vision.enroll import Guide, enroll
+from vision.errors import CaptureError, ModelError, VisionError
+from vision.images import load_image, save_image
+from vision.labels import read_labels
 from vision.recognize import Recognizer, Zones
 from vision.track import Tracker
 
@@ -52,7 +53,26 @@ def _from_config(args: argparse.Namespace, keys: tuple[str, ...]) -> None:
             setattr(args, key, value if key == "source" else Path(value))
 
 
+def _model_dir(path: Path) -> Path:
+    """A model directory to write, made now so that a bad ``--out`` is named before any work is done."""
+    if path.exists() and not path.is_dir():
+        raise ModelError(f"--out {path}: is a file, not a model directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ModelError(f"--out {path}: cannot create the model directory ({error.strerror})") from None
+    return path
+
+
+def _save(model: Model, folder: Path) -> None:
+    try:
+        model.save(folder)
+    except OSError as error:
+        raise ModelError(f"--out {folder}: cannot write the model ({error.strerror})") from None
+
+
 def _enroll(args: argparse.Namespace, out: TextIO) -> int:
+    _model_dir(args.out)
     if args.images is None:
         _from_config(args, ("source", "calibration"))  # the model [camera] names is the output, not the base
     if args.source is not None:
@@ -62,7 +82,7 @@ def _enroll(args: argparse.Namespace, out: TextIO) -> int:
     else:
         raise VisionError("enroll: give --images DIR and --labels CSV, or --source SOURCE for live enrollment")
     model = enroll(_model(args), faces)
-    model.save(args.out)
+    _save(model, args.out)
     kinds = len({tile for _, tile in faces})
     _dump({"model": str(args.out), "pictures": len(faces), "kinds": kinds, "description": model.description}, out)
     return 0
@@ -90,6 +110,36 @@ def _calibration(args: argparse.Namespace, image: np.ndarray) -> Calibration:
     if args.calibration is not None:
         return calibration_file.load(args.calibration)
     return calibration_file.from_markers(image)
+
+
+def _detect(args: argparse.Namespace, out: TextIO) -> int:
+    """Every tile of each photo: its face corners (top-left first, as the face reads), its kind and how sure."""
+    model = _model(args)
+    status = 0
+    for path in args.images:
+        try:
+            image = load_image(path)
+            if min(image.shape[:2]) < args.tile_px:
+                raise VisionError(f"{path}: {image.shape[1]}x{image.shape[0]} px is smaller than one tile")
+            found = find_in_photo(image, args.tile_px).tiles
+        except VisionError as error:
+            _dump({"file": str(path), "error": str(error)}, out)
+            status = 1
+            continue
+        for tile in found:
+            prediction, upside_down = model.classify(tile.crop(image))
+            corners = np.roll(tile.quad, 2, axis=0) if upside_down else tile.quad
+            _dump(
+                {
+                    "file": str(path),
+                    "corners": [[round(float(x), 1) + 0.0, round(float(y), 1) + 0.0] for x, y in corners],
+                    "tile": prediction.code,
+                    "confidence": round(prediction.confidence, 4),
+                },
+                out,
+            )
+        _dump({"file": str(path), "tiles": len(found)}, out)
+    return status
 
 
 def _classify(args: argparse.Namespace, out: TextIO) -> int:
@@ -132,13 +182,16 @@ def _corners(text: str) -> np.ndarray:
     try:
         points = np.array([[float(v) for v in point.split(",")] for point in text.split(";")])
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected four x,y points separated by ';', found {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected four x,y points separated by ';', found {text[:60]!r}") from None
     if points.shape != (4, 2):
-        raise argparse.ArgumentTypeError(f"expected four x,y points separated by ';', found {text!r}")
+        raise argparse.ArgumentTypeError(f"expected four x,y points separated by ';', found {text[:60]!r}")
     return points
 
 
 def _calibrate(args: argparse.Namespace, out: TextIO) -> int:
+    calibration_file.check_writable(args.out)
+    if args.image is not None:
+        calibration_file.check_writable(args.image, image=True)
     image = first_frame(args.source, _settings(args)).image
     if args.corners is None:
         result = calibration_file.from_markers(image)
@@ -147,14 +200,31 @@ def _calibrate(args: argparse.Namespace, out: TextIO) -> int:
     calibration_file.save(result, args.out)
     answer = {"calibration": str(args.out)}
     if args.image is not None:
-        if not cv2.imwrite(str(args.image), calibration_file.annotate(image, result)):
-            raise CalibrationError(f"{args.image}: cannot write the annotated image")
+        save_image(args.image, calibration_file.annotate(image, result))
         answer["image"] = str(args.image)
     _dump(answer, out)
     return 0
 
 
 Handler = Callable[[argparse.Namespace, TextIO], int]
+MIN_TILE_PX, MAX_TILE_PX = 8, 2000
+TILE_PX_HELP = f"width of a tile's face in the photo, px ({MIN_TILE_PX}-{MAX_TILE_PX}; the height is 4/3 of it)"
+
+
+def _ranged(kind: type, low: float, high: float) -> Callable[[str], Any]:
+    """An argparse type: a number of ``kind`` within [low, high]."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number {low:g} to {high:g}, found {text[:40]!r}") from None
+        if not low <= value <= high:  # also refuses nan
+            raise argparse.ArgumentTypeError(f"expected {low:g} to {high:g}, found {text[:40]!r}")
+        return value
+
+    parse.__name__ = kind.__name__  # argparse names the type in its messages
+    return parse
 
 
 def _guarded(handler: Handler) -> Handler:
@@ -189,22 +259,28 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     def with_source(parser: argparse.ArgumentParser, required: bool = True) -> None:
         spellings = "sim[:SEED[:DISCARDS]], picamera, a device number, URL, video or image folder"
         parser.add_argument("--source", required=required, help=spellings)
-        parser.add_argument("--width", type=int, default=1280)
-        parser.add_argument("--height", type=int, default=720)
-        parser.add_argument("--fps", type=float, default=10.0)
+        parser.add_argument("--width", type=_ranged(int, 16, 8192), default=1280)
+        parser.add_argument("--height", type=_ranged(int, 16, 8192), default=720)
+        parser.add_argument("--fps", type=_ranged(float, 0.1, 120), default=10.0)
 
     parser = sub("enroll", "templates of the table's own set, from labelled photos or live from the camera", _enroll)
     parser.add_argument("--images", type=Path, help="folder of photos, one tile face each, upright")
-    parser.add_argument("--labels", type=Path, help="CSV with columns file,code")
+    parser.add_argument("--labels", type=Path, help="CSV with columns file,code (or the file first and a code column)")
     parser.add_argument("--out", type=Path, required=True, help="model directory to write")
     with_model(parser)
     with_source(parser, required=False)
     with_config(parser)
     parser.add_argument("--calibration", type=Path, help="TOML from 'mjtable vision calibrate' (default: markers)")
     parser.add_argument("--kinds", help="live: the kinds to enroll in compact notation (default: all 42)")
-    parser.add_argument("--shots", type=int, default=3, help="live: frames kept per kind")
+    parser.add_argument("--shots", type=_ranged(int, 1, 50), default=3, help="live: frames kept per kind (1-50)")
 
     parser = sub("classify", "the kind of each roughly cropped tile photo, one JSON line each", _classify)
+    parser.add_argument("--json", action="store_true", help="JSON lines (the only output format)")
+    parser.add_argument("images", type=Path, nargs="+")
+    with_model(parser)
+
+    parser = sub("detect", "every tile of each photo: face corners, kind and confidence, one JSON line each", _detect)
+    parser.add_argument("--tile-px", type=_ranged(float, MIN_TILE_PX, MAX_TILE_PX), required=True, help=TILE_PX_HELP)
     parser.add_argument("--json", action="store_true", help="JSON lines (the only output format)")
     parser.add_argument("images", type=Path, nargs="+")
     with_model(parser)
@@ -214,7 +290,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     with_config(parser)
     with_model(parser)
     parser.add_argument("--calibration", type=Path, help="TOML from 'mjtable vision calibrate' (default: find markers)")
-    parser.add_argument("--frames", type=int, help="stop after this many frames")
+    parser.add_argument("--frames", type=_ranged(int, 1, 10**9), help="stop after this many frames")
     parser.add_argument("--all", action="store_true", help="also print taken tiles and revealed hands")
 
     parser = sub("calibrate", "table geometry from the corner markers (or four corners) of one frame", _calibrate)

@@ -45,8 +45,9 @@ def tile_mask(image: np.ndarray) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
-Piece = tuple[np.ndarray, float, float, bool]
-"""Centre, long side, short side, and whether the long side lies across the zone (a sideways tile)."""
+Piece = tuple[np.ndarray, float, float, bool, float]
+"""Centre, long side, short side, whether the long side lies across the zone (a sideways tile), and the tilt: the
+angle (radians, clockwise as the image shows it, at most 45 degrees either way) from lying square to the zone."""
 
 
 def _piece(rect: tuple) -> Piece | None:
@@ -56,7 +57,14 @@ def _piece(rect: tuple) -> Piece | None:
         return None
     theta = np.deg2rad(angle)
     long_axis = np.array([np.cos(theta), np.sin(theta)]) if w >= h else np.array([-np.sin(theta), np.cos(theta)])
-    return np.array([cx, cy]), max(w, h), min(w, h), bool(abs(long_axis[0]) > abs(long_axis[1]))
+    sideways = bool(abs(long_axis[0]) > abs(long_axis[1]))
+    if sideways:
+        long_axis = long_axis if long_axis[0] > 0 else -long_axis
+        tilt = float(np.arctan2(long_axis[1], long_axis[0]))
+    else:
+        long_axis = long_axis if long_axis[1] > 0 else -long_axis
+        tilt = float(np.arctan2(-long_axis[0], long_axis[1]))
+    return np.array([cx, cy]), max(w, h), min(w, h), sideways, tilt
 
 
 def _cut_run(rect: tuple, tile_area: float, zone: np.ndarray | None = None) -> list[Piece]:
@@ -146,20 +154,101 @@ def _watershed(zone: np.ndarray, blob: np.ndarray, markers: np.ndarray, count: i
     cv2.watershed(zone, markers)
     parts = []
     for label in range(1, count + 1):
-        points = cv2.findNonZero((markers == label).astype(np.uint8))
-        if points is None or not 0.6 * tile_area < len(points) < 1.4 * tile_area:
+        part = _region_piece(cv2.findNonZero((markers == label).astype(np.uint8)), tile_area)
+        if part is None:
             return []  # two tiles side by side under one seed would pass for one sideways tile
-        part = _piece(cv2.minAreaRect(points))
-        if part is None or part[1] * part[2] > 1.35 * tile_area:
-            return []  # a region reaching into its neighbour: ragged, not a tile's outline
         parts.append(part)
     return parts
+
+
+def _region_piece(points: np.ndarray | None, tile_area: float) -> Piece | None:
+    """The tile a grown region is, if it has a tile's area and its outline is a tile's rectangle (a region reaching
+    into its neighbour is ragged: its rectangle is too large)."""
+    if points is None or not 0.6 * tile_area < len(points) < 1.4 * tile_area:
+        return None
+    part = _piece(cv2.minAreaRect(points))
+    return None if part is None or part[1] * part[2] > 1.35 * tile_area else part
+
+
+CORE_LEVELS = (0.85, 0.9, 0.94, 0.97)
+"""Shares of the brightest body nearby above which a pixel is tile core, tried in turn until a blob parts: a dark
+seam between touching tiles parts them at every level, a faint one (tiles pressed together, a light mat showing
+through) only at the higher ones."""
+CORE_EROSIONS = (1, 2)
+"""Pixels eroded off the cores, tried in turn: cuts the thin contacts at tiles' corners."""
+SPLIT_DEPTH = 3
+
+
+def _seam_like(hole: np.ndarray, short: float) -> bool:
+    """Whether a hole in a tile core is a seam between two tiles (long and at most a few px wide) rather than ink."""
+    (_, _), (w, h), _ = cv2.minAreaRect(hole)
+    return max(w, h) >= 0.4 * short and cv2.contourArea(hole) <= 3.5 * max(w, h)
+
+
+def _bright_cores(
+    value: np.ndarray, top: np.ndarray, region: np.ndarray, level: float, erosion: int, tile_area: float
+) -> tuple[int, np.ndarray]:
+    """Labelled cores of the tiles in ``region``: pixels above ``level`` of the brightest body around them, ink
+    holes filled (seams between tiles are not ink), eroded, keeping parts of at least a quarter tile."""
+    short = np.sqrt(tile_area * TILE_W_MM / TILE_H_MM)
+    bright = ((value > level * top) & region).astype(np.uint8)
+    contours, hierarchy = cv2.findContours(bright, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    holes = [c for c, h in zip(contours, hierarchy[0] if hierarchy is not None else [], strict=False) if h[3] >= 0]
+    cv2.drawContours(bright, [hole for hole in holes if not _seam_like(hole, short)], -1, 1, -1)
+    bright = cv2.erode(bright, np.ones((2 * erosion + 1, 2 * erosion + 1), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(bright)
+    cores = np.zeros(labels.shape, np.int32)
+    kept = 0
+    for label in range(1, n):
+        if stats[label, cv2.CC_STAT_AREA] >= 0.25 * tile_area:
+            kept += 1
+            cores[labels == label] = kept
+    return kept, cores
+
+
+def _split(zone: np.ndarray, blob: np.ndarray, tile_area: float) -> tuple[list[Piece], float]:
+    """Touching tiles parted where their seams are, as a real photo shows them (a dark line, or a faint one between
+    tiles pressed together, in rows and grids that need not be straight): the first core level that parts the
+    blob seeds a watershed; each region that is a tile is one, a region of several is parted again at the next
+    levels. Returns the tiles and the blob area they leave unexplained."""
+    value = zone.min(axis=2)  # the faintest channel: tile body is bright in all three, mats and ink are not
+    short = np.sqrt(tile_area * TILE_W_MM / TILE_H_MM)
+    side = max(3, round(short / 4) * 2 + 1)
+    top = cv2.dilate(value, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))).astype(np.float32)
+    return _part(zone, value.astype(np.float32), top, blob > 0, tile_area, 0)
+
+
+def _part(
+    zone: np.ndarray, value: np.ndarray, top: np.ndarray, region: np.ndarray, tile_area: float, depth: int
+) -> tuple[list[Piece], float]:
+    for level in CORE_LEVELS:
+        for erosion in CORE_EROSIONS:
+            count, markers = _bright_cores(value, top, region, level, erosion, tile_area)
+            if count < 2:
+                continue
+            markers[~region] = count + 1
+            cv2.watershed(zone, markers)
+            pieces: list[Piece] = []
+            rest = float(np.count_nonzero(region))  # less what the tiles explain (the mat's marker may take a tile)
+            for label in range(1, count + 1):
+                part = markers == label
+                points = cv2.findNonZero(part.astype(np.uint8))
+                piece = _region_piece(points, tile_area)
+                if piece is not None:
+                    pieces.append(piece)
+                    rest -= len(points)
+                elif points is not None and len(points) > 1.4 * tile_area and depth < SPLIT_DEPTH:
+                    more, left = _part(zone, value, top, part, tile_area, depth + 1)
+                    pieces += more
+                    rest -= len(points) - left
+            return pieces, max(rest, 0.0)
+    return [], float(np.count_nonzero(region))
 
 
 def _seeds(pieces: list[Piece], shape: tuple[int, ...]) -> np.ndarray:
     """Labelled seeds: the middle third of each piece."""
     markers = np.zeros(shape[:2], np.int32)
-    for label, (centre, long_side, short_side, sideways) in enumerate(pieces, start=1):
+    for label, (centre, long_side, short_side, sideways, _) in enumerate(pieces, start=1):
         size = (long_side / 3, short_side / 3) if sideways else (short_side / 3, long_side / 3)
         corners = cv2.boxPoints((tuple(centre), size, 0.0))
         cv2.fillConvexPoly(markers, np.round(corners).astype(np.int32), label)
@@ -194,42 +283,50 @@ def _rows(zone: np.ndarray, blob: np.ndarray, tile_area: float) -> list[np.ndarr
     return [contour for contour in contours if cv2.contourArea(contour) >= 0.3 * tile_area]
 
 
-def _pieces(zone: np.ndarray, contour: np.ndarray, tile_area: float) -> list[Piece]:
-    """The tiles of one blob: one tile, or touching tiles separated by a watershed seeded by their bright cores,
-    or if those do not fit, by the parts beyond its waists, or by the parts of a straight run. A blob that is not
-    a whole number of tiles (a hand, half a tile under a hand) gives nothing."""
+def _pieces(zone: np.ndarray, contour: np.ndarray, tile_area: float, on_mat: bool = True) -> tuple[list[Piece], float]:
+    """The tiles of one blob, and the blob area they leave unexplained: one tile; or touching tiles parted at their
+    seams (``_split``) when that explains the whole blob; else, on the table's mat, rows of discards, or touching
+    tiles separated by a watershed seeded by their bright cores, by the parts beyond its waists, or by the parts of
+    a straight run; else whatever ``_split`` found. A blob that is not a whole number of tiles (a hand, half a tile
+    under a hand) gives nothing. Off the mat (``on_mat`` False: a photo of anything) only seams part tiles: a
+    table top of tile colour is one blob too, which equal cuts would make into tiles."""
     area = cv2.contourArea(contour)
     if round(area / tile_area) <= 1:
         piece = _piece(cv2.minAreaRect(contour)) if 0.7 * tile_area < area < 1.3 * tile_area else None
-        return [] if piece is None else [piece]
+        return ([], area) if piece is None else ([piece], 0.0)
     x, y, w, h = cv2.boundingRect(contour)
     local = contour - (x, y)
     blob = np.zeros((h, w), np.uint8)
     cv2.drawContours(blob, [local], -1, 255, -1)
     roi = np.ascontiguousarray(zone[y : y + h, x : x + w])
-    rows = [_pieces(roi, strip, tile_area) for strip in _rows(roi, blob, tile_area)]
+    split, rest = _split(roi, blob, tile_area)
+    if (split and rest < 0.3 * tile_area) or not on_mat:
+        return [_moved(piece, x, y) for piece in split], rest
+    rows = [_pieces(roi, strip, tile_area)[0] for strip in _rows(roi, blob, tile_area)]
     if rows and all(rows):  # a row that is no whole number of tiles: not rows of discards (a hand, say)
-        return [
-            (centre + np.array([x, y]), long_side, short_side, sideways)
-            for row in rows
-            for centre, long_side, short_side, sideways in row
-        ]
+        return [_moved(piece, x, y) for row in rows for piece in row], 0.0
     run = _cut_run(cv2.minAreaRect(local), tile_area, roi)
     area = cv2.countNonZero(blob)
     for count, seeds in (_cores(roi, blob, tile_area), _waists(blob, tile_area), (len(run), _seeds(run, blob.shape))):
         if 0.7 * count * tile_area < area < 1.35 * count * tile_area:
             separated = _watershed(roi, blob, seeds, count, tile_area)
             if separated:
-                break
-    else:
-        separated = run
-    return [
-        (centre + np.array([x, y]), long_side, short_side, sideways)
-        for centre, long_side, short_side, sideways in separated
-    ]
+                return [_moved(piece, x, y) for piece in separated], 0.0
+    if run:
+        return [_moved(piece, x, y) for piece in run], 0.0
+    return [_moved(piece, x, y) for piece in split], rest
 
 
-def _quad(centre: np.ndarray, up: np.ndarray, long_side: float, short_side: float) -> np.ndarray:
+def _moved(piece: Piece, x: float, y: float) -> Piece:
+    """A piece found in a region of interest, in the coordinates of the image the region starts at (x, y) in."""
+    centre, long_side, short_side, sideways, tilt = piece
+    return centre + np.array([x, y]), long_side, short_side, sideways, tilt
+
+
+def _quad(centre: np.ndarray, up: np.ndarray, long_side: float, short_side: float, tilt: float = 0.0) -> np.ndarray:
+    """Corners of a face, top-left first and clockwise, whose top is towards ``up`` turned by ``tilt``."""
+    cos, sin = np.cos(tilt), np.sin(tilt)
+    up = np.array([cos * up[0] - sin * up[1], sin * up[0] + cos * up[1]])
     right = np.array([-up[1], up[0]])
     top, side = up * long_side / 2, right * short_side / 2
     return np.array([centre + top - side, centre + top + side, centre - top + side, centre - top - side])
@@ -245,11 +342,16 @@ class Detection:
 
 
 def find_tiles(
-    zone: np.ndarray, ppm: float, to_image: np.ndarray | None = None, mask: np.ndarray | None = None
+    zone: np.ndarray,
+    ppm: float,
+    to_image: np.ndarray | None = None,
+    mask: np.ndarray | None = None,
+    on_mat: bool = True,
 ) -> Detection:
     """Tiles in a zone's rectified image (``ppm`` px per mm). ``to_image`` maps zone pixels to the camera image
     so that crops come straight from the full-resolution frame; None means the zone image itself. ``mask`` is
-    the zone's ``tile_mask`` if the caller has it already."""
+    the zone's ``tile_mask`` if the caller has it already. ``on_mat``: the zone shows the table's mat around the
+    tiles (a calibrated zone), rather than any surroundings (a photo); see ``_pieces``."""
     mask = tile_mask(zone) if mask is None else mask
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     tile_area = TILE_W_MM * TILE_H_MM * ppm * ppm
@@ -258,11 +360,11 @@ def find_tiles(
         area = cv2.contourArea(contour)
         if area < 0.3 * tile_area:
             continue
-        pieces = _pieces(zone, contour, tile_area) if area >= 0.6 * tile_area else []
-        stray += 0.0 if pieces else area
-        for centre, long_side, short_side, sideways in pieces:
+        pieces, unexplained = _pieces(zone, contour, tile_area, on_mat) if area >= 0.6 * tile_area else ([], area)
+        stray += unexplained
+        for centre, long_side, short_side, sideways, tilt in pieces:
             up = np.array([-1.0, 0.0]) if sideways else np.array([0.0, -1.0])
-            quad = _quad(centre, up, long_side, short_side)
+            quad = _quad(centre, up, long_side, short_side, tilt)
             if to_image is not None:
                 quad = apply(to_image, quad)
             found.append(Found(quad, (float(centre[0]), float(centre[1])), sideways))
@@ -284,3 +386,15 @@ def face_crop(image: np.ndarray) -> np.ndarray:
     theta = np.deg2rad(angle)
     axis = np.array([-np.sin(theta), np.cos(theta)]) if rh >= rw else np.array([np.cos(theta), np.sin(theta)])
     return warp_face(image, _quad(np.array([cx, cy]), axis if axis[1] < 0 else -axis, max(rw, rh), min(rw, rh)))
+
+
+def find_in_photo(image: np.ndarray, tile_w: float, tile_h: float | None = None) -> Detection:
+    """Tiles in a whole photo whose upright tile face measures ``tile_w`` x ``tile_h`` px (default: a 3:4 face, square
+    pixels), as the table finds them in a zone: the photo is scaled to the zones' 1 px per mm, face corners are given
+    in the photo's own pixels."""
+    tile_h = tile_w * TILE_H_MM / TILE_W_MM if tile_h is None else tile_h
+    fx, fy = TILE_W_MM / tile_w, TILE_H_MM / tile_h
+    size = (max(1, round(image.shape[1] * fx)), max(1, round(image.shape[0] * fy)))
+    work = cv2.resize(image, size, interpolation=cv2.INTER_AREA if fx * fy < 1 else cv2.INTER_LINEAR)
+    to_image = np.diag([image.shape[1] / size[0], image.shape[0] / size[1], 1.0])
+    return find_tiles(work, 1.0, to_image, on_mat=False)

@@ -62,7 +62,7 @@ def declared_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
-def decode(data: bytes, name: str) -> np.ndarray:
+def decode(data: bytes, name: str, min_side: int = MIN_SIDE) -> np.ndarray:
     """A BGR image from a file's bytes; ``name`` is what errors call it."""
     size = declared_size(data)
     if size is not None and size[0] * size[1] > MAX_PIXELS:
@@ -74,12 +74,12 @@ def decode(data: bytes, name: str) -> np.ndarray:
         image = None
     if image is None:
         raise ImageError(f"{name}: not an image OpenCV can read (corrupt, cut short, or not a picture)")
-    if min(image.shape[:2]) < MIN_SIDE:
-        raise ImageError(f"{name}: {image.shape[1]}x{image.shape[0]} px is too small (at least {MIN_SIDE} a side)")
+    if min(image.shape[:2]) < min_side:
+        raise ImageError(f"{name}: {image.shape[1]}x{image.shape[0]} px is too small (at least {min_side} a side)")
     return image
 
 
-def load_image(path: Path) -> np.ndarray:
+def load_image(path: Path, min_side: int = MIN_SIDE) -> np.ndarray:
     """A BGR image from a file, or an ``ImageError`` naming the file and what is wrong with it."""
     if path.is_dir():
         raise ImageError(f"{path}: is a directory, not an image file")
@@ -91,7 +91,7 @@ def load_image(path: Path) -> np.ndarray:
         data = path.read_bytes()
     except OSError as error:
         raise ImageError(f"{path}: cannot read ({error.strerror})") from None
-    return decode(data, str(path))
+    return decode(data, str(path), min_side)
 
 
 def save_image(path: Path, image: np.ndarray) -> None:

@@ -154,3 +154,137 @@ def test_watch_and_enroll_take_the_camera_section_of_the_configuration(tmp_path)
     config.write_text('[camera]\nsorce = "0"\n')
     code, lines = run(["watch", "--config", str(config)])
     assert code == 2 and "camera.sorce: unknown key" in lines[0]["error"]
+
+
+def _rendered_tiles(tmp_path):
+    """A photo of five tiles lying apart on the mat (no markers), the tile width in px, and where each lies."""
+    from vision.geometry import apply
+    from vision.render import Look, Placed, Scene, default_camera, render
+
+    camera = default_camera()
+    tiles = [(0, -120.0, -40.0), (13, -50.0, 20.0), (22, 10.0, -30.0), (31, 80.0, 40.0), (33, 140.0, 0.0)]
+    scene = Scene(tuple(Placed(tile, x, y) for tile, x, y in tiles), markers=False)
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), render(scene, camera, Look(), np.random.default_rng(3)))
+    centre, right = apply(camera.homography, np.array([[0.0, 0.0], [30.0, 0.0]]))
+    where = [(tile, apply(camera.homography, np.array([[x, y]]))[0]) for tile, x, y in tiles]
+    return path, float(np.linalg.norm(right - centre)), where
+
+
+def test_detect_prints_each_tile_with_its_corners_kind_and_confidence(tmp_path):
+    from engine.tiles import tile_code
+
+    path, tile_px, where = _rendered_tiles(tmp_path)
+    code, lines = run(["detect", "--tile-px", f"{tile_px:.1f}", "--json", str(path)])
+    assert code == 0 and lines[-1] == {"file": str(path), "tiles": 5}
+    found = lines[:-1]
+    assert all(set(line) == {"file", "corners", "tile", "confidence"} for line in found)
+    for tile, centre in where:
+        line = min(found, key=lambda line: np.linalg.norm(np.mean(line["corners"], axis=0) - centre))
+        corners = np.array(line["corners"])
+        assert np.linalg.norm(corners.mean(axis=0) - centre) < 4
+        width, height = np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[3] - corners[0])
+        assert abs(width - tile_px) < 4 and abs(height - tile_px * 4 / 3) < 5
+        assert line["tile"] == tile_code(tile) and line["confidence"] >= 0.5
+
+
+def test_detect_answers_every_photo(tmp_path):
+    path, tile_px, _ = _rendered_tiles(tmp_path)
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((200, 300, 3), 90, np.uint8))
+    small = tmp_path / "small.png"
+    cv2.imwrite(str(small), np.full((20, 20, 3), 90, np.uint8))
+    code, lines = run(["detect", "--tile-px", f"{tile_px:.1f}", str(blank), str(small), str(tmp_path), str(path)])
+    assert code == 1
+    assert lines[0] == {"file": str(blank), "tiles": 0}
+    assert "smaller than one tile" in lines[1]["error"] and "is a directory" in lines[2]["error"]
+    assert lines[-1] == {"file": str(path), "tiles": 5}
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "nan", "inf", "3000", "x"])
+def test_detect_refuses_a_tile_size_out_of_range(value, capsys):
+    with pytest.raises(SystemExit) as stop:
+        run(["detect", "--tile-px", value, "photo.png"])
+    assert stop.value.code == 2 and "--tile-px: expected" in capsys.readouterr().err
+
+
+def test_enroll_out_must_be_a_directory_that_can_be_made(photos, tmp_path):
+    labels = ["--images", str(photos), "--labels", str(photos / "labels.csv")]
+    (tmp_path / "file").write_text("")
+    code, lines = run(["enroll", *labels, "--out", str(tmp_path / "file")])
+    assert code == 2 and lines == [{"error": f"--out {tmp_path / 'file'}: is a file, not a model directory"}]
+    code, lines = run(["enroll", *labels, "--out", "/proc/nope"])
+    assert code == 2 and "--out /proc/nope: cannot create the model directory" in lines[0]["error"]
+    code, lines = run(["enroll", *labels, "--out", str(tmp_path / "file" / "under")])
+    assert code == 2 and "cannot create the model directory" in lines[0]["error"]
+
+
+def test_enroll_takes_the_artwork_labels_whose_file_column_is_png(tmp_path):
+    from tests.paths import SHARED
+
+    folder = SHARED / "tiles" / "uni"
+    code, lines = run(
+        ["enroll", "--images", str(folder), "--labels", str(folder / "labels.csv"), "--out", str(tmp_path)]
+    )
+    assert code == 0 and lines[0]["pictures"] == 42 and lines[0]["kinds"] == 42
+
+
+def test_calibrate_names_a_bad_output_before_taking_a_frame(tmp_path):
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0.png"), np.full((72, 128, 3), 60, np.uint8))
+    corners = ["--corners", "10,10;110,10;110,60;10,60"]
+    (tmp_path / "file").write_text("")
+    for out, message in [
+        (tmp_path, "is a directory; give a file name"),
+        (tmp_path / "file" / "vision.toml", "is not a directory"),
+        (tmp_path / "absent" / "vision.toml", "does not exist"),
+    ]:
+        code, lines = run(["calibrate", "--source", str(frames), *corners, "--out", str(out)])
+        assert code == 2 and lines == [{"error": f"{out}: {lines[0]['error'].split(': ', 1)[1]}"}]
+        assert message in lines[0]["error"]
+    toml = tmp_path / "vision.toml"
+    code, lines = run(["calibrate", "--source", str(frames), *corners, "--out", str(toml), "--image", "zones.txt"])
+    assert code == 2 and "zones.txt: no image format for this file name" in lines[0]["error"]
+    assert not toml.exists()  # nothing half done
+    code, lines = run(["calibrate", "--source", str(frames), *corners, "--out", str(toml)])
+    assert code == 0 and toml.exists()
+
+
+def test_classify_says_a_directory_is_a_directory(tmp_path):
+    code, lines = run(["classify", str(tmp_path)])
+    assert code == 1 and lines == [{"file": str(tmp_path), "error": f"{tmp_path}: is a directory, not an image file"}]
+
+
+def test_corrupt_photos_leave_stderr_silent(tmp_path):
+    good = cv2.imencode(".png", tile_photo(5, "uni", np.random.default_rng(0)))[1].tobytes()
+    noisy = tmp_path / "noisy.png"  # a text chunk with a wrong CRC: libpng warns, the picture is fine
+    noisy.write_bytes(good[:33] + b"\x00\x00\x00\x02tEXta\x00\x00\x00\x00\x00" + good[33:])
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(cv2.imencode(".jpg", tile_photo(5, "uni", np.random.default_rng(0)))[1].tobytes()[:400])
+    result = subprocess.run(
+        [sys.executable, "-m", "vision.cli", "vision", "classify", str(noisy), str(cut)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
+    assert result.stderr == ""
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert lines[0]["tile"] == "6m" and "cut short" in lines[1]["error"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag"),
+    [
+        (["enroll", "--source", "sim", "--shots", "0", "--out", "x"], "--shots"),
+        (["watch", "--source", "sim", "--frames", "-1"], "--frames"),
+        (["watch", "--source", "sim", "--fps", "0"], "--fps"),
+        (["watch", "--source", "sim", "--width", "100000"], "--width"),
+        (["calibrate", "--source", "sim", "--out", "x", "--corners", "1,2;3"], "--corners"),
+    ],
+)
+def test_numbers_out_of_range_are_refused_with_the_flag(argv, flag, capsys):
+    with pytest.raises(SystemExit) as stop:
+        run(argv)
+    assert stop.value.code == 2 and f"argument {flag}:" in capsys.readouterr().err
