@@ -29,6 +29,7 @@ from engine.rulesets.registry import all_rulesets, get_ruleset
 from engine.settle.answer import settle_object
 from engine.simulation import InvariantViolation, simulate
 from engine.tiles import format_tiles, tile_code, to_counts
+from hw_tests.firmware import LAUNCHERS
 
 
 def _dump(data: dict[str, Any]) -> str:
@@ -275,6 +276,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--seed", type=_service_number(int, "seed"), help="the run's seed (default: a fresh one)")
     run.add_argument("--speed", type=_service_number(float, "speed"), help="simulation time factor (default 20)")
     run.add_argument("--state", type=_state_dir, help="journal directory (default ~/.local/share/mjtable)")
+    run.add_argument(
+        "--firmware",
+        choices=sorted(LAUNCHERS),
+        help="the simulated table's MCU is this build of firmware/ (C) instead of the Python simulator",
+    )
     run.add_argument("-v", "--verbose", action="count", default=0, help="log every state change (-vv: every message)")
     run.add_argument("--http", help="HOST:PORT of the display (default 127.0.0.1:8080), or off")
     run.add_argument("--json", action="store_true", help="one JSON line per hand result, then the summary")
@@ -316,6 +322,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         camera=args.camera,
         players=args.players,
         mqtt=args.mqtt,
+        firmware=args.firmware,
     )
     logging.basicConfig(level=_log_level(args.verbose), stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
 

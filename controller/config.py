@@ -19,6 +19,7 @@ from engine.errors import MjtableError
 from engine.rulesets.base import Ruleset
 from engine.rulesets.registry import get_ruleset
 from firmware_bridge.config import BridgeConfig
+from hw_tests.firmware import LAUNCHERS
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -129,6 +130,7 @@ class ServiceSection(_Section):
     claim_window_s: float = 8.0  # people: seconds without a move after a discard before nobody claims it
     hu_hold_s: float = 1.0  # a seat button held this long declares hu; a shorter press claims (service.inputs)
     wait_for_dealer: bool = False  # wait for the dealer's lift switch and dice key (always pressed on the sim table)
+    firmware: str = ""  # the simulated table's MCU: "" the Python simulator, or a firmware/ build ("host", "qemu")
 
     def __post_init__(self) -> None:
         try:
@@ -149,6 +151,11 @@ class ServiceSection(_Section):
             raise ConfigError(
                 'service.camera: the simulated camera reads the bots\' discards; with players = "people" the '
                 "service always watches the table's camera ([camera], or the simulated table's)"
+            )
+        if self.firmware and self.firmware not in LAUNCHERS:
+            boards = ", ".join(sorted(LAUNCHERS))
+            raise ConfigError(
+                f'service.firmware: expected "" (the Python simulator) or {boards}; got {self.firmware!r}'
             )
         check_state_dir("service.state_dir", self.state_dir)
 
@@ -251,6 +258,11 @@ class Config:
             raise ConfigError(
                 'camera.source: people play (service.players = "people") on a real table, so the service watches '
                 'its overhead camera: name it (picamera, a device number such as "0", ...)'
+            )
+        if self.service.firmware and not self.simulated:
+            raise ConfigError(
+                f"service.firmware: {self.service.firmware!r} runs a firmware build as the simulated table, but "
+                f"[bridge.link] port names a real one ({self.bridge.link.port})"
             )
 
     @property

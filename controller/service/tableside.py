@@ -1,6 +1,7 @@
 """The table the service drives: the MCU behind ``firmware_bridge.table.Table`` and the Pi's pins.
 
-With no serial port configured it is the embedded simulated table: the hw_tests MCU simulator on a pty and
+With no serial port configured it is the embedded simulated table: the hw_tests MCU simulator (or, with
+``service.firmware``, a build of firmware/ in C: ``hw_tests.firmware``) on a pty and
 MockFactory pins, which the simulated players press with ``SimHands``. The simulated MCU's dice are reseeded
 from each hand's seed just before the throw, so the dice
 (and with them the whole hand) depend on the run's seed only, also when a restart rebuilt the simulator.
@@ -68,7 +69,11 @@ def open_table(config: Config, faults: FaultPlan = NO_FAULTS) -> Iterator[TableS
     with ExitStack() as stack:
         hold = config.service.hu_hold_s
         if config.simulated:
-            sim, table = stack.enter_context(simulated_table(config.bridge, speed=config.service.speed, faults=faults))
+            service = config.service
+            firmware = service.firmware or None  # a build of firmware/ in place of the Python simulator
+            sim, table = stack.enter_context(
+                simulated_table(config.bridge, speed=service.speed, faults=faults, firmware=firmware)
+            )
 
             def seed_dice(hand_seed: int) -> None:
                 sim.reseed(f"{hand_seed}/dice")
