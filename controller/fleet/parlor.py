@@ -12,14 +12,12 @@ import logging
 import threading
 from collections.abc import Callable
 from http import HTTPStatus
-from http.server import ThreadingHTTPServer
 from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from controller.config import MqttSection, parse_listen
-from controller.display.web import _Handler as DisplayHandler
-from controller.errors import ConfigError
+from controller.config import MqttSection
+from controller.display.httpd import GuardedServer, JsonHandler
 from controller.fleet.mqtt_link import make_client
 from controller.fleet.page import FLEET_PAGE
 from controller.jsonin import read_json
@@ -70,27 +68,19 @@ class Fleet:
 
 
 class FleetServer:
-    """The parlor page and ``/api/tables`` on ``listen`` (HOST:PORT), in its own thread until ``close``."""
+    """The parlor page and ``/api/tables`` on ``listen`` (HOST:PORT), until ``close``."""
 
     def __init__(self, listen: str, fleet: Fleet) -> None:
         handler = type("Handler", (_Handler,), {"fleet": fleet})
-        try:
-            self._server = ThreadingHTTPServer(parse_listen(listen), handler)
-        except OSError as error:
-            raise ConfigError(f"fleet --http {listen}: {error.strerror}") from None
-        self._thread = threading.Thread(target=self._server.serve_forever, name="fleet-http")
-        self._thread.start()
-        host, port = self._server.server_address[:2]
-        self.url = f"http://{host}:{port}"
+        self._server = GuardedServer(listen, handler, "fleet-http", "fleet --http").start()
+        self.url = self._server.url
 
     def close(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join()
+        self._server.close()
 
 
-class _Handler(DisplayHandler):
-    """The display's handler (its logging and JSON answers) serving the fleet's two pages; nothing to POST."""
+class _Handler(JsonHandler):
+    """The fleet's two pages; nothing to POST."""
 
     fleet: Fleet
 
@@ -101,10 +91,11 @@ class _Handler(DisplayHandler):
         elif path == "/api/tables":
             self._json(HTTPStatus.OK, self.fleet.tables())
         else:
-            self._json(HTTPStatus.NOT_FOUND, {"error": f"{path}: no such page; try / or /api/tables"})
+            self._json(HTTPStatus.NOT_FOUND, {"error": f"{path[:80]}: no such page; try / or /api/tables"})
 
     def do_POST(self) -> None:
-        self._json(HTTPStatus.METHOD_NOT_ALLOWED, {"error": "the fleet view is read-only"})
+        if self.read_body():
+            self._json(HTTPStatus.METHOD_NOT_ALLOWED, {"error": "the fleet view is read-only"})
 
 
 def serve_fleet(

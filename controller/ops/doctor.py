@@ -4,13 +4,13 @@ serial link to the MCU, the pins, the camera, the fleet's MQTT broker)."""
 
 from __future__ import annotations
 
-import socket
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from controller.config import Config, load_config, parse_listen
+from controller.config import Config, load_config
+from controller.display.httpd import GuardedServer, JsonHandler
 from controller.errors import ControllerError
 from controller.service.service import journal_path
 from controller.service.tableside import open_table
@@ -34,14 +34,11 @@ def _journal(config: Config) -> str:
 
 
 def _display(config: Config) -> str:
+    """Binds as the display's server does (its class: ``SO_REUSEADDR``), so the sockets a run just left in
+    TIME-WAIT do not fail a check the server itself would pass."""
     if config.http.listen == "off":
         return "off"
-    host, port = parse_listen(config.http.listen)
-    try:
-        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
-            probe.bind((host, port))
-    except OSError as error:
-        raise ControllerError(f"cannot listen on {config.http.listen}: {error.strerror}") from None
+    GuardedServer(config.http.listen, JsonHandler, "doctor", "http.listen").server_close()
     control = "control with token" if config.http.token else "read-only"
     return f"{config.http.listen} free, {control}"
 

@@ -2,7 +2,11 @@ import io
 import json
 import socket
 
+import pytest
+
 from controller.cli import main
+from controller.display.view import TableView
+from controller.display.web import DisplayServer
 
 
 def _doctor(config) -> tuple[int, list[dict]]:
@@ -54,3 +58,31 @@ def test_a_ruleset_the_referee_does_not_play_is_refused_by_name(tmp_path):
         assert f"ruleset {rules!r} has its own table" in answers[0]["detail"]
     config.write_text(f'[service]\nrules = "sichuan"\nstate_dir = "{tmp_path}"\n[http]\nlisten = "off"\n')
     assert _doctor(config)[0] == 0
+
+
+def _port_after_a_run() -> int:
+    """The display's port after a run: its server answered a page and closed first (HTTP/1.0), so the port's only
+    socket waits in TIME-WAIT for a minute."""
+    server = DisplayServer("127.0.0.1:0", TableView(), "", {})
+    try:
+        port = int(server.url.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+            client.sendall(b"GET /api/state HTTP/1.0\r\n\r\n")
+            while client.recv(65536):  # to the end: the server closes first
+                pass
+    finally:
+        server.close()
+    return port
+
+
+def test_the_display_check_passes_right_after_a_run_while_its_sockets_wait_in_time_wait(tmp_path):
+    """Issue 16: the check bound without SO_REUSEADDR and failed for a minute after every run."""
+    port = _port_after_a_run()
+    with socket.socket() as plain, pytest.raises(OSError, match="in use"):
+        plain.bind(("127.0.0.1", port))  # what the check did: refused while the server would bind
+    config = tmp_path / "mjtable.toml"
+    config.write_text(f'[service]\nstate_dir = "{tmp_path}"\n[http]\nlisten = "127.0.0.1:{port}"\n')
+    code, answers = _doctor(config)
+    display = next(answer for answer in answers if answer["check"] == "display")
+    assert display == {"check": "display", "ok": True, "detail": f"127.0.0.1:{port} free, read-only"}
+    assert code == 0, answers
