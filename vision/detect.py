@@ -164,10 +164,10 @@ def _watershed(zone: np.ndarray, blob: np.ndarray, markers: np.ndarray, count: i
 def _region_piece(points: np.ndarray | None, tile_area: float) -> Piece | None:
     """The tile a grown region is, if it has a tile's area and its outline is a tile's rectangle (a region reaching
     into its neighbour is ragged: its rectangle is too large)."""
-    if points is None or not 0.6 * tile_area < len(points) < 1.4 * tile_area:
+    if points is None or not 0.6 * tile_area < len(points) < 1.45 * tile_area:
         return None
     part = _piece(cv2.minAreaRect(points))
-    return None if part is None or part[1] * part[2] > 1.35 * tile_area else part
+    return None if part is None or part[1] * part[2] > 1.45 * tile_area else part
 
 
 CORE_LEVELS = (0.85, 0.9, 0.94, 0.97)
@@ -218,9 +218,23 @@ def _split(zone: np.ndarray, blob: np.ndarray, tile_area: float) -> tuple[list[P
     return _part(zone, value.astype(np.float32), top, blob > 0, tile_area, 0)
 
 
+def _regions(markers: np.ndarray, count: int) -> list[np.ndarray]:
+    """The pixels (N x 1 x 2, x then y, as ``findNonZero`` gives them) of each label 1..count."""
+    ys, xs = np.nonzero((markers >= 1) & (markers <= count))
+    labels = markers[ys, xs]
+    order = np.argsort(labels, kind="stable")
+    points = np.stack([xs[order], ys[order]], axis=1).astype(np.int32)[:, None, :]
+    bounds = np.searchsorted(labels[order], np.arange(1, count + 2))
+    return [points[bounds[i] : bounds[i + 1]] for i in range(count)]
+
+
 def _part(
     zone: np.ndarray, value: np.ndarray, top: np.ndarray, region: np.ndarray, tile_area: float, depth: int
 ) -> tuple[list[Piece], float]:
+    """The tiles of a region at the core level and erosion whose tiles explain most of it (the first that
+    explains all of it ends the search), regions of several tiles parted again; and the area left unexplained."""
+    area = float(np.count_nonzero(region))
+    best: tuple[float, list[Piece], list[np.ndarray]] = (area, [], [])
     for level in CORE_LEVELS:
         for erosion in CORE_EROSIONS:
             count, markers = _bright_cores(value, top, region, level, erosion, tile_area)
@@ -228,21 +242,32 @@ def _part(
                 continue
             markers[~region] = count + 1
             cv2.watershed(zone, markers)
-            pieces: list[Piece] = []
-            rest = float(np.count_nonzero(region))  # less what the tiles explain (the mat's marker may take a tile)
-            for label in range(1, count + 1):
-                part = markers == label
-                points = cv2.findNonZero(part.astype(np.uint8))
-                piece = _region_piece(points, tile_area)
+            pieces, merged, lost = [], [], area  # less what tiles, or regions to part again, explain
+            for points in _regions(markers, count):
+                piece = _region_piece(points if len(points) else None, tile_area)
                 if piece is not None:
                     pieces.append(piece)
-                    rest -= len(points)
-                elif points is not None and len(points) > 1.4 * tile_area and depth < SPLIT_DEPTH:
-                    more, left = _part(zone, value, top, part, tile_area, depth + 1)
-                    pieces += more
-                    rest -= len(points) - left
-            return pieces, max(rest, 0.0)
-    return [], float(np.count_nonzero(region))
+                elif len(points) > 1.45 * tile_area:
+                    merged.append(points)
+                else:
+                    continue
+                lost -= len(points)
+            if lost < best[0]:
+                best = (lost, pieces, merged)
+            if lost < 0.3 * tile_area and not merged:
+                break
+        if best[0] < 0.3 * tile_area and not best[2]:
+            break
+    lost, pieces, merged = best
+    rest = lost + sum(len(points) for points in merged)
+    for points in merged if depth < SPLIT_DEPTH else []:
+        part = np.zeros(region.shape, bool)
+        part[points[:, 0, 1], points[:, 0, 0]] = True
+        more, left = _part(zone, value, top, part, tile_area, depth + 1)
+        pieces = pieces + more
+        rest -= len(points) - left
+    return pieces, max(rest, 0.0)
+    return best
 
 
 def _seeds(pieces: list[Piece], shape: tuple[int, ...]) -> np.ndarray:
@@ -293,7 +318,16 @@ def _pieces(zone: np.ndarray, contour: np.ndarray, tile_area: float, on_mat: boo
     area = cv2.contourArea(contour)
     if round(area / tile_area) <= 1:
         piece = _piece(cv2.minAreaRect(contour)) if 0.7 * tile_area < area < 1.3 * tile_area else None
-        return ([], area) if piece is None else ([piece], 0.0)
+        if piece is not None:
+            return [piece], 0.0
+        if on_mat:
+            return [], area
+        x, y, w, h = cv2.boundingRect(contour)
+        blob = np.zeros((h, w), np.uint8)
+        cv2.drawContours(blob, [contour - (x, y)], -1, 255, -1)
+        piece = _region_piece(cv2.findNonZero(blob), tile_area)
+        if piece is not None:
+            return [_moved(piece, x, y)], 0.0
     x, y, w, h = cv2.boundingRect(contour)
     local = contour - (x, y)
     blob = np.zeros((h, w), np.uint8)
