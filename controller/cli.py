@@ -303,7 +303,11 @@ def build_parser() -> argparse.ArgumentParser:
     history.add_argument("--hand", type=int, help="only this hand number")
     history.add_argument("--log", action="store_true", help="the readable hand log instead of JSON")
     fleet = commands.add_parser("fleet", help="the parlor's page: every table's state from the MQTT broker")
-    fleet.add_argument("--mqtt", help="the broker, mqtt://HOST:PORT or mqtts:// (default: [mqtt] url)")
+    fleet.add_argument(
+        "--mqtt",
+        help="the broker, mqtt://HOST:PORT or mqtts:// (default: [mqtt] url); one that cannot be reached is said on "
+        "stderr and on the page, and tried again every few seconds",
+    )
     fleet.add_argument("--http", default="127.0.0.1:8090", help="HOST:PORT of the page (default 127.0.0.1:8090)")
     fleet.add_argument("--config", type=Path, help="TOML configuration (its [mqtt] credentials and TLS)")
     doctor = commands.add_parser("doctor", help="check the configuration and the hardware it points at")

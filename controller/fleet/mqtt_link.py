@@ -30,6 +30,7 @@ import paho.mqtt.client as mqtt
 
 from controller.config import MqttSection, parse_mqtt_url
 from controller.errors import ConfigError
+from controller.fleet.callbacks import Reach, excerpt, guarded
 from controller.jsonin import read_json
 from controller.service.events import Event
 from controller.service.hand import HandState
@@ -40,6 +41,11 @@ log = logging.getLogger(__name__)
 
 Command = Callable[[dict[str, Any]], str]
 """A command's action: takes the request, returns what was done; a ``MjtableError`` refuses it."""
+
+MAX_COMMAND = 16 * 1024
+"""Bytes of a command message: a command is a few fields; a larger payload is refused before it is decoded."""
+MAX_ID = 100
+"""Characters of a command's string ``id`` (an integer ``id`` is at most 2**53 in size, as JSON numbers go)."""
 
 
 class Topics:
@@ -107,15 +113,15 @@ class MqttLink:
         self._state_due = True
         self._connected = False
         self._closing = False
-        self._refused = False
         self._unacknowledged = 0
         self._cv = threading.Condition()
         self.client, self._host, self._port = make_client(section, url, f"mjtable-{self.topics.table_id}")
+        self.reach = Reach(self.client, "fleet link", f"{self._host}:{self._port}")
         self.client.will_set(self.topics.availability, "offline", qos=1, retain=True)
-        self.client.on_connect = self._on_connect
-        self.client.on_disconnect = self._on_disconnect
-        self.client.on_publish = self._on_publish
-        self.client.message_callback_add(self.topics.cmd, self._on_command)
+        self.client.on_connect = guarded("fleet link", self._on_connect)
+        self.client.on_disconnect = guarded("fleet link", self._on_disconnect)
+        self.client.on_publish = guarded("fleet link", self._on_publish)
+        self.client.message_callback_add(self.topics.cmd, guarded("fleet link", self._on_command))
         self._worker = threading.Thread(target=self._publish_loop, name="mqtt-publisher", daemon=True)
 
     # -- life cycle ------------------------------------------------------------------------------------------
@@ -211,11 +217,9 @@ class MqttLink:
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         if reason.is_failure:  # paho tries again every few seconds: said once, until a connection succeeds
-            if not self._refused:
-                log.error("fleet link: the broker %s:%d refused the connection: %s", self._host, self._port, reason)
-            self._refused = True
+            self.reach.refused(reason)
             return
-        self._refused = False
+        self.reach.connected()
         with self._cv:  # paho sends again what the lost connection left unacknowledged; at most ``queue`` more
             self._unacknowledged = 0
         log.info("fleet link: connected; publishing %s", self.topics.base)
@@ -229,6 +233,7 @@ class MqttLink:
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         with self._cv:
             was, self._connected = self._connected, False
+        self.reach.disconnected(reason)
         if was and not self._closing:
             log.warning("fleet link: disconnected (%s); the table plays on and catches up on reconnect", reason)
 
@@ -238,6 +243,7 @@ class MqttLink:
             self._cv.notify()
 
     def _on_command(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        """Every command message gets one reply (``"id": null`` when it names none) and one log line."""
         reply = answer_command(message.payload, self.section.command_token, self.commands)
         log.info("fleet command %s: %s", reply.get("cmd"), "ok" if reply["ok"] else reply["error"])
         self._enqueue(self.topics.reply, reply)
@@ -252,29 +258,68 @@ def public_event(event: Event) -> dict[str, Any]:
     return data
 
 
-def answer_command(payload: bytes, token: str, commands: dict[str, Command]) -> dict[str, Any]:
-    """The reply to one command: ``{"id", "cmd", "ok": true, "detail"}`` or ``{"id", "ok": false, "error"}``.
-    A command needs ``"token"`` equal to ``mqtt.command_token``; with no token configured every command is refused
-    (the broker's ACL is the first gate, the token the second)."""
+class _Number(str):
+    """A JSON number left as its text: the first reading of a command converts none (a 4,301-digit integer is
+    ``ValueError`` for ``int``), so that the token is checked before anything can fail or cost."""
+
+
+def _skim(payload: bytes) -> Any:
+    """The command with every number as ``_Number`` text; a payload that is not JSON is the error ``read_json``
+    names for it."""
     try:
-        request = read_json(payload, "cmd")
+        return json.loads(payload, parse_int=_Number, parse_float=_Number, parse_constant=_Number)
+    except (ValueError, RecursionError):
+        read_json(payload, "cmd")  # raises the named error (the same syntax fails the same way)
+        raise MjtableError("cmd: not JSON") from None
+
+
+def _reply_id(value: Any) -> str | int | None:
+    """The request's ``id`` to echo: a string of at most ``MAX_ID`` characters or an integer up to 2**53."""
+    if type(value) is str:
+        return value if len(value) <= MAX_ID else None
+    if isinstance(value, _Number) and value.lstrip("-").isascii() and value.lstrip("-").isdigit() and len(value) < 17:
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) <= 2**53:
+        return value
+    return None
+
+
+def answer_command(payload: bytes, token: str, commands: dict[str, Command]) -> dict[str, Any]:
+    """The reply to one command: ``{"id", "cmd", "ok": true, "detail"}`` or ``{"id", "cmd", "ok": false, "error"}``.
+    A command needs ``"token"`` equal to ``mqtt.command_token``; with no token configured every command is refused
+    (the broker's ACL is the first gate, the token the second). The token is read first, from a reading that
+    converts no number; then the whole command is decoded. No payload, whatever it holds, raises: an action's own
+    failure is the reply's error and one log line."""
+    if len(payload) > MAX_COMMAND:
+        return {"id": None, "cmd": None, "ok": False, "error": f"cmd: {len(payload)} bytes; at most {MAX_COMMAND}"}
+    try:
+        skimmed = _skim(payload)
     except MjtableError as error:
-        return {"id": None, "ok": False, "error": str(error)}
-    if not isinstance(request, dict):
-        return {"id": None, "ok": False, "error": 'cmd: expected an object such as {"id": "1", "cmd": "pause"}'}
-    request_id, name = request.get("id"), request.get("cmd")
-    reply: dict[str, Any] = {"id": request_id, "cmd": name, "ok": False}
-    given = request.get("token")
-    if not isinstance(request_id, str | int) or isinstance(request_id, bool):
-        return {**reply, "error": "cmd.id: expected a string or number naming the request"}
+        return {"id": None, "cmd": None, "ok": False, "error": excerpt(error)}
+    if not isinstance(skimmed, dict):
+        error = 'cmd: expected an object such as {"id": "1", "cmd": "pause", "token": "..."}'
+        return {"id": None, "cmd": None, "ok": False, "error": error}
+    request_id, name, given = _reply_id(skimmed.get("id")), skimmed.get("cmd"), skimmed.get("token")
+    known = type(name) is str and name in commands
+    reply: dict[str, Any] = {"id": request_id, "cmd": name if known else None, "ok": False}
     if not token:
         return {**reply, "error": "refused: commands are off (set mqtt.command_token in the configuration)"}
-    if not isinstance(given, str) or not hmac.compare_digest(given.encode(), token.encode()):
+    secret = token.encode()
+    if type(given) is not str or not hmac.compare_digest(given.encode("utf-8", "surrogatepass"), secret):
         return {**reply, "error": "refused: missing or wrong cmd.token"}
-    command = commands.get(name) if isinstance(name, str) else None
-    if command is None:
-        return {**reply, "error": f"cmd.cmd: expected one of {', '.join(sorted(commands))}, got {name!r}"}
+    if request_id is None:
+        return {**reply, "error": f"cmd.id: expected a string of at most {MAX_ID} characters or an integer"}
+    if not known:
+        got = excerpt(repr(name), 40)
+        return {**reply, "error": f"cmd.cmd: expected one of {', '.join(sorted(commands))}, got {got}"}
     try:
-        return {**reply, "ok": True, "detail": command(request)}
+        request = read_json(payload, "cmd")
+    except (MjtableError, ValueError) as error:  # ValueError: int() refuses over 4,300 digits
+        return {**reply, "error": excerpt(error if isinstance(error, MjtableError) else f"cmd: {error}")}
+    try:
+        return {**reply, "ok": True, "detail": commands[name](request)}
     except MjtableError as error:
-        return {**reply, "error": f"{name}: {error}"}
+        return {**reply, "error": excerpt(f"{name}: {error}", 300)}
+    except Exception as error:  # a bug, or an input the action did not foresee: the link and the table go on
+        log.error("fleet command %s failed: %s: %s", name, type(error).__name__, excerpt(error))
+        return {**reply, "error": f"{name}: failed ({type(error).__name__}); the table's log has the details"}

@@ -4,6 +4,7 @@ state equal to ``/api/state``, events, commands with replies, a broker restart, 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import signal
 import subprocess
@@ -38,7 +39,11 @@ def _bad(request: dict) -> str:
     raise MjtableError("no such ruleset")
 
 
-COMMANDS = {"pause": _pause, "set_ruleset": _bad}
+def _broken(request: dict) -> str:
+    raise ValueError("a bug in an action")
+
+
+COMMANDS = {"pause": _pause, "set_ruleset": _bad, "fail": _broken}
 
 
 @pytest.mark.parametrize(
@@ -51,8 +56,23 @@ COMMANDS = {"pause": _pause, "set_ruleset": _bad}
         (
             b'{"cmd": "pause", "token": "s3cret"}',
             TOKEN,
-            {"ok": False, "error": "cmd.id: expected a string or number naming the request"},
+            {"ok": False, "error": "cmd.id: expected a string of at most 100 characters or an integer"},
         ),
+        (b'{"id": 9007199254740993, "cmd": "pause", "token": "s3cret"}', TOKEN, {"id": None, "ok": False}),
+        (b'{"id": "x", "cmd": "pause", "token": "\\ud800"}', TOKEN, {"id": "x", "ok": False}),  # a lone surrogate
+        # issue 16: one such message killed paho's thread; the id is answered, the token read before any number
+        (
+            b'{"id":"b","cmd":"pause","n":' + b"9" * 4301 + b"}",
+            TOKEN,
+            {"id": "b", "error": "refused: missing or wrong cmd.token"},
+        ),
+        (b'{"id":"b","cmd":"pause","token":"s3cret","n":' + b"9" * 4301 + b"}", TOKEN, {"id": "b", "ok": False}),
+        (
+            b'{"id": "big", "pad": "' + b"x" * 20_000 + b'"}',
+            TOKEN,
+            {"id": None, "error": "cmd: 20024 bytes; at most 16384"},
+        ),
+        (b'{"id": 7, "cmd": "fail", "token": "s3cret"}', TOKEN, {"id": 7, "cmd": "fail", "ok": False}),
         (b'{"id": 5, "cmd": "fly", "token": "s3cret"}', TOKEN, {"id": 5, "ok": False}),
         (
             b'{"id": 6, "cmd": "set_ruleset", "token": "s3cret"}',
@@ -61,12 +81,13 @@ COMMANDS = {"pause": _pause, "set_ruleset": _bad}
         ),
         (b"pause", TOKEN, {"id": None, "ok": False}),
         (b"\xff", TOKEN, {"id": None, "ok": False, "error": "cmd: not JSON (the bytes are not UTF-8 text)"}),
-        (b"[" * 100_000, TOKEN, {"id": None, "ok": False, "error": "cmd: not JSON (nested too deeply)"}),
+        (b"[" * 16_000, TOKEN, {"id": None, "ok": False, "error": "cmd: not JSON (nested too deeply)"}),
     ],
 )
 def test_a_command_needs_an_id_and_the_token_and_errors_are_replies(payload, token, expected):
     reply = answer_command(payload, token, COMMANDS)
     assert reply.items() >= expected.items()
+    assert set(reply) == {"id", "cmd", "ok", "detail" if reply["ok"] else "error"} and len(reply.get("error", "")) < 400
 
 
 # -- against the broker --------------------------------------------------------------------------------------------
@@ -267,3 +288,47 @@ def test_events_of_an_outage_wait_in_the_bounded_outbox_and_follow_the_state_whe
     finally:
         link.close()
         broker.stop()
+
+
+def test_no_command_payload_stops_the_link(tmp_path, caplog):
+    """Issue 16: one message with a 4,301-digit number killed paho's network thread: no more state, events or
+    replies, no reconnect. Each of these gets its reply and the link goes on publishing."""
+    nasty = [
+        b'{"id":"b","cmd":"pause","n":' + b"9" * 4301 + b"}",
+        b'{"id":"c","cmd":"pause","token":"s3cret","n":' + b"9" * 4301 + b"}",
+        b"\xff\xfe not text",
+        b"[" * 16_000,
+        b'{"id": "d", "cmd": "fail", "token": "s3cret"}',
+        b'{"id": "e", "cmd": "pause", "token": "\\ud800"}',
+        b"x" * 100_000,
+        b"",
+    ]
+    with Broker(tmp_path) as broker:
+        version = [0]
+        link = MqttLink(
+            MqttSection(url=broker.url, table_id="t7", command_token=TOKEN),
+            broker.url,
+            lambda: {"version": version[0]},
+            COMMANDS,
+        )
+        listener = Listener(broker)
+        link.start()
+        try:
+            listener.wait_for(lambda: listener.on("mjtable/t7/state"), what="the first state")
+            with caplog.at_level(logging.WARNING):
+                for payload in nasty:
+                    listener.client.publish("mjtable/t7/cmd", payload, qos=1).wait_for_publish(5)
+                listener.wait_for(lambda: len(listener.on("mjtable/t7/cmd/reply")) == len(nasty), what="every reply")
+            assert _command(listener, "t7", id="ok", cmd="pause", token=TOKEN)["detail"] == "paused"
+            version[0] = 1
+            link.state_changed()
+            listener.wait_for(lambda: {"version": 1} in payloads(listener, "mjtable/t7/state"), what="a new state")
+        finally:
+            link.close()
+            listener.close()
+    replies = payloads(listener, "mjtable/t7/cmd/reply")
+    assert [reply["id"] for reply in replies[: len(nasty)]] == ["b", "c", None, None, "d", "e", None, None]
+    assert not any(reply["ok"] for reply in replies[: len(nasty)])
+    assert [record.getMessage() for record in caplog.records] == [
+        "fleet command fail failed: ValueError: a bug in an action"
+    ]
