@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision.errors import CalibrationError
-from vision.geometry import DEFAULT_LAYOUT, Layout, Rect, apply, seat_to_table
+from vision.geometry import DEFAULT_LAYOUT, TILE_W_MM, Layout, Rect, apply, seat_to_table
 
 MARKER_DICTIONARY = cv2.aruco.DICT_4X4_50
 log = logging.getLogger(__name__)
@@ -85,6 +85,12 @@ def from_markers(image: np.ndarray, layout: Layout = DEFAULT_LAYOUT) -> Calibrat
     return calibration
 
 
+def tile_px(calibration: Calibration) -> float:
+    """How wide (px) a tile lying at the table's centre looks in the camera image."""
+    centre, right = apply(calibration.homography, np.array([[0.0, 0.0], [TILE_W_MM, 0.0]]))
+    return float(np.linalg.norm(right - centre))
+
+
 def zone_pixels(calibration: Calibration, seat: int, rect: Rect) -> np.ndarray:
     """The four corners (image px) of a seat's zone."""
     corners = np.array([[rect.u0, rect.v0], [rect.u1, rect.v0], [rect.u1, rect.v1], [rect.u0, rect.v1]])
@@ -130,18 +136,6 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_toml_value(item) for item in value) + "]"
     return repr(value)
-
-
-def check_writable(path: Path, image: bool = False) -> None:
-    """A ``CalibrationError`` now, before a frame is taken, if ``path`` cannot be the file written (a directory, a
-    missing folder or a file in the way, an image name with no format)."""
-    if path.is_dir():
-        raise CalibrationError(f"{path}: is a directory; give a file name")
-    if not path.parent.is_dir():
-        what = "is not a directory" if path.parent.exists() else "does not exist"
-        raise CalibrationError(f"{path}: the folder {path.parent} {what}")
-    if image and not cv2.haveImageWriter(str(path)):
-        raise CalibrationError(f"{path}: no image format for this file name (use .png or .jpg)")
 
 
 def save(calibration: Calibration, path: Path) -> None:

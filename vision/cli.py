@@ -25,8 +25,9 @@ from vision.classify import Model, load_model
 from vision.detect import face_crop, find_in_photo
 from vision.enroll import Guide, enroll
 from vision.errors import CaptureError, ModelError, VisionError
-from vision.images import load_image, save_image
+from vision.images import check_output, load_image, save_image
 from vision.labels import read_labels
+from vision.layout import LayoutError, annotate, read_layout
 from vision.recognize import Recognizer, Zones
 from vision.track import Tracker
 
@@ -73,19 +74,48 @@ def _save(model: Model, folder: Path) -> None:
 
 def _enroll(args: argparse.Namespace, out: TextIO) -> int:
     _model_dir(args.out)
-    if args.images is None:
+    if args.images is None and args.layout is None:
         _from_config(args, ("source", "calibration"))  # the model [camera] names is the output, not the base
-    if args.source is not None:
+    answer: dict[str, Any] = {}
+    if args.layout is not None or args.layout_camera:
+        faces, answer["annotated"] = _layout(args)
+    elif args.source is not None:
         faces = _guided(args, out)
     elif args.images is not None and args.labels is not None:
         faces = [(face_crop(load_image(path)), tile) for path, tile in read_labels(args.labels, args.images)]
     else:
-        raise VisionError("enroll: give --images DIR and --labels CSV, or --source SOURCE for live enrollment")
+        raise VisionError(
+            "enroll: give --layout PHOTO or --layout-camera, --images DIR and --labels CSV, or --source SOURCE"
+        )
     model = enroll(_model(args), faces)
     _save(model, args.out)
     kinds = len({tile for _, tile in faces})
-    _dump({"model": str(args.out), "pictures": len(faces), "kinds": kinds, "description": model.description}, out)
+    answer = {"model": str(args.out), "pictures": len(faces), "kinds": kinds, **answer}
+    _dump({**answer, "description": model.description}, out)
     return 0
+
+
+def _layout(args: argparse.Namespace) -> tuple[list[tuple[np.ndarray, Tile]], str]:
+    """The faces of a set laid out in one photo (a file, or a frame of the table camera), and the annotated
+    picture written for the person to check; a refused layout is drawn too, and the error names the picture."""
+    annotated = args.annotated or args.out / "layout.png"
+    check_output(annotated, picture=True)
+    tile_px = args.tile_px
+    if args.layout is not None:
+        image = load_image(args.layout)
+    else:
+        if args.source is None:
+            raise VisionError("enroll --layout-camera: give --source SOURCE, or --config FILE whose [camera] names one")
+        image = first_frame(args.source, _settings(args)).image
+        if tile_px is None and args.calibration is not None:
+            tile_px = calibration_file.tile_px(calibration_file.load(args.calibration))
+    try:
+        layout = read_layout(image, tile_px)
+    except LayoutError as error:
+        save_image(annotated, annotate(image, error.tiles))
+        raise LayoutError(f"{error} (see {annotated})", error.tiles) from None
+    save_image(annotated, annotate(image, layout.tiles, layout.kinds))
+    return layout.faces(image), str(annotated)
 
 
 def _guided(args: argparse.Namespace, out: TextIO) -> list[tuple[np.ndarray, Tile]]:
@@ -189,9 +219,9 @@ def _corners(text: str) -> np.ndarray:
 
 
 def _calibrate(args: argparse.Namespace, out: TextIO) -> int:
-    calibration_file.check_writable(args.out)
+    check_output(args.out)
     if args.image is not None:
-        calibration_file.check_writable(args.image, image=True)
+        check_output(args.image, picture=True)
     image = first_frame(args.source, _settings(args)).image
     if args.corners is None:
         result = calibration_file.from_markers(image)
@@ -264,6 +294,10 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         parser.add_argument("--fps", type=_ranged(float, 0.1, 120), default=10.0)
 
     parser = sub("enroll", "templates of the table's own set, from labelled photos or live from the camera", _enroll)
+    parser.add_argument("--layout", type=Path, help="one photo of the whole set laid out in CLASSES.csv order")
+    parser.add_argument("--layout-camera", action="store_true", help="the layout photo from the table camera")
+    parser.add_argument("--tile-px", type=_ranged(float, MIN_TILE_PX, MAX_TILE_PX), help=f"layout: {TILE_PX_HELP}")
+    parser.add_argument("--annotated", type=Path, help="layout: the checked picture to write (default OUT/layout.png)")
     parser.add_argument("--images", type=Path, help="folder of photos, one tile face each, upright")
     parser.add_argument("--labels", type=Path, help="CSV with columns file,code (or the file first and a code column)")
     parser.add_argument("--out", type=Path, required=True, help="model directory to write")

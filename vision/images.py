@@ -19,7 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.errors import ImageError
+from vision.errors import ImageError, VisionError
 
 cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
 
@@ -92,6 +92,18 @@ def load_image(path: Path, min_side: int = MIN_SIDE) -> np.ndarray:
     except OSError as error:
         raise ImageError(f"{path}: cannot read ({error.strerror})") from None
     return decode(data, str(path), min_side)
+
+
+def check_output(path: Path, picture: bool = False) -> None:
+    """A ``VisionError`` now, before any work, if ``path`` cannot be the file written: a directory, a missing
+    folder or a file in the way, or (``picture``) a name with no image format."""
+    if path.is_dir():
+        raise VisionError(f"{path}: is a directory; give a file name")
+    if not path.parent.is_dir():
+        what = "is not a directory" if path.parent.exists() else "does not exist"
+        raise VisionError(f"{path}: the folder {path.parent} {what}")
+    if picture and not cv2.haveImageWriter(str(path)):
+        raise VisionError(f"{path}: no image format for this file name (use .png or .jpg)")
 
 
 def save_image(path: Path, image: np.ndarray) -> None:
