@@ -181,6 +181,9 @@ SPLIT_DEPTH = 3
 
 def _seam_like(hole: np.ndarray, short: float) -> bool:
     """Whether a hole in a tile core is a seam between two tiles (long and at most a few px wide) rather than ink."""
+    _, _, w, h = cv2.boundingRect(hole)
+    if max(w, h) < 0.4 * short:  # short whichever way it lies: ink (the cheap test first: most holes are ink)
+        return False
     (_, _), (w, h), _ = cv2.minAreaRect(hole)
     return max(w, h) >= 0.4 * short and cv2.contourArea(hole) <= 3.5 * max(w, h)
 
@@ -216,6 +219,12 @@ def _split(zone: np.ndarray, blob: np.ndarray, tile_area: float) -> tuple[list[P
     side = max(3, round(short / 4) * 2 + 1)
     top = cv2.dilate(value, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))).astype(np.float32)
     return _part(zone, value.astype(np.float32), top, blob > 0, tile_area, 0)
+
+
+def _explained(rest: float, tiles: int, tile_area: float) -> bool:
+    """Whether ``tiles`` found in a blob explain it, leaving ``rest`` px: the watershed gives each tile's shaded rim
+    to the mat (about a tenth of a tile each), so a fifth of a tile per tile, and a third of one more, may be left."""
+    return rest < (0.3 + 0.2 * tiles) * tile_area
 
 
 def _regions(markers: np.ndarray, count: int) -> list[np.ndarray]:
@@ -254,9 +263,9 @@ def _part(
                 lost -= len(points)
             if lost < best[0]:
                 best = (lost, pieces, merged)
-            if lost < 0.3 * tile_area and not merged:
+            if _explained(lost, len(pieces), tile_area) and not merged:
                 break
-        if best[0] < 0.3 * tile_area and not best[2]:
+        if _explained(best[0], len(best[1]), tile_area) and not best[2]:
             break
     lost, pieces, merged = best
     rest = lost + sum(len(points) for points in merged)
