@@ -214,10 +214,13 @@ class _Head:
     def __init__(self, raw: Any, budget: int) -> None:
         self._raw = raw
         self.budget = budget
+        self.start = b""
+        """The first bytes of the request: a head refused as too long may still be a HEAD's (no body back)."""
 
     def readline(self, limit: int = -1) -> bytes:
         allowed = self.budget if limit < 0 else min(limit, self.budget)
         line: bytes = self._raw.readline(allowed)
+        self.start = self.start or line[:8]
         self.budget -= len(line)
         if self.budget <= 0 and not line.endswith(b"\n"):
             raise http.client.LineTooLong(f"request head over {MAX_HEAD} bytes")
@@ -264,6 +267,17 @@ class JsonHandler(BaseHTTPRequestHandler):
             if not self._answered:
                 self.send_error(HTTPStatus.INTERNAL_SERVER_ERROR, "the server failed on this request; see its log")
 
+    def parse_request(self) -> bool:
+        """The stdlib's parsing, less HTTP/0.9: its answers carry no status line or headers, so an event stream
+        asked for that way would be an endless body no client can tell from an error."""
+        if not super().parse_request():
+            return False
+        if self.request_version == "HTTP/0.9":
+            self.request_version = self.default_request_version
+            self.send_error(HTTPStatus.HTTP_VERSION_NOT_SUPPORTED, "HTTP/0.9 is not served; send HTTP/1.0 or 1.1")
+            return False
+        return True
+
     def log_message(self, format: str, *args: Any) -> None:
         log.debug("%s %s", self.address_string(), format % args)
 
@@ -286,8 +300,13 @@ class JsonHandler(BaseHTTPRequestHandler):
         for name, value in headers:
             self.send_header(name, value)
         self.end_headers()
-        if self.command != "HEAD":
+        if not self._asked_head():
             self.wfile.write(body)
+
+    def _asked_head(self) -> bool:
+        """A HEAD request, also one refused before its command was parsed (an answer to it has no body)."""
+        start = getattr(self.rfile, "start", b"")
+        return self.command == "HEAD" or (not self.command and start.startswith(b"HEAD "))
 
     def _json(self, status: HTTPStatus, data: dict[str, Any]) -> None:
         self._send(status, json.dumps(data, ensure_ascii=False).encode(), "application/json; charset=utf-8")
