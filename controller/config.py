@@ -25,7 +25,7 @@ from hw_tests.firmware import LAUNCHERS
 def parse_listen(text: str) -> tuple[str, int]:
     """``"127.0.0.1:8080"`` → host and port; a ``ConfigError`` names the value."""
     host, _, port = text.rpartition(":")
-    if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+    if not host or not (port.isascii() and port.isdigit() and len(port) <= 5) or not 0 <= int(port) <= 65535:
         raise ConfigError(f"http.listen: expected HOST:PORT such as 127.0.0.1:8080, or off; got {text!r}")
     return host, int(port)
 
@@ -34,10 +34,10 @@ def parse_mqtt_url(text: str) -> tuple[str, int, bool]:
     """``"mqtt://host:1883"`` / ``"mqtts://host:8883"`` → host, port, TLS; a ``ConfigError`` names the value."""
     scheme, sep, rest = text.partition("://")
     host, _, port = rest.rpartition(":")
-    if not sep or scheme not in ("mqtt", "mqtts") or not host or "@" in host or not port.isdigit():
+    if not sep or scheme not in ("mqtt", "mqtts") or not host or "@" in host or not (port.isascii() and port.isdigit()):
         raise ConfigError(f"mqtt.url: expected mqtt://HOST:PORT or mqtts://HOST:PORT, got {text!r}")
-    if not 0 < int(port) <= 65535:
-        raise ConfigError(f"mqtt.url: port {port} out of range 1-65535")
+    if len(port) > 5 or not 0 < int(port) <= 65535:
+        raise ConfigError(f"mqtt.url: port {port[:12]} out of range 1-65535")
     return host.strip("[]"), int(port), scheme == "mqtts"
 
 
@@ -66,7 +66,8 @@ SERVICE_RANGES: dict[str, tuple[float, float]] = {
 def check_range(where: str, value: float, low: float, high: float) -> None:
     """A ``ConfigError`` naming ``where`` when ``value`` lies outside ``low``-``high`` (NaN never lies inside)."""
     if not low <= value <= high:
-        raise ConfigError(f"{where}: expected {span(low, high)}, got {value!r}")
+        unit = " seconds" if where.endswith("_s") else ""
+        raise ConfigError(f"{where}: expected {span(low, high)}{unit}, got {value!r}")
 
 
 def span(low: float, high: float) -> str:
@@ -304,15 +305,15 @@ def load_config(path: Path | None) -> Config:
     """The file's configuration (``None``: the defaults); errors name the file."""
     if path is None:
         return Config()
+    if "\0" in str(path):  # no file can be named by it (open() would raise a bare ValueError)
+        raise ConfigError(f"{str(path)[:80]!r}: a path may not hold a NUL character")
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
         raise ConfigError(f"{path}: {error.strerror}") from None
     except UnicodeDecodeError as error:
         raise ConfigError(f"{path}: not UTF-8 text (byte {error.start})") from None
-    except ValueError:  # a NUL in the path: no file can be named by it
-        raise ConfigError(f"{str(path)[:80]!r}: a path may not hold a NUL character") from None
-    except tomllib.TOMLDecodeError as error:
+    except tomllib.TOMLDecodeError as error:  # before any broader ValueError: it is one
         raise ConfigError(f"{path}: not TOML: {error}") from None
     try:
         return Config.from_dict(data)

@@ -55,6 +55,7 @@ class Notifier:
 def _watchdog_period(environ: Mapping[str, str]) -> float | None:
     """``$WATCHDOG_USEC`` in seconds when it is meant for this process (``$WATCHDOG_PID`` unset or ours)."""
     usec, pid = environ.get("WATCHDOG_USEC", ""), environ.get("WATCHDOG_PID", "")
-    if not usec.isdigit() or int(usec) == 0 or (pid and pid != str(os.getpid())):
+    ours = not pid or pid == str(os.getpid())
+    if not (usec.isascii() and usec.isdigit() and len(usec) < 20) or int(usec) == 0 or not ours:
         return None
     return int(usec) / 1e6
