@@ -63,7 +63,8 @@ const VERBS={zh:{draw:"摸牌",discard:"打出",flower:"补花",concealed_kong:"
  en:{draw:"draws",discard:"discards",flower:"sets aside a flower",
  concealed_kong:"declares a concealed kong",added_kong:"adds to a kong",chi:"chows",pung:"pungs",kong:"kongs",
  hu:"declares hu",pass:"passes",declare_void:"declares void the suit of",press:"pressed",saw:"camera:"}};
-function describe(e){const a=e.action;if(e.kind==="table")return `${lang==="zh"?"牌桌":"table"}: ${e.step}`;
+function describe(e){const a=e.action;if(e.kind==="journal")return lang==="zh"?"记录":"journal";
+ if(e.kind==="table")return `${lang==="zh"?"牌桌":"table"}: ${e.step}`;
  if(e.kind==="button")return `${WORDS[lang].seat} ${e.seat}: ${VERBS[lang].press} ${e.button}`;
  if(e.kind==="sight")return (e.seat>=0?`${WORDS[lang].seat} ${e.seat}: `:"")+`${VERBS[lang].saw} ${e.sight}`+
   (e.tiles?` ${e.tiles}`:"");

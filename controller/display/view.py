@@ -111,6 +111,10 @@ class TableView:
         if "wins" in line:
             win = {"drawn": line["drawn"], "wins": line["wins"]}
             self._update({"hand": line["hand"], "result": win}, scores=line["scores"], win=win)
+        elif line.get("journal") == "behind":  # the journal lost what the table lived through: said on the page
+            event = {"kind": "journal"}
+            problem = f"{line['reason']}; {line['done']}"
+            self._update({"hand": line["hand"], "event": event, "ok": False, "reason": problem}, journal=problem)
         elif line.get("camera") == "unread":  # people playing: a tile the camera saw and could not read
             event = {"kind": "sight", "seat": line["seat"], "sight": line["sight"]}
             self._update({"hand": line["hand"], "event": event, "ok": False, "reason": line["hint"]})

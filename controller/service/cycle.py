@@ -98,7 +98,9 @@ class TableCycle:
             return False
         if self.side.seed_dice is not None:
             self.side.seed_dice(hand.record.seed)
-        self.record(Event.dice(table.roll_dice(), self.clock()))
+        dice = table.roll_dice()
+        facts = {} if table.state is None else {"serial": table.state.dice_serial}
+        self.record(Event.dice(dice, self.clock(), **facts))
         return True
 
     def build_next(self, hand: HandState) -> None:

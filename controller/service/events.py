@@ -47,8 +47,10 @@ class Event:
         return cls(EventKind.TABLE, {"step": step, **facts}, at)
 
     @classmethod
-    def dice(cls, dice: tuple[int, int], at: float) -> Event:
-        return cls(EventKind.DICE, {"dice": list(dice)}, at)
+    def dice(cls, dice: tuple[int, int], at: float, **facts: Any) -> Event:
+        """``facts``: the MCU's ``serial`` of the throw (its snapshot's dice_serial), which a resume checks the
+        journal against (``controller.service.tail``)."""
+        return cls(EventKind.DICE, {"dice": list(dice), **facts}, at)
 
     @classmethod
     def action(cls, action: Action, source: str, at: float) -> Event:

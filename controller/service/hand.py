@@ -58,6 +58,8 @@ class HandState:
     """People playing: turns the camera's sights and the buttons' presses into the observing referee's actions."""
     voided: bool = False
     """The dealer gave the hand up (``Button.VOID``): it ended with no win and no payment."""
+    void_reason: str | None = None
+    """Why the service voided the hand itself (a journal that lost the hand's tail), when it did."""
 
     @classmethod
     def start(cls, record: HandRecord) -> HandState:
@@ -108,7 +110,10 @@ class HandState:
             if self.referee is None:
                 return Verdict(False, "the dealer held the lift switch to void the hand, but none is dealt")
             verdict = self.referee.void()
-            self.voided = self.voided or verdict.ok
+            if verdict.ok and not self.voided:
+                self.voided = True
+                reason = event.data.get("reason")
+                self.void_reason = None if reason is None else str(reason)
             return verdict
         if self.witness is None:
             return Verdict(False, f"seat {seat} pressed {button}, but called no meld: the press claims nothing")

@@ -3,26 +3,50 @@ service applies it, so that a restart rebuilds exactly the state the table had.
 
 ``synchronous`` is FULL by default: a Pi loses power more often than it crashes, and a commit that is not on the
 card when the power goes would let a replayed hand miss a move that the players saw. One connection, used from the
-service's thread only; readers (the display, tests) open their own.
+service's thread only; readers (the display, tests, ``mjtable history``) open their own, read-only.
+
+What the journal holds is checked as it is read, as any external input: every row is chained to the one before
+(``controller.service.chain``), so an edited, deleted or reordered row is named (``verify``); a value of the wrong
+type or JSON that does not parse names its table, row and column. Beside the journal, ``journal.sqlite-head`` keeps
+the last row written: a journal opened again without that row lost its tail (``lost``), which the service must not
+replay as if nothing happened. Every such error says what to do instead (``REMEDY``).
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import math
+import os
 import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from controller.errors import JournalError
+from controller.service.chain import (
+    EVENT_COLUMNS,
+    GENESIS,
+    HAND_COLUMNS,
+    RESULT_COLUMNS,
+    RUN_COLUMNS,
+    Head,
+    link,
+)
 from controller.service.events import Event
-from controller.service.hand import HandRecord
+from controller.service.hand import HandRecord, HandState
+from engine.errors import MjtableError
 from engine.match import Match
+
+log = logging.getLogger(__name__)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY, seed INTEGER NOT NULL, rules TEXT NOT NULL, options TEXT NOT NULL,
-    hands INTEGER, started_at REAL NOT NULL, finished_at REAL, players TEXT NOT NULL DEFAULT 'bots');
+    hands INTEGER, started_at REAL NOT NULL, finished_at REAL, players TEXT NOT NULL DEFAULT 'bots', hash TEXT);
 CREATE TABLE IF NOT EXISTS matches (
     id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id), number INTEGER NOT NULL,
     state TEXT NOT NULL, started_at REAL NOT NULL, finished_at REAL);
@@ -30,14 +54,31 @@ CREATE TABLE IF NOT EXISTS hands (
     id INTEGER PRIMARY KEY, match_id INTEGER NOT NULL REFERENCES matches(id), number INTEGER NOT NULL,
     seed INTEGER NOT NULL, dealer INTEGER NOT NULL, round_wind INTEGER NOT NULL,
     consecutive_dealer INTEGER NOT NULL, rules TEXT NOT NULL, options TEXT NOT NULL, dice TEXT,
-    result TEXT, started_at REAL NOT NULL, finished_at REAL, players TEXT NOT NULL DEFAULT 'bots');
+    result TEXT, started_at REAL NOT NULL, finished_at REAL, players TEXT NOT NULL DEFAULT 'bots', hash TEXT,
+    match_state TEXT, result_hash TEXT);
 CREATE TABLE IF NOT EXISTS events (
     hand_id INTEGER NOT NULL REFERENCES hands(id), seq INTEGER NOT NULL, at REAL NOT NULL, kind TEXT NOT NULL,
-    data TEXT NOT NULL, PRIMARY KEY (hand_id, seq));
+    data TEXT NOT NULL, hash TEXT, PRIMARY KEY (hand_id, seq));
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 SYNCHRONOUS = ("off", "normal", "full", "extra")
-ADDED_COLUMNS = {"runs": "players TEXT NOT NULL DEFAULT 'bots'", "hands": "players TEXT NOT NULL DEFAULT 'bots'"}
-"""Columns added since the first schema, added to an older journal when it is opened (its runs were all bots')."""
+ADDED_COLUMNS = (
+    ("runs", "players TEXT NOT NULL DEFAULT 'bots'"),
+    ("hands", "players TEXT NOT NULL DEFAULT 'bots'"),
+    ("runs", "hash TEXT"),
+    ("hands", "hash TEXT"),
+    ("hands", "match_state TEXT"),
+    ("hands", "result_hash TEXT"),
+    ("events", "hash TEXT"),
+)
+"""Columns added since the first schema, added to an older journal when it is opened (its runs were all bots'; its
+rows are chained then, and the journal says from when: ``chained_from``)."""
+REMEDY = (
+    "inspect it with `mjtable history --state {dir}` (--run, --hand, --log); to start a new journal, move "
+    "{dir}/journal.sqlite* aside (the run in it is not resumed)"
+)
+DAMAGED = "SQLite cannot read it ({error}): check it with `sqlite3 {path} 'PRAGMA integrity_check'`, restore a copy, or"
+PLAYERS = ("bots", "people")
 
 
 @dataclass(frozen=True)
@@ -63,29 +104,87 @@ class MatchRecord:
 
 
 class Journal:
-    """The journal file of one table; ``Journal(path)`` creates it on first use."""
+    """The journal file of one table; ``Journal(path)`` creates it on first use, ``Journal(path, readonly=True)``
+    reads an existing one and writes nothing (an older journal is migrated in memory)."""
 
-    def __init__(self, path: Path, synchronous: str = "full") -> None:
+    def __init__(self, path: Path, synchronous: str = "full", *, readonly: bool = False) -> None:
         if synchronous not in SYNCHRONOUS:
             raise JournalError(f"journal.synchronous: expected one of {', '.join(SYNCHRONOUS)}, got {synchronous!r}")
+        self.path = path
+        self.readonly = readonly
+        self._head_path = path.with_name(path.name + "-head")
+        self._next_seq: dict[int, int] = {}
+        self._tails: dict[int, str] = {}
+        """Each run's last chained row hash, the one the next row of the run links to."""
+        self._hand_runs: dict[int, tuple[int, int]] = {}
+        """hand id → (run id, hand number), for the head file and the error messages."""
+        existed = path.exists()
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(path, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.executescript(SCHEMA)
-            self._add_columns()
+            self._db = self._open_readonly() if readonly else self._open(synchronous)
+        except sqlite3.DatabaseError as error:
+            raise JournalError(f"journal {path}: {self._damaged(error)}") from None
         except (OSError, sqlite3.Error) as error:
             raise JournalError(f"journal {path}: {error}") from None
-        self.path = path
-        self._next_seq: dict[int, int] = {}
+        self.lost = self._check_head(existed)
+        """What the journal lost since its head file was written (a cut WAL, a card that dropped writes), or
+        ``None``; the service reports it and voids the hand it would otherwise replay as if nothing happened."""
 
-    def _add_columns(self) -> None:
-        for table, column in ADDED_COLUMNS.items():
-            present = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
-            if column.split()[0] not in present:
-                self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
+    def _open(self, synchronous: str) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute(f"PRAGMA synchronous={synchronous.upper()}")
+        db.execute("PRAGMA foreign_keys=ON")
+        db.executescript(SCHEMA)
+        self._migrate(db)
+        return db
+
+    def _open_readonly(self) -> sqlite3.Connection:
+        if not self.path.is_file():
+            raise JournalError(
+                f"{self.path}: no journal there (`mjtable run` writes it in its state directory: give that "
+                "directory with --state, or the configuration with --config)"
+            )
+        db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not {"runs", "matches", "hands"} <= tables:
+            db.close()
+            raise JournalError(f"{self.path}: not a journal (its tables are {sorted(tables) or 'none'})")
+        current = {"runs", "matches", "hands", "events", "meta"} <= tables
+        if current and all(column.split()[0] in _columns(db, table) for table, column in ADDED_COLUMNS):
+            return db
+        memory = sqlite3.connect(":memory:", isolation_level=None)  # an older journal: migrated here, not on disk
+        db.backup(memory)
+        db.close()
+        memory.executescript(SCHEMA)
+        self._migrate(memory)
+        return memory
+
+    def _migrate(self, db: sqlite3.Connection) -> None:
+        """Add the columns of later versions; rows written before the chain are chained now, and the journal says
+        that its chain vouches for them from this moment only."""
+        unchained = "hash" not in _columns(db, "runs")  # every journal has runs; the oldest had no events table
+        for table, column in ADDED_COLUMNS:
+            if column.split()[0] not in _columns(db, table):
+                db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
+        if not unchained:
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('chain', ?)", (json.dumps({"from": "creation"}),))
+            return
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            _chain_all(db)
+            (hand_id,) = db.execute("SELECT COALESCE(MAX(id), 0) FROM hands").fetchone()
+            chained = {"from": "migration", "at": time.time(), "hands_before": hand_id}
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('chain', ?)", (json.dumps(chained),))
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+        log.warning(
+            "journal %s: chained on migration; its %d hands written before were not chained when written",
+            self.path,
+            hand_id,
+        )
 
     def close(self) -> None:
         self._db.close()
@@ -96,18 +195,208 @@ class Journal:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _transaction(self, *statements: tuple[str, tuple[Any, ...]]) -> int | None:
-        """Run the statements in one committed transaction; returns the last inserted row id."""
-        cursor = self._db.cursor()
-        cursor.execute("BEGIN IMMEDIATE")
+    # -- reading and writing, every SQLite error named ----------------------------------------------------
+
+    def _damaged(self, error: BaseException) -> str:
+        where = self.path.parent
+        return DAMAGED.format(error=error, path=self.path) + " " + REMEDY.format(dir=where)
+
+    def _rows(self, sql: str, values: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         try:
-            for sql, values in statements:
-                cursor.execute(sql, values)
-        except BaseException:
-            cursor.execute("ROLLBACK")
-            raise
-        cursor.execute("COMMIT")
-        return cursor.lastrowid
+            return self._db.execute(sql, values).fetchall()
+        except sqlite3.Error as error:
+            raise JournalError(f"journal {self.path}: {self._damaged(error)}") from None
+
+    @contextmanager
+    def _writing(self) -> Iterator[sqlite3.Cursor]:
+        """One committed transaction; nothing of it is kept when a statement fails."""
+        cursor = self._db.cursor()
+        try:
+            cursor.execute("BEGIN IMMEDIATE")
+            try:
+                yield cursor
+            except BaseException:
+                cursor.execute("ROLLBACK")
+                raise
+            cursor.execute("COMMIT")
+        except sqlite3.Error as error:
+            raise JournalError(f"journal {self.path}: {self._damaged(error)}") from None
+
+    def _json(self, where: str, column: str, text: Any, kind: type) -> Any:
+        """A column holding JSON of ``kind`` (an object), as the service writes it."""
+        try:
+            if not isinstance(text, str):
+                raise ValueError(f"a {type(text).__name__}, not JSON text")
+            value = json.loads(text)
+        except (ValueError, RecursionError) as error:
+            raise self._bad(f"{where}, column {column}", f"not valid JSON ({error})") from None
+        if not isinstance(value, kind):
+            raise self._bad(f"{where}, column {column}", f"expected a JSON {kind.__name__}, found {text[:80]!r}")
+        return value
+
+    def _integer(self, where: str, column: str, value: Any, low: int, high: int) -> None:
+        if not _within(value, low, high):
+            raise self._bad(f"{where}, column {column}", f"expected an integer {low}-{high}, found {value!r}")
+
+    def _bad(self, where: str, problem: str) -> JournalError:
+        """A row that is not what the service wrote: named, with what to do instead."""
+        return JournalError(f"{self.path}: {where}: {problem}; {REMEDY.format(dir=self.path.parent)}")
+
+    # -- the chain ----------------------------------------------------------------------------------------
+
+    @property
+    def chained_from(self) -> dict[str, Any]:
+        """``{"from": "creation"}``, or ``{"from": "migration", "at": time, "hands_before": id}``: the hands up
+        to that id were written before the journal had a chain, and were chained when it was migrated."""
+        rows = self._rows("SELECT value FROM meta WHERE key = 'chain'")
+        try:
+            found = json.loads(rows[0][0]) if rows else None
+        except (TypeError, ValueError):
+            found = None
+        migrated = isinstance(found, dict) and found.get("from") == "migration"
+        if migrated and not (_within(found.get("hands_before"), 0, 2**63 - 1) and _amount(found.get("at"))):
+            found = None
+        if not isinstance(found, dict) or found.get("from") not in ("creation", "migration"):
+            raise self._bad("meta row chain", f"expected where the chain starts, found {rows}")
+        return found
+
+    def verify(self, run_id: int) -> None:
+        """Walk the chain up to the end of the run: every run row, then the run's hands, events and results in
+        order; the first row whose hash does not follow from the rows before it is named. The match states the
+        service updates in place must be the ones the match's last result links."""
+        before = GENESIS
+        for row in self._rows(f"SELECT {', '.join(RUN_COLUMNS)}, hash FROM runs ORDER BY id"):
+            before = self._follows(before, "run", row, f"runs row {row[0]}")
+            if row[0] == run_id:
+                break
+        else:
+            raise self._bad(f"run {run_id}", "no such run")
+        columns = ", ".join(f"h.{column}" for column in (*HAND_COLUMNS, "hash", *RESULT_COLUMNS, "result_hash"))
+        hands = self._rows(
+            f"SELECT {columns} FROM hands h JOIN matches m ON h.match_id = m.id WHERE m.run_id = ? "
+            "ORDER BY h.number, h.id",
+            (run_id,),
+        )
+        states: dict[int, Any] = {}
+        for index, hand in enumerate(hands):
+            where = f"run {run_id} hand {index}"
+            if hand[2] != index:
+                problem = "is missing (deleted, or hands renumbered)" if hand[2] != index - 1 else "is there twice"
+                raise self._bad(where, f"hands row {hand[0]} says hand {hand[2]!r}: hand {index} {problem}")
+            if index and hands[index - 1][12] is None:
+                raise self._bad(f"run {run_id} hand {index - 1}", "has no result, yet a hand follows it")
+            before = self._follows(before, "hand", hand[:12], f"{where} (hands row {hand[0]})")
+            events = self._rows(
+                f"SELECT {', '.join(EVENT_COLUMNS)}, hash FROM events WHERE hand_id = ? ORDER BY seq", (hand[0],)
+            )
+            for seq, event in enumerate(events):
+                if event[0] != seq:
+                    raise self._bad(f"{where} event {seq}", f"missing: the next event is numbered {event[0]!r}")
+                before = self._follows(before, "event", event, f"{where} event {seq}")
+            if hand[-1] is not None or hand[12] is not None:
+                before = self._follows(before, "result", (*hand[12:15], hand[-1]), f"{where}, its result")
+                states[hand[1]] = hand[13]
+        for match_id, number, state in self._rows("SELECT id, number, state FROM matches WHERE run_id = ?", (run_id,)):
+            if match_id in states and states[match_id] != state:
+                raise self._bad(
+                    f"run {run_id} match {number}, column state",
+                    "not the match state its last result was written with (edited?)",
+                )
+        self._tails[run_id] = before
+
+    def _follows(self, before: str, what: str, row: tuple[Any, ...], where: str) -> str:
+        """The row's hash when it links to ``before``; else the row is named."""
+        *values, stored = row
+        expected = link(before, what, values)
+        if stored != expected:
+            raise self._bad(
+                where,
+                "changed after it was written: its hash does not follow from the rows before it (an edited, "
+                "deleted, inserted or reordered row)",
+            )
+        return expected
+
+    def _tail(self, run_id: int) -> str:
+        """The hash the run's next row links to: its last hand's result, last event or start; else the run's."""
+        if run_id not in self._tails:
+            hands = self._rows(
+                "SELECT h.id, h.hash, h.result_hash FROM hands h JOIN matches m ON h.match_id = m.id "
+                "WHERE m.run_id = ? ORDER BY h.number DESC, h.id DESC LIMIT 1",
+                (run_id,),
+            )
+            if hands:
+                hand_id, hand_hash, result_hash = hands[0]
+                last = self._rows("SELECT hash FROM events WHERE hand_id = ? ORDER BY seq DESC LIMIT 1", (hand_id,))
+                self._tails[run_id] = result_hash or (last[0][0] if last else hand_hash)
+            else:
+                self._tails[run_id] = self._rows("SELECT hash FROM runs WHERE id = ?", (run_id,))[0][0]
+        return self._tails[run_id]
+
+    def _written(self, head: Head) -> None:
+        """The run's chain moved to ``head``: kept for the next row, and in the head file for the next opening."""
+        self._tails[head.run] = head.hash
+        temporary = self._head_path.with_name(self._head_path.name + ".new")
+        try:
+            temporary.write_text(json.dumps(head.to_dict()))
+            os.replace(temporary, self._head_path)
+        except OSError as error:  # the table goes on; only the check of the next opening is weaker
+            log.warning("journal head %s: %s: a lost journal tail would go unnoticed", self._head_path, error)
+
+    def _check_head(self, existed: bool) -> str | None:
+        """Compare the journal with its head file: ``None`` when it holds the head's row as written."""
+        try:
+            text = self._head_path.read_text()
+        except FileNotFoundError:
+            return None
+        except (OSError, UnicodeDecodeError) as error:
+            log.warning("journal head %s unreadable (%s): the journal's tail cannot be checked", self._head_path, error)
+            return None
+        if not existed:
+            log.warning("journal head %s without its journal (moved aside?): a new journal starts", self._head_path)
+            return None
+        try:
+            head = Head.from_dict(json.loads(text))
+        except (ValueError, RecursionError) as error:
+            log.warning("journal head %s unreadable (%s): the journal's tail cannot be checked", self._head_path, error)
+            return None
+        stored = self._stored_hash(head)
+        if stored == head.hash:
+            return None
+        if stored is not None:
+            raise self._bad(head.describe(), "holds other content than was written (the chain was rewritten)")
+        return (
+            f"{self.path} ends at {self._end()}, but {head.describe()} had been written ({self._head_path.name} says "
+            "so): the rows after were lost (a cut WAL file, or a power cut the card did not survive)"
+        )
+
+    def _stored_hash(self, head: Head) -> str | None:
+        if head.row == "run":
+            rows = self._rows("SELECT hash FROM runs WHERE id = ?", (head.run,))
+        elif head.row == "event":
+            rows = self._rows("SELECT hash FROM events WHERE hand_id = ? AND seq = ?", (head.hand_id, head.seq))
+        else:
+            column = "hash" if head.row == "hand" else "result_hash"
+            rows = self._rows(f"SELECT {column} FROM hands WHERE id = ?", (head.hand_id,))
+        return rows[0][0] if rows else None
+
+    def _end(self) -> str:
+        """Where the journal ends, in words."""
+        runs = self._rows("SELECT MAX(id) FROM runs")
+        if runs[0][0] is None:
+            return "no run"
+        run_id = runs[0][0]
+        hands = self._rows(
+            "SELECT h.id, h.number, h.result FROM hands h JOIN matches m ON h.match_id = m.id WHERE m.run_id = ? "
+            "ORDER BY h.number DESC LIMIT 1",
+            (run_id,),
+        )
+        if not hands:
+            return f"the start of run {run_id}"
+        hand_id, number, result = hands[0]
+        if result is not None:
+            return f"the result of hand {number} of run {run_id}"
+        (count,) = self._rows("SELECT COUNT(*) FROM events WHERE hand_id = ?", (hand_id,))[0]
+        return f"event {count - 1} of hand {number} of run {run_id}" if count else f"the start of hand {number}"
 
     # -- runs and matches ---------------------------------------------------------------------------------
 
@@ -116,30 +405,73 @@ class Journal:
         return next((run for run in reversed(self.runs()) if not run.finished), None)
 
     def runs(self) -> list[RunRecord]:
-        rows = self._db.execute("SELECT id, seed, rules, options, hands, finished_at, players FROM runs ORDER BY id")
-        return [RunRecord(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5] is not None, r[6]) for r in rows]
+        rows = self._rows("SELECT id, seed, rules, options, hands, finished_at, players FROM runs ORDER BY id")
+        return [self._run(row) for row in rows]
+
+    def _run(self, row: tuple[Any, ...]) -> RunRecord:
+        run_id, seed, rules, options, hands, finished_at, players = row
+        where = f"runs row {run_id}"
+        self._integer(where, "seed", seed, 0, 2**63 - 1)
+        if hands is not None:
+            self._integer(where, "hands", hands, 1, 2**63 - 1)
+        if not isinstance(rules, str) or players not in PLAYERS:
+            raise self._bad(
+                where,
+                f"columns rules, players: expected a ruleset name and bots or people, found {rules!r}, {players!r}",
+            )
+        return RunRecord(
+            run_id, seed, rules, self._json(where, "options", options, dict), hands, finished_at is not None, players
+        )
 
     def start_run(
         self, seed: int, rules: str, options: dict[str, Any], hands: int | None, at: float, players: str = "bots"
     ) -> RunRecord:
-        sql = "INSERT INTO runs (seed, rules, options, hands, started_at, players) VALUES (?, ?, ?, ?, ?, ?)"
-        run_id = self._transaction((sql, (seed, rules, json.dumps(options, sort_keys=True), hands, at, players)))
-        assert run_id is not None
+        values = (seed, rules, json.dumps(options, sort_keys=True), hands, at, players)
+        with self._writing() as cursor:
+            last = cursor.execute("SELECT hash FROM runs ORDER BY id DESC LIMIT 1").fetchone()
+            sql = "INSERT INTO runs (seed, rules, options, hands, started_at, players) VALUES (?, ?, ?, ?, ?, ?)"
+            run_id = cursor.execute(sql, values).lastrowid
+            assert run_id is not None
+            chained = link(GENESIS if last is None else last[0], "run", (run_id, *values))
+            cursor.execute("UPDATE runs SET hash = ? WHERE id = ?", (chained, run_id))
+        self._written(Head(run_id, "run", chained))
         return RunRecord(run_id, seed, rules, options, hands, players=players)
 
     def close_run(self, run_id: int, at: float) -> None:
         """End a run before its last hand (a new match was asked for): a restart no longer resumes it."""
-        self._transaction(("UPDATE runs SET finished_at = ? WHERE id = ? AND finished_at IS NULL", (at, run_id)))
+        with self._writing() as cursor:
+            cursor.execute("UPDATE runs SET finished_at = ? WHERE id = ? AND finished_at IS NULL", (at, run_id))
 
     def matches(self, run_id: int) -> list[MatchRecord]:
-        rows = self._db.execute(
+        rows = self._rows(
             "SELECT id, number, state, finished_at FROM matches WHERE run_id = ? ORDER BY number", (run_id,)
         )
-        return [MatchRecord(r[0], run_id, r[1], Match.from_dict(json.loads(r[2])), r[3] is not None) for r in rows]
+        return [
+            MatchRecord(r[0], run_id, r[1], self._match(f"matches row {r[0]} (run {run_id})", r[2]), r[3] is not None)
+            for r in rows
+        ]
+
+    def _match(self, where: str, text: Any) -> Match:
+        """A match state as the service wrote it; anything else (another type, a value out of range) is named."""
+        data = self._json(where, "state", text, dict)
+        try:
+            match = Match.from_dict(data)
+            same = match.to_dict() == data
+        except (MjtableError, KeyError, TypeError, ValueError, AttributeError) as error:
+            raise self._bad(f"{where}, column state", f"not a match state ({type(error).__name__}: {error})") from None
+        deal = match.deal
+        seats = (deal.dealer, deal.first_dealer, deal.round_wind)
+        ranged = all(_within(seat, 0, 3) for seat in seats) and _within(deal.consecutive_dealer, 1, 2**31)
+        scores = len(match.scores) == 4 and all(_amount(score) for score in match.scores)
+        seating = len(match.seating) == 4 and all(_within(seat, 0, 3) for seat in match.seating)
+        if not (same and ranged and scores and seating and set(match.seating) == {0, 1, 2, 3}):
+            raise self._bad(f"{where}, column state", "not a match state the service writes (a value out of range)")
+        return match
 
     def start_match(self, run_id: int, number: int, match: Match, at: float) -> MatchRecord:
-        sql = "INSERT INTO matches (run_id, number, state, started_at) VALUES (?, ?, ?, ?)"
-        match_id = self._transaction((sql, (run_id, number, json.dumps(match.to_dict()), at)))
+        with self._writing() as cursor:
+            sql = "INSERT INTO matches (run_id, number, state, started_at) VALUES (?, ?, ?, ?)"
+            match_id = cursor.execute(sql, (run_id, number, json.dumps(match.to_dict()), at)).lastrowid
         assert match_id is not None
         return MatchRecord(match_id, run_id, number, match)
 
@@ -147,54 +479,124 @@ class Journal:
 
     def hands(self, run_id: int) -> list[tuple[HandRecord, dict[str, Any] | None]]:
         """Every hand of a run in order, with its result (``None`` while it is being played)."""
-        rows = self._db.execute(
+        rows = self._rows(
             "SELECT h.id, h.match_id, h.number, h.seed, h.dealer, h.round_wind, h.consecutive_dealer, h.rules, "
             "h.options, h.result, h.players FROM hands h JOIN matches m ON h.match_id = m.id WHERE m.run_id = ? "
             "ORDER BY h.number",
             (run_id,),
         )
-        return [
-            (
-                HandRecord(r[2], r[3], r[4], r[5], r[6], r[7], json.loads(r[8]), r[10], id=r[0], match_id=r[1]),
-                None if r[9] is None else json.loads(r[9]),
+        return [self._hand(run_id, row) for row in rows]
+
+    def _hand(self, run_id: int, row: tuple[Any, ...]) -> tuple[HandRecord, dict[str, Any] | None]:
+        hand_id, match_id, number, seed, dealer, round_wind, consecutive, rules, options, result, players = row
+        where = f"run {run_id} hand {number!r} (hands row {hand_id})"
+        self._integer(where, "number", number, 0, 2**63 - 1)
+        self._integer(where, "seed", seed, 0, 2**63 - 1)
+        self._integer(where, "dealer", dealer, 0, 3)
+        self._integer(where, "round_wind", round_wind, 0, 3)
+        self._integer(where, "consecutive_dealer", consecutive, 1, 2**31)
+        if not isinstance(rules, str) or players not in PLAYERS:
+            raise self._bad(
+                where,
+                f"columns rules, players: expected a ruleset name and bots or people, found {rules!r}, {players!r}",
             )
-            for r in rows
-        ]
+        self._hand_runs[hand_id] = (run_id, number)
+        record = HandRecord(
+            number,
+            seed,
+            dealer,
+            round_wind,
+            consecutive,
+            rules,
+            self._json(where, "options", options, dict),
+            players,
+            id=hand_id,
+            match_id=match_id,
+        )
+        return record, None if result is None else self._json(where, "result", result, dict)
 
     def start_hand(self, record: HandRecord, at: float) -> HandRecord:
-        sql = (
-            "INSERT INTO hands (match_id, number, seed, dealer, round_wind, consecutive_dealer, rules, options, "
-            "started_at, players) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        )
+        options = json.dumps(record.options, sort_keys=True)
         values = (record.match_id, record.number, record.seed, record.dealer, record.round_wind)
-        values += (record.consecutive_dealer, record.rules, json.dumps(record.options, sort_keys=True), at)
-        values += (record.players,)
-        hand_id = self._transaction((sql, values))
-        assert hand_id is not None
+        values += (record.consecutive_dealer, record.rules, options, at, record.players)
+        with self._writing() as cursor:
+            (run_id,) = cursor.execute("SELECT run_id FROM matches WHERE id = ?", (record.match_id,)).fetchone()
+            sql = (
+                "INSERT INTO hands (match_id, number, seed, dealer, round_wind, consecutive_dealer, rules, options, "
+                "started_at, players) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            )
+            hand_id = cursor.execute(sql, values).lastrowid
+            assert hand_id is not None
+            chained = link(self._tail(run_id), "hand", (hand_id, *values))
+            cursor.execute("UPDATE hands SET hash = ? WHERE id = ?", (chained, hand_id))
+        self._hand_runs[hand_id] = (run_id, record.number)
+        self._next_seq[hand_id] = 0
+        self._written(Head(run_id, "hand", chained, hand_id, record.number))
         return HandRecord(**{**record.to_dict(), "id": hand_id})
 
+    def _hand_of(self, hand_id: int) -> tuple[int, int]:
+        """(run id, hand number) of a hand row."""
+        if hand_id not in self._hand_runs:
+            rows = self._rows(
+                "SELECT m.run_id, h.number FROM hands h JOIN matches m ON h.match_id = m.id WHERE h.id = ?", (hand_id,)
+            )
+            if not rows:
+                raise JournalError(f"{self.path}: no hand with id {hand_id}")
+            self._hand_runs[hand_id] = rows[0]
+        return self._hand_runs[hand_id]
+
     def append(self, hand_id: int, event: Event) -> int:
-        """Commit one event of a hand; returns its sequence number. The dice are also kept on the hand row."""
+        """Commit one event of a hand; returns its sequence number (one past the last: a gap is the chain's to
+        name, never a reason to fail). The dice are also kept on the hand row."""
+        run_id, number = self._hand_of(hand_id)
         seq = self._next_seq.get(hand_id)
         if seq is None:
-            (count,) = self._db.execute("SELECT COUNT(*) FROM events WHERE hand_id = ?", (hand_id,)).fetchone()
-            seq = count
+            (last,) = self._rows("SELECT MAX(seq) FROM events WHERE hand_id = ?", (hand_id,))[0]
+            seq = 0 if last is None else int(last) + 1
         data = {key: value for key, value in event.to_dict().items() if key not in ("kind", "at")}
-        statements = [
-            (
-                "INSERT INTO events (hand_id, seq, at, kind, data) VALUES (?, ?, ?, ?, ?)",
-                (hand_id, seq, event.at, event.kind.value, json.dumps(data, ensure_ascii=False)),
+        values = (seq, event.at, event.kind.value, json.dumps(data, ensure_ascii=False))
+        chained = link(self._tail(run_id), "event", values)
+        with self._writing() as cursor:
+            cursor.execute(
+                "INSERT INTO events (hand_id, seq, at, kind, data, hash) VALUES (?, ?, ?, ?, ?, ?)",
+                (hand_id, *values, chained),
             )
-        ]
-        if "dice" in data:
-            statements.append(("UPDATE hands SET dice = ? WHERE id = ?", (json.dumps(data["dice"]), hand_id)))
-        self._transaction(*statements)
+            if "dice" in data:
+                cursor.execute("UPDATE hands SET dice = ? WHERE id = ?", (json.dumps(data["dice"]), hand_id))
         self._next_seq[hand_id] = seq + 1
+        self._written(Head(run_id, "event", chained, hand_id, number, seq))
         return seq
 
     def events(self, hand_id: int) -> list[Event]:
-        rows = self._db.execute("SELECT at, kind, data FROM events WHERE hand_id = ? ORDER BY seq", (hand_id,))
-        return [Event.from_dict({"kind": kind, "at": at, **json.loads(data)}) for at, kind, data in rows]
+        rows = self._rows("SELECT seq, at, kind, data FROM events WHERE hand_id = ? ORDER BY seq", (hand_id,))
+        run_id, number = self._hand_of(hand_id)
+        events = []
+        for seq, at, kind, data in rows:
+            where = f"run {run_id} hand {number} event {seq!r}"
+            body = self._json(where, "data", data, dict)
+            if not isinstance(at, int | float) or not math.isfinite(at):
+                raise self._bad(f"{where}, column at", f"expected a time, found {at!r}")
+            try:
+                events.append(Event.from_dict({**body, "kind": kind, "at": at}))
+            except JournalError as error:
+                raise self._bad(f"{where}, column kind", str(error)) from None
+        return events
+
+    def replay(self, record: HandRecord) -> HandState:
+        """The hand in play rebuilt from its events; an event the hand cannot take is named by its row."""
+        run_id, number = self._hand_of(record.id)
+        where = f"run {run_id} hand {number}"
+        events = self.events(record.id)
+        try:
+            state = HandState.start(record)
+        except MjtableError as error:
+            raise self._bad(f"{where}, columns rules, options", str(error)) from None
+        for seq, event in enumerate(events):
+            try:
+                state.apply(event)
+            except MjtableError as error:
+                raise self._bad(f"{where} event {seq}, column data", str(error)) from None
+        return state
 
     def finish_hand(
         self, hand: HandRecord, result: dict[str, Any], match: MatchRecord, run: RunRecord, at: float
@@ -202,14 +604,51 @@ class Journal:
         """The hand's result, the match after it and, when they end with it, the match and the run: one commit."""
         match_done = at if match.finished else None
         run_done = at if run.finished else None
-        self._transaction(
-            (
-                "UPDATE hands SET result = ?, finished_at = ? WHERE id = ?",
-                (json.dumps(result, ensure_ascii=False), at, hand.id),
-            ),
-            (
-                "UPDATE matches SET state = ?, finished_at = ? WHERE id = ?",
-                (json.dumps(match.match.to_dict()), match_done, match.id),
-            ),
-            ("UPDATE runs SET finished_at = ? WHERE id = ?", (run_done, run.id)),
-        )
+        result_text, state = json.dumps(result, ensure_ascii=False), json.dumps(match.match.to_dict())
+        chained = link(self._tail(run.id), "result", (result_text, state, at))
+        with self._writing() as cursor:
+            cursor.execute(
+                "UPDATE hands SET result = ?, match_state = ?, finished_at = ?, result_hash = ? WHERE id = ?",
+                (result_text, state, at, chained, hand.id),
+            )
+            cursor.execute("UPDATE matches SET state = ?, finished_at = ? WHERE id = ?", (state, match_done, match.id))
+            cursor.execute("UPDATE runs SET finished_at = ? WHERE id = ?", (run_done, run.id))
+        self._written(Head(run.id, "result", chained, hand.id, hand.number))
+
+
+def _columns(db: sqlite3.Connection, table: str) -> set[str]:
+    return {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+
+
+def _chain_all(db: sqlite3.Connection) -> None:
+    """Chain every row of an older journal as ``Journal`` would have written it. Each match's state is linked with
+    its last finished hand (the states after the earlier hands were overwritten, so those link none)."""
+    before = GENESIS
+    for run in db.execute(f"SELECT {', '.join(RUN_COLUMNS)} FROM runs ORDER BY id").fetchall():
+        before = tail = link(before, "run", run)
+        db.execute("UPDATE runs SET hash = ? WHERE id = ?", (before, run[0]))
+        hands = db.execute(
+            f"SELECT {', '.join('h.' + column for column in HAND_COLUMNS)}, h.result, h.finished_at, m.state "
+            "FROM hands h JOIN matches m ON h.match_id = m.id WHERE m.run_id = ? ORDER BY h.number, h.id",
+            (run[0],),
+        ).fetchall()
+        last = {hand[1]: hand[0] for hand in hands if hand[11] is not None}
+        for hand in hands:
+            tail = link(tail, "hand", hand[:11])
+            db.execute("UPDATE hands SET hash = ? WHERE id = ?", (tail, hand[0]))
+            sql = f"SELECT {', '.join(EVENT_COLUMNS)} FROM events WHERE hand_id = ? ORDER BY seq"
+            for event in db.execute(sql, (hand[0],)).fetchall():
+                tail = link(tail, "event", event)
+                db.execute("UPDATE events SET hash = ? WHERE hand_id = ? AND seq = ?", (tail, hand[0], event[0]))
+            if hand[11] is not None:
+                state = hand[13] if last[hand[1]] == hand[0] else None
+                tail = link(tail, "result", (hand[11], state, hand[12]))
+                db.execute("UPDATE hands SET match_state = ?, result_hash = ? WHERE id = ?", (state, tail, hand[0]))
+
+
+def _within(value: Any, low: int, high: int) -> bool:
+    return type(value) is int and low <= value <= high
+
+
+def _amount(value: Any) -> bool:
+    return type(value) in (int, float) and math.isfinite(value)

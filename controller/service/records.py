@@ -9,18 +9,26 @@ from typing import Any
 from controller.errors import JournalError
 from controller.service.events import Event, EventKind, describe_action
 from controller.service.hand import HandRecord, HandState
-from controller.service.journal import Journal
+from controller.service.journal import REMEDY, Journal
+from engine.errors import MjtableError
 from engine.tiles import WIND_LETTERS
 
 WIND_NAMES = ("东 East", "南 South", "西 West", "北 North")
 
 
 def hand_record(record: HandRecord, events: list[Event], result: dict[str, Any] | None) -> dict[str, Any]:
-    """The hand replayed from its events: each event with the verdict it got, and the recorded result."""
-    state = HandState.start(record)
+    """The hand replayed from its events: each event with the verdict it got, and the recorded result. An event the
+    hand cannot take is named by its sequence number (``JournalError``)."""
+    try:
+        state = HandState.start(record)
+    except MjtableError as error:
+        raise JournalError(f"columns rules, options: {error}") from None
     replayed = []
-    for event in events:
-        verdict = state.apply(event)
+    for seq, event in enumerate(events):
+        try:
+            verdict = state.apply(event)
+        except MjtableError as error:
+            raise JournalError(f"event {seq}, column data: {error}") from None
         replayed.append({**event.to_dict(), **({"verdict": verdict.to_dict()} if verdict is not None else {})})
     return {
         **{key: value for key, value in record.to_dict().items() if key not in ("id", "match_id")},
@@ -32,14 +40,30 @@ def hand_record(record: HandRecord, events: list[Event], result: dict[str, Any] 
 
 
 def run_records(journal: Journal, run_id: int | None = None) -> list[dict[str, Any]]:
-    """Every hand record of a run (the latest by default), for ``mjtable history``."""
+    """Every hand record of a run (the latest by default), for ``mjtable history``, once the chain up to the run's
+    end holds. ``chained`` says whether the hand was chained when written or only when an older journal was
+    migrated."""
     runs = journal.runs()
     if not runs:
         raise JournalError(f"{journal.path}: no run journaled yet")
     run = runs[-1] if run_id is None else next((r for r in runs if r.id == run_id), None)
     if run is None:
         raise JournalError(f"{journal.path}: no run {run_id}; runs {runs[0].id}-{runs[-1].id}")
-    return [hand_record(hand, journal.events(hand.id), result) for hand, result in journal.hands(run.id)]
+    journal.verify(run.id)
+    chain = journal.chained_from
+    records = []
+    for hand, result in journal.hands(run.id):
+        events = journal.events(hand.id)
+        try:
+            record = hand_record(hand, events, result)
+        except JournalError as error:
+            where = f"run {run.id} hand {hand.number}" + ("" if str(error).startswith("event") else ",")
+            raise JournalError(f"{journal.path}: {where} {error}; {REMEDY.format(dir=journal.path.parent)}") from None
+        migrated = chain["from"] == "migration" and hand.id <= chain["hands_before"]
+        stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(chain.get("at", 0)))
+        record["chained"] = f"on migration at {stamp}, not when written" if migrated else "when written"
+        records.append(record)
+    return records
 
 
 def _describe(event: dict[str, Any]) -> str:
@@ -51,6 +75,8 @@ def _describe(event: dict[str, Any]) -> str:
         return f"dice    {event['dice'][0]}+{event['dice'][1]}"
     if kind == EventKind.FAULT:
         return f"FAULT   {event['code']}"
+    if kind == EventKind.BUTTON and event.get("by") == "service":
+        return f"service voided the hand: {event.get('reason')}"
     if kind == EventKind.BUTTON:
         return _ruled(f"button  seat {event['seat']} pressed {event['button']}", event.get("verdict"))
     if kind == EventKind.SIGHT:
@@ -81,6 +107,8 @@ def hand_log(data: dict[str, Any]) -> str:
         f"hand {data['number']} · {data['rules']} · seed {data['seed']} · dealer seat {data['dealer']} · "
         f"round wind {WIND_NAMES['ESWN'.index(data['round_wind'])]} · dealer's hand {data['consecutive_dealer']}"
     ]
+    if data.get("chained", "when written") != "when written":
+        lines.append(f"  (journal chained {data['chained']})")
     for event in data["events"]:
         stamp = time.strftime("%H:%M:%S", time.localtime(event["at"])) + f".{int(event['at'] % 1 * 1000):03d}"
         lines.append(f"  {stamp} {_describe(event)}")

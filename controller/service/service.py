@@ -40,6 +40,7 @@ from controller.service.journal import Journal, MatchRecord, RunRecord
 from controller.service.nextwalls import NextWalls, fault_code
 from controller.service.players import next_action
 from controller.service.tableside import TableSide, open_table
+from controller.service.tail import table_ahead
 from engine.actions import Action, ActionKind, Verdict
 from engine.match import Match
 from engine.referee import Phase
@@ -120,9 +121,13 @@ class Service:
 
     def _run(self) -> dict[str, Any]:
         run = self._open_run()
+        resumed = True
         while not run.finished and not self.stop.is_set():
             match = self._match(run)
             hand = self._hand_in_play(run, match)
+            if resumed:
+                self._journal_behind(run, hand)
+                resumed = False
             stopped = self._play(hand)
             if hand.over:
                 run = self._finish(run, match, hand)
@@ -158,6 +163,7 @@ class Service:
                     f"{self.journal.path}: run {run.id} is in progress with seed {run.seed}, {found}; run with "
                     f"those settings to resume it, or give another state directory"
                 )
+            self.journal.verify(run.id)  # an edited, deleted or reordered row is named before anything is replayed
             log.info("resuming run %d (seed %d)", run.id, run.seed)
             return run
         seed = service.seed if service.seed >= 0 else random.SystemRandom().getrandbits(31)
@@ -181,9 +187,8 @@ class Service:
         hands = self.journal.hands(run.id)
         if hands and hands[-1][1] is None:
             record = hands[-1][0]
-            events = self.journal.events(record.id)
-            state = HandState.replay(record, events)
-            log.info("hand %d: resumed after %d events", record.number, len(events))
+            state = self.journal.replay(record)
+            log.info("hand %d: resumed after %d events", record.number, len(self.journal.events(record.id)))
         else:
             number = len(hands)
             deal = match.match.deal
@@ -203,6 +208,23 @@ class Service:
             log.info("hand %d: dealer seat %d, round wind %s", number, deal.dealer, WIND_LETTERS[deal.round_wind])
         self._hand = state
         return state
+
+    def _journal_behind(self, run: RunRecord, hand: HandState) -> None:
+        """On resuming: a journal that lost rows the table lived through (its head file, the MCU's dice count) is
+        said loudly, and a hand in play is voided with the reason rather than replayed from an earlier point
+        (``controller.service.tail``)."""
+        table = self.cycle.side.table
+        reason = self.journal.lost or table_ahead(self.journal, run, hand, table.identity, table.state)
+        if reason is None:
+            return
+        number = hand.record.number
+        dealt = hand.referee is not None and not hand.over
+        done = "the hand is voided" if dealt else "the hand is dealt from the table as it stands"
+        log.error("hand %d: the journal is behind the table: %s; %s", number, reason, done)
+        self.emit({"journal": "behind", "hand": number, "reason": reason, "done": done})
+        if dealt:
+            data = {"button": Button.VOID.value, "seat": hand.record.dealer, "by": "service", "reason": reason}
+            self.record(hand, Event(EventKind.BUTTON, data, self.clock()))
 
     # -- one hand -----------------------------------------------------------------------------------------
 
@@ -426,6 +448,8 @@ class Service:
         }
         if hand.voided:
             result["voided"] = True
+        if hand.void_reason is not None:
+            result["void_reason"] = hand.void_reason
         done = run.hands is not None and record.number + 1 >= run.hands
         match = replace(match, match=after, finished=after.game_over)
         run = replace(run, finished=done)

@@ -16,7 +16,7 @@ from engine.errors import MjtableError
         ("[-Infinity]", "-Infinity: JSON has no"),
         ('{"base": 1e999}', "too large"),
         ("[" * 100_000, "nested too deeply"),
-        (b"\"\x80\"", "not UTF-8"),
+        (b'"\x80"', "not UTF-8"),
         ("{", "at character 1"),
     ],
 )

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from controller.config import Config
+from controller.service.events import Event
 from controller.service.journal import Journal
 from controller.service.service import Service, journal_path, serve
 from controller.service.tableside import open_table
@@ -109,14 +110,20 @@ def _kill_then_finish(state: Path, args: list[str], kills: tuple[int, ...], with
 
 
 def _history(state: Path) -> list[tuple[dict, list[tuple[str, dict]]]]:
-    """Every hand's result and its dice and moves (table steps a restarted simulator repeated are left out)."""
+    """Every hand's result and its dice and moves (table steps a restarted simulator repeated are left out, and so
+    is the MCU's count of its throws, which a restarted simulator starts again)."""
     with Journal(state / "journal.sqlite") as journal:
         (run,) = journal.runs()
         assert run.finished
+        journal.verify(run.id)
         return [
-            (result, [(e.kind.value, e.data) for e in journal.events(hand.id) if e.kind in ("dice", "action")])
+            (result, [_move(e) for e in journal.events(hand.id) if e.kind in ("dice", "action")])
             for hand, result in journal.hands(run.id)
         ]
+
+
+def _move(event: Event) -> tuple[str, dict]:
+    return event.kind.value, {key: value for key, value in event.data.items() if key != "serial"}
 
 
 @pytest.mark.slow
