@@ -171,6 +171,8 @@ class SideChannel:
         self.executed: list[tuple[int, int, int]] = []
         """(seq, type, token) of every sequenced command the firmware ran, in order."""
         self.watchdog_trips = 0
+        self.watchdog_at: list[float] = []
+        """When each WATCHDOG event arrived (time.monotonic): the trip as seen from outside the firmware."""
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="fw-sidechannel", daemon=True)
         self._thread.start()
@@ -190,6 +192,7 @@ class SideChannel:
                         self.executed.append((frame.payload[0], frame.payload[1], token))
                     elif frame.type == WATCHDOG:
                         self.watchdog_trips += 1
+                        self.watchdog_at.append(time.monotonic())
                     else:
                         self._answers.append(frame)
                     self._cv.notify_all()

@@ -1,0 +1,44 @@
+"""The hardware suite, the link soak and the served port, run against the firmware's host board (C, a Linux
+process) instead of the Python simulator: every check passes, fault checks included."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from firmware_bridge.config import BridgeConfig, LinkConfig
+from firmware_bridge.table import Table
+from hw_tests.cli import main
+from hw_tests.soak import soak
+from tests.paths import REPO
+
+
+def test_the_whole_suite_passes_against_the_host_firmware(capsys):
+    assert main(["--firmware", "host", "--speed", "50", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith("13 passed, 0 failed, 0 skipped"), out
+    assert "mjtable-fw 1.0, board FW-SIM-0001" in out  # the firmware answered, not the simulator
+    for code in ("EMERGENCY_STOP", "JAM/STACKER/side1", "MISCOUNT/STACKER/side3", "TRAVEL_TIMEOUT/LIFT/side0",
+                 "MCU_RESET", "HOST_SILENT"):  # fmt: skip
+        assert code in out, code
+
+
+def test_the_soak_loses_and_repeats_nothing_on_a_noisy_line_to_the_firmware():
+    result = soak(300, corrupt=0.05, drop=0.1, seed=2, firmware="host")
+    assert (result["sent"], result["executed"], result["duplicates"], result["lost"]) == (300, 300, 0, 0)
+    assert result["in_order"] and result["retransmits"] > 0 and result["naks"] > 0
+    assert result["mcu"] == "firmware host"
+
+
+def test_serve_runs_the_firmware_for_other_programs():
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    command = [sys.executable, "-m", "hw_tests", "serve", "--firmware", "host", "--speed", "50"]
+    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env) as server:
+        path = server.stdout.readline().strip()
+        assert path.startswith("/dev/pts/")
+        with Table.connect(BridgeConfig(link=LinkConfig(port=path))) as table:
+            assert table.identity.firmware == "mjtable-fw 1.0"
+            table.set_dealer(1, 0)
+        server.stdin.close()
+        assert server.wait(timeout=10) == 0
