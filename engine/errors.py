@@ -2,6 +2,28 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+QUOTE_LIMIT = 60
+"""The most characters of an input an error quotes: a bad line may be megabytes long."""
+
+
+def quoted(value: Any, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)``, cut to at most ``limit`` characters (``…`` marks the cut), for an error that names it."""
+    text = repr(value) if not isinstance(value, str) or len(value) <= limit else repr(value[:limit])
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def around(text: str, position: int, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` quoted whole when short, else the ``limit`` characters around ``position`` with ``…`` marking what
+    was left out on either side."""
+    if len(text) <= limit:
+        return repr(text)
+    start = max(0, min(position - limit // 2, len(text) - limit))
+    head = "…" if start else ""
+    tail = "…" if start + limit < len(text) else ""
+    return f"{head}{text[start : start + limit]!r}{tail} (of {len(text):,} characters)"
+
 
 class MjtableError(Exception):
     """Base of every error the project raises on purpose (never a bug)."""
@@ -15,7 +37,7 @@ class NotationError(MjtableError, ValueError):
         self.position = position
         self.expected = expected
         found = repr(text[position]) if position < len(text) else "end of input"
-        super().__init__(f"{expected} at position {position} of {text!r}, found {found}")
+        super().__init__(f"{expected} at position {position} of {around(text, position)}, found {found}")
 
 
 class TileCountError(MjtableError, ValueError):

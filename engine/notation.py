@@ -18,7 +18,7 @@ See ``../shared/anchor-data/README.md``. ``parse_hand(format_hand(h)) == h`` for
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
@@ -122,6 +122,17 @@ _RANK_SUITS = {suit: (SUIT_OFFSET[suit], SUIT_SIZE[suit]) for suit in "mpsz"}
 _TOKENS = re.compile(r"[1-9]+[mps]|[1-7]+z|[ESWNPFC]")
 
 
+@dataclass(frozen=True)
+class TileNotation:
+    """The tiles of a ruleset whose faces are not the engine's (十万's ranks 1-10) inside the MCR notation:
+    ``read(part, start, source)`` the tiles of one part of ``source`` starting at ``start`` (a ``NotationError``
+    naming the position of a bad one), ``chow(tiles)`` whether three sorted tiles are a chow. ``parse_hand``
+    without one reads the engine's own tiles."""
+
+    read: Callable[[str, int, str], list[Tile]]
+    chow: Callable[[Sequence[Tile]], bool]
+
+
 @lru_cache(maxsize=4096)
 def _token_tiles(token: str) -> tuple[Tile, ...]:
     """Tiles of one well-formed token (``789p``, ``E``); tokens repeat across hands, so they are cached."""
@@ -172,9 +183,15 @@ def _read_mcr_tiles(text: str, start: int, source: str) -> list[Tile]:
     return tiles
 
 
-def _parse_meld(text: str, start: int, source: str) -> Meld:
+def _is_chow(tiles: list[Tile]) -> bool:
+    """Three of the engine's tiles in sequence within one suit."""
+    first = min(tiles)
+    return not is_honor(first) and sorted(tiles) == [first, first + 1, first + 2] and first // 9 == (first + 2) // 9
+
+
+def _parse_meld(text: str, start: int, source: str, notation: TileNotation | None = None) -> Meld:
     body, _, offer_text = text.partition(",")
-    tiles = _parse_mcr_tiles(body, start, source)
+    tiles = (notation.read if notation else _parse_mcr_tiles)(body, start, source)
     offer: int | None = None
     if offer_text:
         if len(offer_text) != 1 or offer_text not in "1234567":
@@ -185,12 +202,7 @@ def _parse_meld(text: str, start: int, source: str) -> Meld:
         kind = MeldKind.KONG
     elif len(tiles) == 3 and len(set(tiles)) == 1:
         kind = MeldKind.PUNG
-    elif (
-        len(tiles) == 3
-        and not is_honor(first)
-        and sorted(tiles) == [first, first + 1, first + 2]
-        and first // 9 == (first + 2) // 9
-    ):
+    elif len(tiles) == 3 and (_is_chow(tiles) if notation is None else notation.chow(sorted(tiles))):
         kind = MeldKind.CHOW
     else:
         raise NotationError(source, start, "expected a meld: three in sequence, three or four of a kind")
@@ -214,11 +226,10 @@ def _parse_situation(text: str, start: int, source: str) -> Situation:
 
 
 def _parse_flowers(text: str, start: int, source: str) -> int | tuple[Tile, ...]:
-    if text.isdigit():
-        count = int(text)
-        if count > len(FLOWERS):
+    if text and "0" <= text[0] <= "9":  # ASCII digits only: str.isdigit() also takes '²' and '١'
+        if len(text) != 1 or text > str(len(FLOWERS)):
             raise NotationError(source, start, "expected a flower count 0-8")
-        return count
+        return int(text)
     flowers = []
     for offset, char in enumerate(text):
         if char not in FLOWER_LETTERS:
@@ -246,8 +257,9 @@ def _cached(cache: dict[str, T], parse: Callable[[str, int, str], T], part: str,
     return found
 
 
-def parse_hand(text: str) -> Hand:
-    """Read a hand in MCR notation; a ``NotationError`` names the position and what was expected."""
+def parse_hand(text: str, notation: TileNotation | None = None) -> Hand:
+    """Read a hand in MCR notation; a ``NotationError`` names the position and what was expected. ``notation``:
+    the tiles of a ruleset with faces of its own (``Ruleset.parse_hand``), else the engine's."""
     waiting = text.endswith(" ")
     body_end = len(text) - 1 if waiting else len(text)
     sections = text[:body_end].split("|")
@@ -261,9 +273,13 @@ def parse_hand(text: str) -> Hand:
         close = tiles_part.find("]", position)
         if close < 0:
             raise NotationError(text, len(tiles_part), "expected ']' closing the meld")
-        melds.append(_cached(_MELDS, _parse_meld, tiles_part[position + 1 : close], position + 1, text))
+        part = tiles_part[position + 1 : close]
+        if notation is None:
+            melds.append(_cached(_MELDS, _parse_meld, part, position + 1, text))
+        else:  # the cache holds the engine's tiles only
+            melds.append(_parse_meld(part, position + 1, text, notation))
         position = close + 1
-    standing = _parse_mcr_tiles(tiles_part[position:], position, text)
+    standing = (notation.read if notation else _parse_mcr_tiles)(tiles_part[position:], position, text)
     if "[" in tiles_part[position:] or "]" in tiles_part[position:]:
         raise NotationError(text, position, "expected melds before the standing tiles")
     win_tile: Tile | None = None

@@ -119,8 +119,8 @@ def parse_tiles(text: str, *, start: int = 0, source: str | None = None) -> list
     pending: list[tuple[int, int]] = []  # (rank digit, position in whole)
     for offset, char in enumerate(text):
         position = start + offset
-        if char.isdigit():
-            pending.append((int(char), position))
+        if "0" <= char <= "9":  # ASCII only: str.isdigit() also takes '²' and '١'
+            pending.append((ord(char) - 48, position))
         elif char in SUIT_OFFSET:
             if not pending:
                 raise NotationError(whole, position, "expected a rank digit before the suit letter")
