@@ -78,9 +78,14 @@ def contract_seats(value: Any, key: str) -> tuple[int, ...]:
     return tuple(check_seat(seat, key) for seat in value)
 
 
+SEAT_COUNT_MAX = 4
+"""The most a per-seat count can be: each counts the melds of a hand (four at most) or the copies of one face
+(four). Unbounded, a count fed ``2**n`` doublings (``{"2": 10**18}`` took 17 s and 1.5 GB, then MemoryError)."""
+
+
 def seat_map(situation: Mapping[str, Any], key: str, kind: type, default: Any) -> dict[int, Any]:
-    """A per-seat map keyed ``"0"``-``"3"`` of ``kind`` values (bool or a whole number ≥ 0); absent seats and an
-    absent key take ``default``."""
+    """A per-seat map keyed ``"0"``-``"3"`` of ``kind`` values (bool or a whole number 0-``SEAT_COUNT_MAX``);
+    absent seats and an absent key take ``default``."""
     value = situation.get(key, {})
     if not isinstance(value, Mapping):
         raise SettleError(f'situation field {key!r}: expected an object keyed "0"-"3", found {value!r}')
@@ -88,8 +93,8 @@ def seat_map(situation: Mapping[str, Any], key: str, kind: type, default: Any) -
     for seat_key, item in value.items():
         if seat_key not in SEAT_KEYS:
             raise SettleError(f'situation field {key!r}: expected seat keys "0"-"3", found {seat_key!r}')
-        if type(item) is not kind or (kind is int and item < 0):
-            expected = "true or false" if kind is bool else "a whole number 0 or more"
+        if type(item) is not kind or (kind is int and not 0 <= item <= SEAT_COUNT_MAX):
+            expected = "true or false" if kind is bool else f"a whole number 0-{SEAT_COUNT_MAX}"
             raise SettleError(f"situation field '{key}.{seat_key}': expected {expected}, found {item!r}")
         found[int(seat_key)] = item
     return found

@@ -6,6 +6,8 @@ the dealer is seat 0 and 底分 is 1. share(P) = 底分 × M × 2^(W + L(P)) (§
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from engine.actions import Action, ActionKind
@@ -236,3 +238,11 @@ def test_tai_zhuang_is_paid_at_the_table():
         assert referee.apply(Action(ActionKind.DISCARD, seat, tile)).ok
     paid_now = referee.settlements[len(before) :]
     assert paid_now == [{seat: (-3 if seat == dealer else 1) for seat in range(4)}]
+
+
+@pytest.mark.parametrize("count", [5, 10**18, -1])
+def test_a_per_seat_count_outside_0_to_4_is_refused_by_name(count):
+    # issue 16: an unbounded count fed 2**n doublings (10**18 took 17 s and 1.5 GB, then MemoryError)
+    expected = f"situation field 'discarded_wildcards.0': expected a whole number 0-4, found {count}"
+    with pytest.raises(MjtableError, match=re.escape(expected)):
+        ask("hubei-laizi", PIHU, "5m", winner=0, dealer=0, indicator="4m", discarded_wildcards={"0": count})
