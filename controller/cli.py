@@ -20,20 +20,31 @@ from controller.ops.doctor import checks
 from controller.service.journal import Journal
 from controller.service.records import describe_result, hand_log, run_records
 from controller.service.service import journal_path
-from engine.analysis import shanten, waits
-from engine.errors import MjtableError, TileCountError
-from engine.notation import Hand, parse_hand
+from engine.errors import MjtableError, TileCountError, quoted
+from engine.notation import Hand
 from engine.referee import deal_for
 from engine.rulesets.base import Ruleset, WinContext
 from engine.rulesets.registry import all_rulesets, get_ruleset
 from engine.settle.answer import settle_object
 from engine.simulation import InvariantViolation, simulate
-from engine.tiles import format_tiles, tile_code, to_counts
 from hw_tests.firmware import LAUNCHERS
+
+log = logging.getLogger(__name__)
+
+MAX_SEED = 2**63 - 1
+"""Seeds of ``deal`` and ``simulate``: a negative seed would deal as its absolute value (``random.seed``)."""
+MAX_HANDS = 1_000_000
 
 
 def _dump(data: dict[str, Any]) -> str:
     return json.dumps(data, ensure_ascii=False)
+
+
+MAX_LINE = 1 << 20
+"""The longest batch line read (1 MiB; a hand or a settle request is well under 1 KiB): a longer one is answered
+with an error and never held whole, so one endless line neither fills memory nor slows the batch."""
+OVERLONG = "\0overlong"
+"""The line ``_chunks`` yields in place of one longer than ``MAX_LINE`` (a NUL never reaches a real answer)."""
 
 
 def _chunks(source: TextIO) -> Iterator[list[str]]:
@@ -42,15 +53,29 @@ def _chunks(source: TextIO) -> Iterator[list[str]]:
     its line is complete. Bytes that are not UTF-8 become a line the batch answers with an error."""
     raw = getattr(getattr(source, "buffer", None), "raw", None)
     if raw is None:  # an in-memory stream (tests, embedding): it is all there already
-        yield source.read().splitlines()
+        yield [line if len(line) <= MAX_LINE else OVERLONG for line in source.read().splitlines()]
         return
-    pending = b""
+    pending: list[bytes] = []  # the pieces of the unfinished line (joined once: no quadratic copying)
+    size = 0
+    overlong = False
     while data := raw.read(1 << 16):
-        *complete, pending = (pending + data).split(b"\n")
-        if complete:
-            yield [line.decode("utf-8", errors="replace") for line in complete]
-    if pending:
-        yield [pending.decode("utf-8", errors="replace")]
+        *complete, rest = data.split(b"\n")
+        lines = []
+        for piece in complete:
+            if overlong or size + len(piece) > MAX_LINE:
+                lines.append(OVERLONG)
+            else:
+                lines.append(b"".join([*pending, piece]).decode("utf-8", errors="replace"))
+            pending, size, overlong = [], 0, False
+        size += len(rest)
+        overlong = overlong or size > MAX_LINE
+        pending = [] if overlong else [*pending, rest]
+        if lines:
+            yield lines
+    if overlong:
+        yield [OVERLONG]
+    elif size:
+        yield [b"".join(pending).decode("utf-8", errors="replace")]
 
 
 def _batch(
@@ -62,7 +87,8 @@ def _batch(
     failed: Mapping[str, Any] = MappingProxyType({}),
 ) -> None:
     """One JSON line out per line in; errors are answers too, never tracebacks. ``failed`` holds the fields an
-    error answer carries beside ``error`` (``mjtable settle`` answers ``"hu": false``)."""
+    error answer carries beside ``error`` (``mjtable settle`` answers ``"hu": false``). A bug met on one line is
+    that line's answer (and one log line), so the lines after it are still answered."""
     number = 0
     for lines in _chunks(source):
         answers = []
@@ -70,6 +96,8 @@ def _batch(
             number += 1
             text = line.rstrip("\r")
             try:
+                if text == OVERLONG:
+                    raise MjtableError(f"longer than {MAX_LINE:,} bytes: expected {expected}")
                 if "\ufffd" in text:
                     raise MjtableError("the line is not valid UTF-8 text")
                 if not text.strip():
@@ -77,6 +105,10 @@ def _batch(
                 result = answer(text)
             except MjtableError as error:
                 result = {**failed, "error": f"line {number}: {error}"}
+            except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError, MemoryError) as error:
+                log.error("line %d: %s: %s", number, type(error).__name__, error)
+                problem = f"{type(error).__name__}: {quoted(str(error))}"
+                result = {**failed, "error": f"line {number}: could not be answered ({problem}); please report it"}
             answers.append(_dump(result))
         out.write("\n".join(answers) + "\n")
         out.flush()
@@ -102,30 +134,23 @@ def win_context(hand: Hand) -> WinContext:
 
 
 def score_line(ruleset: Ruleset, text: str) -> dict[str, Any]:
-    hand = parse_hand(text)
+    """One winning hand scored in the ruleset's own tiles (``Ruleset.parse_hand``)."""
+    hand = ruleset.parse_hand(text)
     if hand.win_tile is None:
         raise TileCountError("a waiting hand has no winning tile to score; use 'mjtable waits'")
     return ruleset.evaluate(hand, win_context(hand)).to_dict()
 
 
 def waits_line(ruleset: Ruleset, text: str) -> dict[str, Any]:
-    """Waits of a 13 - 3k tile hand; a last tile without the trailing space is read as a standing tile too."""
-    hand = parse_hand(text)
+    """Waits of a 13 - 3k tile hand in the ruleset's own tiles and shapes (``Ruleset.parse_hand``, ``waits_of``); a
+    last tile without the trailing space is read as a standing tile too."""
+    hand = ruleset.parse_hand(text)
     standing = [*hand.standing, *([] if hand.win_tile is None else [hand.win_tile])]
     expected = 13 - 3 * len(hand.melds)
     if len(standing) != expected:
         raise TileCountError(f"{len(standing)} standing tiles beside {len(hand.melds)} melds; expected {expected}")
-    ruleset.tile_set.check([tile for meld in hand.melds for tile in meld.tiles] + standing)
-    counts = to_counts(standing)
-    used = list(counts)
-    for meld in hand.melds:
-        for tile in meld.tiles:
-            used[tile] += 1
-    rules = ruleset.shape_rules
-    copies = ruleset.tile_set.copies
-    # A wait on a tile whose every copy is already in this hand cannot come (the "formal" wait is not listed).
-    found = [tile for tile in waits(counts, rules) if used[tile] < copies[tile]]
-    return {"waits": [tile_code(tile) for tile in found], "shanten": shanten(counts, rules)}
+    found, steps = ruleset.waits_of(hand.melds, standing)
+    return {"waits": [ruleset.tile_code(tile) for tile in found], "shanten": steps}
 
 
 def _settle(text: str) -> dict[str, Any]:
@@ -140,7 +165,7 @@ def _deal(args: argparse.Namespace, out: TextIO) -> int:
     for index, position in enumerate(state.positions):
         face = state.faces[index]
         stack = stacks[position.wall_of_seat].setdefault(position.stack_index, {})
-        stack[str(position.tier)] = None if face is None else tile_code(face)
+        stack[str(position.tier)] = None if face is None else ruleset.tile_code(face)
     out.write(
         _dump(
             {
@@ -151,9 +176,9 @@ def _deal(args: argparse.Namespace, out: TextIO) -> int:
                 "dice2": None if dealt.dice2 is None else list(dealt.dice2),
                 "break": dealt.wall_break.to_dict(),
                 "walls": {str(seat): [stacks[seat][i] for i in sorted(stacks[seat])] for seat in range(4)},
-                "hands": {str(seat): format_tiles(sorted(tiles)) for seat, tiles in enumerate(dealt.hands)},  # type: ignore[type-var]
-                "flowers": {str(seat): format_tiles(tiles) for seat, tiles in enumerate(dealt.flowers)},
-                "indicator": None if dealt.indicator is None else tile_code(dealt.indicator),
+                "hands": {str(seat): ruleset.format_tiles(sorted(tiles)) for seat, tiles in enumerate(dealt.hands)},  # type: ignore[type-var]
+                "flowers": {str(seat): ruleset.format_tiles(tiles) for seat, tiles in enumerate(dealt.flowers)},
+                "indicator": None if dealt.indicator is None else ruleset.tile_code(dealt.indicator),
                 "next_draw": dealt.wall.next_position().to_dict(),
                 "live_remaining": dealt.wall.live_remaining,
             }
@@ -202,17 +227,38 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
+def _ascii_whole(text: str) -> int | None:
+    """``text`` as a whole number written in ASCII digits (``str.isdigit`` also takes '²' and '١'), else ``None``."""
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 30:
+        return None
+    return int(digits)
+
+
+def _whole(low: int, high: int) -> Callable[[str], int]:
+    """The type of a whole-number flag with its range (``--seed``, ``--hands``)."""
+
+    def parse(text: str) -> int:
+        value = _ascii_whole(text)
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"expected a whole number {span(low, high)}, found {quoted(text)}")
+        return value
+
+    return parse
+
+
 def _dice(text: str) -> tuple[int, int]:
-    parts = text.split(",")
-    if len(parts) != 2 or not all(part.strip().isdigit() and 1 <= int(part) <= 6 for part in parts):
-        raise argparse.ArgumentTypeError(f"expected two dice values 1-6 such as 3,5; found {text!r}")
-    return int(parts[0]), int(parts[1])
+    values = [_ascii_whole(part) for part in text.split(",")]
+    if len(values) != 2 or not all(value is not None and 1 <= value <= 6 for value in values):
+        raise argparse.ArgumentTypeError(f"expected two dice values 1-6 such as 3,5; found {quoted(text)}")
+    return values[0], values[1]  # type: ignore[return-value]
 
 
 def _seat(text: str) -> int:
-    if not text.isdigit() or not 0 <= int(text) <= 3:
-        raise argparse.ArgumentTypeError(f"expected a seat 0-3, found {text!r}")
-    return int(text)
+    value = _ascii_whole(text)
+    if value is None or not 0 <= value <= 3:
+        raise argparse.ArgumentTypeError(f"expected a seat 0-3, found {quoted(text)}")
+    return value
 
 
 def _service_number(kind: type[int] | type[float], key: str) -> Callable[[str], float]:
@@ -262,13 +308,13 @@ def build_parser() -> argparse.ArgumentParser:
         "settle", help="settle JSON requests read from stdin, one JSON answer per line (any ruleset, any query)"
     )
     deal = with_rules("deal", "the wall, dice, break and dealt hands of one seeded hand")
-    deal.add_argument("--seed", type=int, required=True)
+    deal.add_argument("--seed", type=_whole(0, MAX_SEED), required=True, help=f"0-{MAX_SEED}")
     deal.add_argument("--dice", type=_dice, help="the dealer's throw, e.g. 3,5 (thrown from the seed if absent)")
     deal.add_argument("--dice2", type=_dice, help="the second throw of the two-throw break")
     deal.add_argument("--dealer", type=_seat, default=0)
     sim = with_rules("simulate", "four bots play N hands under the referee")
-    sim.add_argument("--hands", type=int, default=10)
-    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--hands", type=_whole(1, MAX_HANDS), default=10, help=f"1-{MAX_HANDS:,} (default 10)")
+    sim.add_argument("--seed", type=_whole(0, MAX_SEED), default=0, help=f"0-{MAX_SEED} (default 0)")
     run = commands.add_parser("run", help="the table service: hands on the table, the simulated one by default")
     run.add_argument("--config", type=Path, help="TOML configuration (see examples/mjtable.toml)")
     run.add_argument("--rules", help="ruleset id (default mcr)")

@@ -19,17 +19,18 @@ exported here with ``Ruleset``: rulesets and the referee import them from this m
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from engine.analysis import ShapeRules, is_win
+from engine.analysis import ShapeRules, is_win, shanten, waits
 from engine.errors import RulesetError
 from engine.match import RotationPolicy
-from engine.notation import Hand
+from engine.notation import Hand, Meld, parse_hand
 from engine.rulesets.queries import ContractQueries
 from engine.rulesets.terms import (
     DEFAULT_CLAIM_PRIORITY,
+    STAKE,
     STANDARD_HONOR_CYCLE,
     BreakMethod,
     ClaimKind,
@@ -47,11 +48,12 @@ from engine.rulesets.terms import (
     payments_out,
 )
 from engine.settlement import Payments, combine, no_payments
-from engine.tiles import FLOWERS, Tile
+from engine.tiles import FLOWERS, Tile, format_tiles, tile_code, to_counts
 from engine.tilesets import TILE_SETS, TileSet
 
 __all__ = [
     "DEFAULT_CLAIM_PRIORITY",
+    "STAKE",
     "STANDARD_HONOR_CYCLE",
     "BreakMethod",
     "ClaimKind",
@@ -214,6 +216,36 @@ class Ruleset(ContractQueries, ABC):
     def rotation(self) -> RotationPolicy:
         """Who deals next (``engine.match.next_deal``). Default: the traditional rule of rules-B §2.5."""
         return RotationPolicy()
+
+    # --- the ruleset's own tiles: every command (deal, score, waits, settle, simulate) reads and writes them here --
+    # The defaults are the engine's tiles (``engine.tiles``: nine ranks, 1z-7z, flowers) and its shape analysis; a
+    # ruleset with faces of its own (十万's ranks 1-10) overrides all of them together, with ``read_tiles`` (settle).
+
+    def parse_hand(self, text: str) -> Hand:
+        """A hand of ``mjtable score`` or ``waits`` in the MCR notation (``engine.notation.parse_hand``)."""
+        return parse_hand(text)
+
+    def tile_code(self, tile: Tile) -> str:
+        """One tile's compact code in answers (``mjtable deal``, ``waits``)."""
+        return tile_code(tile)
+
+    def format_tiles(self, tiles: Iterable[Tile]) -> str:
+        """Tiles in compact notation, in the order given."""
+        return format_tiles(tiles)
+
+    def waits_of(self, melds: Sequence[Meld], standing: Sequence[Tile]) -> tuple[list[Tile], int]:
+        """``mjtable waits``: the tiles that complete ``standing`` (13 − 3k concealed tiles) beside ``melds``, and
+        its shanten, under ``shape_rules``. ``TileCountError`` for tiles outside the set or too many copies; a wait
+        on a tile whose every copy is already in this hand cannot come (the "formal" wait is not listed)."""
+        self.tile_set.check([tile for meld in melds for tile in meld.tiles] + list(standing))
+        counts = to_counts(standing)
+        used = list(counts)
+        for meld in melds:
+            for tile in meld.tiles:
+                used[tile] += 1
+        copies = self.tile_set.copies
+        found = [tile for tile in waits(counts, self.shape_rules) if used[tile] < copies[tile]]
+        return found, shanten(counts, self.shape_rules)
 
     # --- evaluation and settlement ------------------------------------------------------------------------
 

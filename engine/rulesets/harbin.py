@@ -24,6 +24,7 @@ from engine.errors import RulesetError
 from engine.match import Rotation, RotationPolicy
 from engine.notation import Hand
 from engine.rulesets.base import (
+    STAKE,
     BreakMethod,
     ClaimKind,
     IndicatorPosition,
@@ -75,7 +76,7 @@ def triplet_and_chow(hand: Hand) -> list[Any]:
 class HarbinRuleset(Ruleset):
     id = "harbin"
     description = "哈尔滨麻将 — Harbin: 112 tiles, face-down 宝 and 换宝, 吃听, opened and ready, 卡当, 宝中宝"
-    option_specs = (OptionSpec("base", 1, None, "the unit of the 番 amounts", types=(int, float)),)
+    option_specs = (OptionSpec("base", 1, None, "the unit of the 番 amounts", types=(int, float), span=STAKE),)
 
     @property
     def tile_set(self) -> TileSet:

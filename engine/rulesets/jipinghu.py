@@ -15,7 +15,7 @@ from engine.analysis import ShapeRules, is_win
 from engine.errors import RulesetError
 from engine.match import RotationPolicy
 from engine.notation import Hand
-from engine.rulesets.base import FanEntry, MultipleWinners, OptionSpec, Ruleset, Score, WinContext
+from engine.rulesets.base import STAKE, FanEntry, MultipleWinners, OptionSpec, Ruleset, Score, WinContext
 from engine.rulesets.contract import Claim, read_tiles, require
 from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.queries import nobody_pays_dealer_stays
@@ -92,9 +92,9 @@ class JipinghuRuleset(Ruleset):
     id = "jipinghu"
     description = "广东鸡平胡 — Guangdong chicken hand: ×2 per 番, 爆胡 cap 3 番, 十三幺 breaks it, 一炮多响, 漏胡"
     option_specs = (
-        OptionSpec("base", 1, None, "底分", types=(int, float)),
-        OptionSpec("cap_fan", 3, None, "爆胡: the most 番 a hand counts (JP-2)", types=(int,)),
-        OptionSpec("special_hand_fan", 6, None, "value of 十三幺 in 番 (JP-3; 6 = ×64)", types=(int,)),
+        OptionSpec("base", 1, None, "底分", types=(int, float), span=STAKE),
+        OptionSpec("cap_fan", 3, None, "爆胡: the most 番 a hand counts (JP-2)", types=(int,), span=(1, 20)),
+        OptionSpec("special_hand_fan", 6, None, "value of 十三幺 in 番 (JP-3; 6 = ×64)", types=(int,), span=(0, 20)),
         OptionSpec(
             "qq", None, None, 'QQ room coins: {"room_coefficient": N, "fee": A} (§4.1)', types=(dict, type(None))
         ),

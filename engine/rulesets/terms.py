@@ -22,6 +22,10 @@ from engine.tiles import EAST, GREEN, NORTH, RED, SOUTH, WEST, WHITE, WIND_LETTE
 # Options
 
 
+STAKE = (0.01, 1_000_000)
+"""The range of a stake option (``base``, 底分): positive, and small enough that every payment stays exact."""
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """One ruleset option.
@@ -37,6 +41,9 @@ class OptionSpec:
     doc: str = ""
     aliases: Mapping[Any, Any] = field(default_factory=dict)
     types: tuple[type, ...] = ()
+    span: tuple[float, float] | None = None
+    """The range of a number option (``types`` int or float): every number has one, and NaN, infinities and
+    1e308 stakes lie outside it (they made answers that are not JSON and payments that do not sum to 0)."""
 
     def normalize(self, value: Any, ruleset_id: str) -> Any:
         """The canonical value, or ``RulesetError`` naming the key and the allowed values."""
@@ -46,13 +53,20 @@ class OptionSpec:
                     return choice
             if isinstance(value, str | int) and not isinstance(value, bool) and value in self.aliases:
                 return self.aliases[value]
-        elif any(type(value) is kind for kind in self.types):
+        elif any(type(value) is kind for kind in self.types) and self._within(value):
             return value
         raise RulesetError(f"ruleset {ruleset_id!r}: option {self.key!r} = {value!r} is not allowed; {self.allowed()}")
 
+    def _within(self, value: Any) -> bool:
+        return self.span is None or value is None or self.span[0] <= value <= self.span[1]
+
     def allowed(self) -> str:
         if self.choices is None:
-            return "expected a value of type " + " or ".join(kind.__name__ for kind in self.types)
+            kinds = " or ".join(kind.__name__ for kind in self.types)
+            if self.span is None:
+                return f"expected a value of type {kinds}"
+            low, high = (int(v) if float(v).is_integer() else v for v in self.span)
+            return f"expected {kinds} {low}-{high}"
         text = "allowed: " + ", ".join(repr(choice) for choice in self.choices)
         if self.aliases:
             text += " (also " + ", ".join(f"{alias!r} for {value!r}" for alias, value in self.aliases.items()) + ")"

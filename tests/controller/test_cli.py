@@ -6,6 +6,7 @@ import sys
 from collections import Counter
 
 from controller.cli import main
+from engine.rulesets.registry import all_rulesets, get_ruleset
 from engine.tiles import parse_tiles
 from tests.paths import REPO
 
@@ -130,3 +131,51 @@ def test_vision_commands_are_reached_through_mjtable(tmp_path):
     code = main(["vision", "classify", "--json", str(missing)], stdout=out)
     answer = json.loads(out.getvalue())
     assert code == 1 and answer["file"] == str(missing) and "no such file" in answer["error"]
+
+
+def test_deal_lays_out_each_rulesets_own_tiles():
+    """Every ruleset's `deal` shows its own set (``Ruleset.tile_set``) written in its own notation: the walls read
+    back with ``Ruleset.read_tiles`` are that set exactly. 十万 (fan.md §7): 万/饼/条 1-10 and the winds, no 中发白."""
+    for cls in all_rulesets():
+        ruleset = get_ruleset(cls.id)
+        _, (deal,) = run(["deal", "--rules", cls.id, "--seed", "1"])
+        faces = [face for stacks in deal["walls"].values() for stack in stacks for face in stack.values() if face]
+        wall = Counter(ruleset.read_tiles("".join(faces), "walls"))
+        assert wall == Counter(ruleset.tile_set.tiles()), cls.id
+        hands = [ruleset.read_tiles(hand, "hands") for hand in deal["hands"].values()]
+        assert sorted(map(len, hands)) == [13, 13, 13, 14], cls.id
+        assert not Counter(tile for hand in hands for tile in hand) - wall, cls.id
+    _, (deal,) = run(["deal", "--rules", "shiwan", "--seed", "1"])
+    faces = Counter(face for stacks in deal["walls"].values() for stack in stacks for face in stack.values())
+    assert faces["0m"] == faces["0p"] == faces["0s"] == 4 and not faces["5z"] + faces["6z"] + faces["7z"]
+    assert sum(faces.values()) == 136 and len(faces) == 34
+
+
+def test_shiwan_score_waits_and_settle_agree():
+    """十万 through every batch command: one hand, one verdict (SW-1: 8-9-10 is a chow, 9-10-1 is not)."""
+    situation = {"winner": 1, "dealer": 0, "discarder": 2}
+    hands = [("123456789m123p5p", "5p", True), ("890m123p456p789s1z", "1z", True), ("190m123p456p789s1z", "1z", False)]
+    _, scored = run(["score", "--rules", "shiwan"], "".join(f"{hand}{win}\n" for hand, win, _ in hands))
+    _, waited = run(["waits", "--rules", "shiwan"], "".join(f"{hand}\n" for hand, _, _ in hands))
+    requests = [
+        json.dumps({"rules": "shiwan", "hand": hand, "win_tile": win, "situation": situation}) + "\n"
+        for hand, win, _ in hands
+    ]
+    _, settled = run(["settle"], "".join(requests))
+    for (hand, win, hu), score, wait, settle in zip(hands, scored, waited, settled, strict=True):
+        assert score["hu"] is settle["hu"] is hu, hand
+        assert (win in wait["waits"]) is hu, hand
+    assert waited[1] == {"waits": ["1z"], "shanten": 0}
+    _, melded = run(["score", "--rules", "shiwan"], "[890s,1]123p456p789mEE\n")
+    assert melded[0]["hu"] is True
+
+
+def test_shiwan_refuses_dragons_in_every_command():
+    """SW-2: 白 (5z, P) is not a 十万 tile; every command answers one line naming the tile and its position."""
+    _, scored = run(["score", "--rules", "shiwan"], "123456789m123p5z5z\n123456789m123pPP\n")
+    _, waited = run(["waits", "--rules", "shiwan"], "123456789m123p5z\n")
+    request = {"rules": "shiwan", "hand": "123456789m123p5z", "win_tile": "5z", "situation": {"winner": 1, "dealer": 0}}
+    _, settled = run(["settle"], json.dumps(request) + "\n")
+    for answer, tile in ((scored[0], "5z"), (scored[1], "P"), (waited[0], "5z"), (settled[0], "5z")):
+        assert set(answer) <= {"error", "hu"} and answer.get("hu") in (None, False)
+        assert f"{tile} (白)" in answer["error"] and "position 14" in answer["error"] and "\n" not in answer["error"]

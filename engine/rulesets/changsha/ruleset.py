@@ -9,7 +9,7 @@ next (the discarder after several winners); a drawn hand pays nothing and the de
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
@@ -17,6 +17,7 @@ from engine.errors import RulesetError
 from engine.match import MultiWinDealer, Rotation, RotationPolicy
 from engine.notation import Hand
 from engine.rulesets.base import (
+    STAKE,
     FanEntry,
     KongType,
     OptionSpec,
@@ -51,17 +52,10 @@ class ChangshaRuleset(Suited108Ruleset):
         "长沙麻将 (108.md §3) — 108 tiles, 2-5-8 pair for 小胡, 大胡 ×6, 起手胡 (四喜/板板胡/六六顺/缺一色), 扎鸟"
     )
     option_specs = (
-        OptionSpec("base", 1, None, "base stake; CS-4 points are multiples of it", types=(int, float)),
-        OptionSpec("bird_count", 2, None, "CS-7: tiles turned up as birds after a win", types=(int,)),
+        OptionSpec("base", 1, None, "base stake; CS-4 points are multiples of it", types=(int, float), span=STAKE),
+        OptionSpec("bird_count", 2, None, "CS-7: tiles turned up as birds after a win", types=(int,), span=(0, 10)),
         boolean_option("dealer_premium", False, "CS-10 庄闲: +1 on every payment the dealer makes or receives"),
     )
-
-    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
-        super().__init__(options)
-        if self.options["base"] <= 0:
-            raise RulesetError(f"ruleset 'changsha': option 'base' = {self.options['base']!r} must be positive")
-        if self.options["bird_count"] < 0:
-            raise RulesetError(f"ruleset 'changsha': option 'bird_count' = {self.options['bird_count']} is negative")
 
     @property
     def bird_count(self) -> int:

@@ -18,6 +18,7 @@ from engine.analysis import ShapeRules
 from engine.errors import RulesetError
 from engine.notation import Hand
 from engine.rulesets.base import (
+    STAKE,
     IndicatorPosition,
     OptionSpec,
     Ruleset,
@@ -63,7 +64,7 @@ class HubeiRuleset(Ruleset):
     id = "hubei-laizi"
     description = "湖北赖子 — Hubei 赖子: successor wildcard, 2-5-8 屁和, 大和 ×5, rolling doubling per payer (滚翻)"
     option_specs: tuple[OptionSpec, ...] = (
-        OptionSpec("base", 1, None, "底分 (the source's worked example uses 100)", types=(int, float)),
+        OptionSpec("base", 1, None, "底分 (the source's worked example uses 100)", types=(int, float), span=STAKE),
         boolean_option("two_sided_laizi", False, "两头赖子: both neighbours of the indicator are wild (S002:59)"),
     )
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.notation import Hand
 from engine.rulesets.base import (
+    STAKE,
     STANDARD_HONOR_CYCLE,
     IndicatorPosition,
     OptionSpec,
@@ -36,7 +37,7 @@ class WuhanRuleset(HubeiRuleset):
     id = "wuhan"
     description = "武汉红中赖子杠 — Wuhan: Hubei 赖子 with 红中杠, 开口翻 / 口口翻, 屁和 only when opened"
     option_specs = (
-        OptionSpec("base", 1, None, "底分", types=(int, float)),
+        OptionSpec("base", 1, None, "底分", types=(int, float), span=STAKE),
         OptionSpec(
             "open_mode", "kaikou", OPEN_MODES, "WH-5: 开口翻 (one doubling if opened) or 口口翻 (one per open meld)"
         ),

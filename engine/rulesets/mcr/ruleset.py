@@ -77,13 +77,21 @@ class McrRuleset(Ruleset):
     id = "mcr"
     description = "国标麻将 (MCR) — Chinese Official: 81 fans + 明暗杠, 8-fan minimum, competition settlement"
     option_specs = (
-        OptionSpec("minimum", 8, None, "fans needed to win, flowers not counted (8 in the 1998 rules)", types=(int,)),
+        OptionSpec(
+            "minimum",
+            8,
+            None,
+            "fans needed to win, flowers not counted (8 in the 1998 rules)",
+            types=(int,),
+            span=(0, 88),
+        ),
         OptionSpec(
             "false_win_penalty",
             10,
             None,
             "诈和: what the declarer of a false win pays each other player (common competition value; 0 = none)",
             types=(int,),
+            span=(0, 1_000_000),
         ),
         boolean_option(
             "infer_last_tile",

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from engine.analysis import ShapeRules
-from engine.errors import RulesetError, SettleError
+from engine.errors import SettleError
 from engine.match import RotationPolicy
 from engine.notation import Hand
 from engine.procedure.dice import check_seat
@@ -120,7 +120,14 @@ class RiichiRuleset(Ruleset):
             ("hanchan", "tonpuusen", "zenchan", "east_north", "east_east"),
             "match: 半荘 (east + south), 東風戦, 全荘 (16 hands), 東北 or 東東 (rules-A §13)",
         ),
-        OptionSpec("start_points", 25000, None, "points of each player at the start (rules-A §13)", types=(int,)),
+        OptionSpec(
+            "start_points",
+            25000,
+            None,
+            "points of each player at the start (rules-A §13)",
+            types=(int,),
+            span=(1, 1_000_000),
+        ),
         boolean_option(
             "last_hand_repeat",
             True,
@@ -131,9 +138,6 @@ class RiichiRuleset(Ruleset):
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)
-        start = self.options["start_points"]
-        if start <= 0:
-            raise RulesetError(f"ruleset 'riichi': option 'start_points' must be positive, found {start}")
         self.scoring = Options(self.options["counted_yakuman"], self.options["kiriage"])
 
     @property

@@ -3,28 +3,39 @@ dragons. A win is 4 sets + pair with chows that do not wrap (SW-1); the scoring 
 answer has ``fans`` [], ``total`` null and ``payments`` null. A tile outside the set is an input error (SW-2).
 
 The tiles are 十万's own ids (``shiwan.tiles``); ``engine.notation.Hand`` and ``Meld`` only carry them (a chow's
-tiles are consecutive ids in both models), and no shared analysis or referee code ever sees them. Full hands are
-played by ``shiwan.table`` rather than the shared referee, which is built on nine-rank suits.
+tiles are consecutive ids in both models), and no shared analysis or referee code ever sees them. Every command goes
+through the ruleset's tile hooks (``Ruleset.parse_hand``, ``read_tiles``, ``tile_code``, ``format_tiles``,
+``waits_of``), which this ruleset answers in those ids: ``mjtable score`` and ``waits`` read the MCR notation with
+ranks 0-9 (``shape.NOTATION``), ``deal`` lays out ``TILE_SET`` (34 kinds × 4, as the ids run) with the shared wall
+procedure, which never looks at a face, and writes it with 十万's codes. Full hands are played by ``shiwan.table``
+rather than the shared referee, which is built on nine-rank suits.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.analysis import ShapeRules
 from engine.errors import SettleError, TileCountError
-from engine.notation import Hand, Meld, MeldKind
+from engine.notation import Hand, Meld, MeldKind, parse_hand
 from engine.rulesets.base import Ruleset, Score, WinContext
 from engine.rulesets.readings import STANDARD_ONLY
-from engine.rulesets.shiwan.shape import ShiwanMeld, concealed_counts, is_win, read_meld
+from engine.rulesets.shiwan.shape import NOTATION, ShiwanMeld, concealed_counts, is_win, read_meld, shanten, waits
 from engine.rulesets.shiwan.table import ShiwanTable
-from engine.rulesets.shiwan.tiles import check_copies, read_tiles
+from engine.rulesets.shiwan.tiles import COPIES, NUM_KINDS, check_copies, code, counts_of, format_tiles, read_tiles
 from engine.rulesets.verdicts import rejected, won
+from engine.tiles import FLOWERS
+from engine.tilesets import TileSet
 
 if TYPE_CHECKING:
     from engine.settle import SettleRequest
 
 HAND_SIZE = 13
+TILE_SET = TileSet(
+    "十万", "万/饼/条 1-10 + 东南西北, four each (136), in 十万's own ids", (COPIES,) * NUM_KINDS + (0,) * len(FLOWERS)
+)
+"""The set the wall is built from: ids 0-33 four times each, no flowers (``shiwan.tiles``)."""
 _ORIGIN_OFFER = {"from=left": 1, "from=opposite": 2, "from=right": 3}
 
 
@@ -58,6 +69,18 @@ def read_hand(request: SettleRequest) -> Hand:
     return hand
 
 
+def check_hand(hand: Hand) -> None:
+    """A declared win that can exist: 13 tiles before the winning one, no face more than four times, no flowers."""
+    if len(hand.standing) + 3 * len(hand.melds) != HAND_SIZE:
+        raise TileCountError(
+            f"{len(hand.standing)} standing tiles beside {len(hand.melds)} melds before the winning tile; expected "
+            f"{HAND_SIZE - 3 * len(hand.melds)}"
+        )
+    if hand.flower_count:
+        raise TileCountError(f"{hand.flower_count} flowers: the 十万 set has none")
+    check_copies(hand.all_tiles(), "hand")
+
+
 class ShiwanRuleset(Ruleset):
     id = "shiwan"
     description = "十万麻将 (S002) — 十万: suits of ranks 1-10 + winds (136 tiles), 4 sets + pair, chows do not wrap"
@@ -67,11 +90,33 @@ class ShiwanRuleset(Ruleset):
         """For the shared code's sake only: 十万's own check is ``shiwan.shape.is_win`` on its ten-rank ids."""
         return STANDARD_ONLY
 
+    @property
+    def tile_set(self) -> TileSet:
+        return TILE_SET
+
     def read_tiles(self, text: str, where: str) -> list[int]:
         return read_tiles(text, where)
 
+    def parse_hand(self, text: str) -> Hand:
+        """``mjtable score`` / ``waits``: the MCR notation with ranks 0-9 (0 = 10) and the winds (SW-2 otherwise)."""
+        return parse_hand(text, NOTATION)
+
+    def tile_code(self, tile: int) -> str:
+        return code(tile)
+
+    def format_tiles(self, tiles: Iterable[int]) -> str:
+        return format_tiles(tiles)
+
+    def waits_of(self, melds: Sequence[Meld], standing: Sequence[int]) -> tuple[list[int], int]:
+        """SW-1's waits and shanten on the ten-rank suits; a tile whose four copies are in the hand is no wait."""
+        held = [*standing, *(tile for meld in melds for tile in meld.tiles)]
+        check_copies(held, "hand")
+        used, counts = counts_of(held), counts_of(standing)
+        return [tile for tile in waits(counts) if used[tile] < COPIES], shanten(counts)
+
     def evaluate(self, hand: Hand, ctx: WinContext) -> Score:
-        """SW-1 on a hand of 十万 ids (``read_hand``)."""
+        """SW-1 on a hand of 十万 ids (``read_hand``, ``parse_hand``); ``TileCountError`` for one that cannot exist."""
+        check_hand(hand)
         if is_win(concealed_counts(hand.standing, hand.win_tile)):  # type: ignore[arg-type]
             return won(None)
         return rejected("not 4 sets + pair (chows of ranks 1-10 that do not wrap)")

@@ -7,13 +7,35 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from engine.analysis.shanten import INF, group_costs
+from engine.analysis.shapes import melds_implied
 from engine.errors import SettleError
-from engine.rulesets.shiwan.tiles import NUM_KINDS, RANKS, counts_of, is_suited, rank_of, read_tiles
+from engine.notation import TileNotation
+from engine.rulesets.shiwan.tiles import (
+    COPIES,
+    NUM_KINDS,
+    RANKS,
+    WIND_BASE,
+    counts_of,
+    is_suited,
+    rank_of,
+    read_mcr,
+    read_tiles,
+)
 
 
 def chow_start(tile: int) -> bool:
     """Whether ``tile`` can begin a chow: a suited tile of rank 1-8 (so the chow ends at 10 at most)."""
     return is_suited(tile) and rank_of(tile) <= RANKS - 2
+
+
+def is_chow(tiles: Sequence[int]) -> bool:
+    """Whether three sorted tiles are a chow: consecutive ranks of one suit, 8-9-10 at most (SW-1)."""
+    return len(tiles) == 3 and chow_start(tiles[0]) and tuple(tiles) == (tiles[0], tiles[0] + 1, tiles[0] + 2)
+
+
+NOTATION = TileNotation(read_mcr, is_chow)
+"""十万's tiles in the MCR notation of ``mjtable score`` and ``waits`` (``engine.notation.parse_hand``)."""
 
 
 @lru_cache(maxsize=65536)
@@ -62,6 +84,36 @@ def waits(counts: Sequence[int]) -> list[int]:
     return found
 
 
+_GROUPS = ((0, RANKS, True), (RANKS, RANKS, True), (2 * RANKS, RANKS, True), (WIND_BASE, NUM_KINDS - WIND_BASE, False))
+"""(first tile, size, chows allowed) of 万, 饼, 条 (ranks 1-10) and the winds: sets never cross a group."""
+
+
+@lru_cache(maxsize=65536)
+def _group(key: tuple[int, ...], chows: bool) -> tuple[int, ...]:
+    return group_costs(key, chows, (COPIES,) * len(key), (True,) * len(key))
+
+
+def shanten(counts: Sequence[int]) -> int:
+    """Shanten of 13 − 3k or 14 − 3k concealed tiles towards 4 sets + pair (−1 complete, 0 ready): the fewest
+    tiles missing from a target of at most four copies of a tile, less one, from the shared analysis'
+    per-group costs (``engine.analysis.shanten.group_costs``) over 十万's groups of ten ranks."""
+    sets = 4 - melds_implied(sum(counts))
+    total = [0] + [INF] * 9  # cheapest cost per (sets, pair) at index 2 * sets + pair, as group_costs
+    for base, size, chows in _GROUPS:
+        group = _group(tuple(counts[base : base + size]), chows)
+        joined = [INF] * 10
+        for i in range(5):
+            for j in range(5 - i):
+                for pair_a, pair_b in ((0, 0), (0, 1), (1, 0)):
+                    cost = total[2 * i + pair_a] + group[2 * j + pair_b]
+                    at = 2 * (i + j) + pair_a + pair_b
+                    joined[at] = min(joined[at], cost)
+        total = joined
+    # Sets and a pair covering no held tile cost 3 and 2 wherever they go (there is always room for them).
+    best = min(min(total[2 * m + 1], total[2 * m] + 2) + 3 * (sets - m) for m in range(sets + 1))
+    return best - 1
+
+
 @dataclass(frozen=True)
 class ShiwanMeld:
     """A declared set in 十万 ids: ``kind`` chi/pon/kan/kakan and its tiles."""
@@ -85,7 +137,7 @@ def read_meld(text: object, place: str) -> ShiwanMeld:
     if origin not in (*_ORIGINS, *(("concealed",) if kind == "kan" else ())):
         raise SettleError(f"{place}: origin {origin!r} is not one of from=left|right|opposite (or concealed for kan)")
     if kind == "chi":
-        if origin != "from=left" or not (chow_start(tiles[0]) and tiles == (tiles[0], tiles[0] + 1, tiles[0] + 2)):
+        if origin != "from=left" or not is_chow(tiles):
             raise SettleError(f"{place}: a chow is three consecutive ranks of one suit, claimed from the left")
     elif len(set(tiles)) != 1:
         raise SettleError(f"{place}: a {kind} is {_SIZES[kind]} identical tiles")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.errors import TileCountError
+from engine.errors import NotationError, TileCountError, around
 
 SUITS = "mps"
 RANKS = 10
@@ -19,6 +19,8 @@ NUM_KINDS = 34
 COPIES = 4
 SET_SIZE = NUM_KINDS * COPIES
 HONOR_NAMES = ("东", "南", "西", "北", "白", "发", "中")
+HONOR_LETTERS = "ESWNPFC"
+"""The MCR notation's honour letters, 1z-7z in order: 十万 has ``ESWN``; ``P F C`` (白发中) are outside its set."""
 
 
 def is_suited(tile: int) -> bool:
@@ -53,16 +55,20 @@ def read_tiles(text: str, where: str) -> list[int]:
     tiles: list[int] = []
     pending: list[tuple[str, int]] = []
     for position, char in enumerate(text):
-        if char.isdigit():
+        if "0" <= char <= "9":  # ASCII only: str.isdigit() also takes '²' and '١'
             pending.append((char, position))
             continue
         if char not in "mpsz" or not pending:
-            raise TileCountError(f"{where}: {text!r} position {position}: expected a rank digit then m, p, s or z")
+            raise TileCountError(
+                f"{where}: {around(text, position)} position {position}: expected a rank digit then m, p, s or z"
+            )
         for digit, at in pending:
-            tiles.append(_tile(digit, char, f"{where}: {text!r} position {at}"))
+            tiles.append(_tile(digit, char, f"{where}: {around(text, at)} position {at}"))
         pending = []
     if pending:
-        raise TileCountError(f"{where}: {text!r}: the digits at the end need a suit letter m, p, s or z")
+        raise TileCountError(
+            f"{where}: {around(text, len(text))}: the digits at the end need a suit letter m, p, s or z"
+        )
     return tiles
 
 
@@ -75,6 +81,49 @@ def _tile(digit: str, suit: str, place: str) -> int:
             raise TileCountError(f"{place}: {digit}z ({HONOR_NAMES[rank - 1]}) is not in the 十万 set (winds only)")
         return WIND_BASE + rank - 1
     return SUITS.index(suit) * RANKS + (rank - 1 if rank else RANKS - 1)
+
+
+def read_mcr(text: str, start: int, source: str) -> list[int]:
+    """Tiles of one part of a hand in the MCR notation (``mjtable score`` and ``waits``), ``text`` being
+    ``source[start:]`` up to the next meld bracket or ``|``: ranks 0-9 (0 = 10) with m, p, s; 1z-4z or ``ESWN``.
+    A ``NotationError`` names the position in ``source`` of a tile outside the set (SW-2) or of any other fault."""
+    tiles: list[int] = []
+    digits_from = -1
+    for offset, char in enumerate(text):
+        if "0" <= char <= "9":  # ASCII only: str.isdigit() also takes '²' and '١'
+            if digits_from < 0:
+                digits_from = offset
+            continue
+        if char in "mpsz":
+            if digits_from < 0:
+                raise NotationError(source, start + offset, "expected a rank digit before the suit letter")
+            for index in range(digits_from, offset):
+                tiles.append(_mcr_tile(text[index], char, source, start + index))
+            digits_from = -1
+            continue
+        if char not in HONOR_LETTERS:
+            raise NotationError(source, start + offset, "expected a 十万 tile (ranks 0-9 with m/p/s, 1-4z, or E S W N)")
+        if digits_from >= 0:
+            raise NotationError(source, start + offset, "expected a suit letter m, p, s or z after the digits")
+        wind = HONOR_LETTERS.index(char)
+        if wind >= len(HONOR_LETTERS) - 3:
+            name = f"{char} ({HONOR_NAMES[wind]})"
+            raise NotationError(source, start + offset, f"{name} is not in the 十万 set, {_WINDS_ONLY}")
+        tiles.append(WIND_BASE + wind)
+    if digits_from >= 0:
+        raise NotationError(source, start + len(text), "expected a suit letter m, p, s or z after the digits")
+    return tiles
+
+
+_WINDS_ONLY = "whose honours are the winds 1z-4z (E S W N)"
+
+
+def _mcr_tile(digit: str, suit: str, source: str, position: int) -> int:
+    rank = int(digit)
+    if suit == "z" and not 1 <= rank <= 4:
+        name = f" ({HONOR_NAMES[rank - 1]})" if 5 <= rank <= 7 else ""
+        raise NotationError(source, position, f"{rank}z{name} is not in the 十万 set, {_WINDS_ONLY}")
+    return WIND_BASE + rank - 1 if suit == "z" else SUITS.index(suit) * RANKS + (rank - 1 if rank else RANKS - 1)
 
 
 def counts_of(tiles: Iterable[int]) -> list[int]:

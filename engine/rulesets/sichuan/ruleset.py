@@ -16,6 +16,7 @@ from engine.errors import RulesetError
 from engine.match import MultiWinDealer, Rotation, RotationPolicy
 from engine.notation import Hand
 from engine.rulesets.base import (
+    STAKE,
     DrawContext,
     FanEntry,
     KongType,
@@ -62,8 +63,9 @@ class SichuanRuleset(Suited108Ruleset):
             None,
             "SC-5 fan cap (multiplier 2^min(fan, cap)); null = no cap",
             types=(int, type(None)),
+            span=(0, 20),
         ),
-        OptionSpec("base", 1, None, "base stake; every amount is a multiple of it", types=(int, float)),
+        OptionSpec("base", 1, None, "base stake; every amount is a multiple of it", types=(int, float), span=STAKE),
         OptionSpec(
             "void_rule",
             "declared",
@@ -86,14 +88,6 @@ class SichuanRuleset(Suited108Ruleset):
         boolean_option("menqing", False, "SC-4 option 门清: +1番 for a hand with no melds but concealed kongs"),
         boolean_option("zhongzhang", False, "SC-4 option 中张 (断幺九): +1番 for a hand without any 1 or 9"),
     )
-
-    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
-        super().__init__(options)
-        cap, base = self.options["cap_fan"], self.options["base"]
-        if cap is not None and cap < 0:
-            raise RulesetError(f"ruleset 'sichuan': option 'cap_fan' = {cap} must be 0 or more (or null)")
-        if base <= 0:
-            raise RulesetError(f"ruleset 'sichuan': option 'base' = {base!r} must be a positive number")
 
     # --- table facts ------------------------------------------------------------------------------------
 

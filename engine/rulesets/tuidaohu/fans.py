@@ -51,7 +51,8 @@ _YAOJIU = frozenset(TERMINALS) | frozenset(WINDS) | frozenset(DRAGONS)
 
 
 def tile_kinds(counts: Sequence[int]) -> set[str]:
-    """The colour and terminal 番型 of the 14 tiles (melds included)."""
+    """The colour 番型 of the 14 tiles (melds included), whatever their shape: 混一色, 清一色, 字一色 (S003:61:
+    字一色 is "字牌的刻子、对子", so seven pairs of honours are one too)."""
     tiles = [tile for tile in range(NUM_KINDS) if counts[tile]]
     suits = {tile // 9 for tile in tiles if not is_honor(tile)}
     honors = any(is_honor(tile) for tile in tiles)
@@ -60,9 +61,22 @@ def tile_kinds(counts: Sequence[int]) -> set[str]:
         kinds.add("hunyise" if honors else "qingyise")
     if not suits:
         kinds.add("ziyise")
-    if all(tile in _YAOJIU for tile in tiles):
-        kinds.add("hunyaojiu" if honors and suits else "qingyaojiu" if suits else "ziyise")
     return kinds
+
+
+def terminal_kinds(counts: Sequence[int]) -> set[str]:
+    """混幺九 or 清幺九 of a 4 sets + pair reading (melds included). Both are hands of pungs and a pair (wild.md §5.1,
+    S003:61: 混幺九 "不计碰碰胡", 清幺九 "组成的碰碰胡"), so they belong to the standard reading only: seven pairs of
+    terminals and honours are 七对, and 十三幺 is 十三幺 alone. Terminals and honours cannot make a chow, so such a
+    reading is all pungs. TD-4: 混幺九 needs both an honour and a terminal (honours alone are 字一色)."""
+    tiles = [tile for tile in range(NUM_KINDS) if counts[tile]]
+    if not all(tile in _YAOJIU for tile in tiles):
+        return set()
+    honors = any(is_honor(tile) for tile in tiles)
+    suited = not all(is_honor(tile) for tile in tiles)
+    if honors and suited:
+        return {"hunyaojiu"}
+    return {"qingyaojiu"} if suited else set()
 
 
 def set_kinds(triplets: Iterable[Tile], chows: int, pair: Tile) -> set[str]:
@@ -104,6 +118,7 @@ def reading_kinds(concealed: Sequence[int], melds: Sequence[Meld]) -> list[set[s
         for tile in meld.tiles:
             counts[tile] += 1
     colours = tile_kinds(counts)
+    terminals = terminal_kinds(counts)
     melded = [meld.tile for meld in melds if meld.kind is not MeldKind.CHOW]
     meld_chows = sum(meld.kind is MeldKind.CHOW for meld in melds)
     found = []
@@ -111,7 +126,7 @@ def reading_kinds(concealed: Sequence[int], melds: Sequence[Meld]) -> list[set[s
         if split.form == "standard":
             triplets = melded + [tile for kind, tile in split.sets if kind == "pung"]
             chows = meld_chows + sum(kind == "chow" for kind, _ in split.sets)
-            found.append(colours | set_kinds(triplets, chows, split.pair))  # type: ignore[arg-type]
+            found.append(colours | terminals | set_kinds(triplets, chows, split.pair))  # type: ignore[arg-type]
         elif split.form == "seven_pairs":
             four = any(n == 4 for n in concealed)
             found.append(colours | {"haohua-qidui" if four else "qidui"})

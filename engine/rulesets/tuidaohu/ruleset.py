@@ -17,6 +17,7 @@ from engine.analysis import ShapeRules
 from engine.errors import RulesetError
 from engine.notation import Hand
 from engine.rulesets.base import (
+    STAKE,
     DrawContext,
     FanEntry,
     IndicatorPosition,
@@ -65,7 +66,7 @@ def kong_money(kong: Kong, base: float) -> Payments:
 class TuidaohuRuleset(Ruleset):
     id = "tuidaohu"
     description = "广东推倒胡 — Guangdong push-down: no chi, 鬼牌 = indicator + 1, 番型 sum × 自摸 × 硬胡, 买马"
-    option_specs = (OptionSpec("base", 1, None, "底分", types=(int, float)),)
+    option_specs = (OptionSpec("base", 1, None, "底分", types=(int, float), span=STAKE),)
 
     @cached_property
     def shape_rules(self) -> ShapeRules:

@@ -12,10 +12,12 @@ from hypothesis import strategies as st
 
 from controller.cli import main
 from engine.analysis import is_win as engine_is_win
+from engine.analysis import shanten as engine_shanten
 from engine.errors import MjtableError
+from engine.rulesets.base import WinContext
 from engine.rulesets.readings import STANDARD_ONLY
 from engine.rulesets.registry import get_ruleset
-from engine.rulesets.shiwan.shape import is_win, waits
+from engine.rulesets.shiwan.shape import is_win, shanten, waits
 from engine.rulesets.shiwan.tiles import SET_SIZE, code, counts_of, format_tiles, full_set, read_tiles
 from engine.simulation import simulate
 from engine.tiles import to_counts
@@ -143,3 +145,53 @@ def test_win_check_agrees_with_the_engine_on_ranks_1_to_9(tiles):
         return
     engine_tiles = [27 + tile - 30 if tile >= 30 else tile // 10 * 9 + tile % 10 for tile in tiles]
     assert is_win(counts) == engine_is_win(to_counts(engine_tiles)[:34], STANDARD_ONLY)
+
+
+def test_score_and_waits_lines_read_ten_rank_tiles():
+    """`Ruleset.parse_hand` (the `score` / `waits` notation) reads 十万's ids: 0 = 10 (G-1), E S W N the winds, an
+    8-9-10 chow meld (SW-1); 9-10-1 is no meld and 白 (5z or P) is outside the set (SW-2), named with its position."""
+    shiwan = get_ruleset(S)
+    hand = shiwan.parse_hand("[890s,1]123p456p789mEE")
+    assert [format_tiles(meld.tiles) for meld in hand.melds] == ["890s"]
+    assert format_tiles(hand.standing) == "789m123456p1z" and code(hand.win_tile) == "1z"
+    with pytest.raises(MjtableError, match="expected a meld"):
+        shiwan.parse_hand("[190s,1]123p456p789mEE")
+    with pytest.raises(MjtableError, match=r"5z \(白\) is not in the 十万 set.*position 14"):
+        shiwan.parse_hand("123456789m123p5z5z")
+    with pytest.raises(MjtableError, match=r"P \(白\) is not in the 十万 set.*position 14"):
+        shiwan.parse_hand("123456789m123pPP")
+
+
+def test_score_checks_the_hand_it_is_given():
+    """`evaluate` refuses a hand that cannot exist, whichever command read it: 13 tiles before the winning one,
+    four copies at most."""
+    shiwan = get_ruleset(S)
+    ctx = WinContext(winner=1, dealer=0, discarder=2)
+    with pytest.raises(MjtableError, match="expected 13"):
+        shiwan.evaluate(shiwan.parse_hand("123m1z1z"), ctx)
+    with pytest.raises(MjtableError, match="5 copies of 0m"):
+        shiwan.evaluate(shiwan.parse_hand("0000m123p456p789s0m"), ctx)
+    assert shiwan.evaluate(shiwan.parse_hand("123456789m123p5p5p"), ctx).hu is True
+
+
+def test_waits_and_shanten_on_ten_ranks():
+    """`waits_of`: 89s waits on 7s and 10s; 0000s 9s waits on 8s (000s + 890s); 123456789m123p5p waits on 5p (what
+    `score` and `settle` call a win); shanten counts over ten ranks (190m is a 9-10 partial, 1m a single)."""
+    shiwan = get_ruleset(S)
+    assert shiwan.waits_of((), read_tiles("000m123p456p89s11z", "hand")) == (read_tiles("7s0s", "w"), 0)
+    assert shiwan.waits_of((), read_tiles("123456789m123p5p", "hand")) == (read_tiles("5p", "w"), 0)
+    waits_found, steps = shiwan.waits_of((), read_tiles("0000s456m789m9s11z", "hand"))
+    assert [code(tile) for tile in waits_found] == ["8s"] and steps == 0
+    assert shiwan.waits_of((), read_tiles("19m19p19s1234z190m", "hand"))[1] == 6
+
+
+@settings(deadline=None)
+@given(near_wins_without_tens())
+def test_shanten_agrees_with_the_engine_on_ranks_1_to_9(tiles):
+    """Without a 10 the ten-rank shanten must agree with the engine's nine-rank one (13 of the tiles)."""
+    tiles = tiles[:13]
+    counts = counts_of(tiles)
+    if max(counts) > 4:
+        return
+    engine_tiles = [27 + tile - 30 if tile >= 30 else tile // 10 * 9 + tile % 10 for tile in tiles]
+    assert shanten(counts) == engine_shanten(to_counts(engine_tiles)[:34], STANDARD_ONLY)

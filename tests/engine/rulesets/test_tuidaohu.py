@@ -72,6 +72,41 @@ def test_mixed_terminals_exclude_all_pungs():
     assert paid(answer) == (0, 64, -64, 0)
 
 
+def test_mixed_terminals_from_melds_are_still_all_pungs():
+    # §5.1 混幺九 with declared pungs: 111m and 999p ponged, 111s 77z 7z standing; 32 × 硬 2 = 64, no 碰碰胡.
+    answer = td("111s777z9s", "9s", ("pon:111m:from=left", "pon:999p:from=right"), winner=1, discarder=2)
+    assert answer["kinds"] == ["hunyaojiu"] and answer["hand_value"] == 64
+
+
+def test_seven_pairs_of_terminals_and_honours_are_not_mixed_terminals():
+    # §5.1 (S003:61): 混幺九 "不计碰碰胡" is a hand of pungs and a pair, so 11m 99m 11p 99p 11s 99s 11z is 七对
+    # only: 16 × 硬 2 = 32 from the discarder (not 混幺九 + 七对 = 48 × 2 = 96).
+    answer = td("11m99m11p99p11s99s1z", "1z", winner=1, discarder=2)
+    assert answer["kinds"] == ["qidui"] and answer["hand_value"] == 32
+    assert paid(answer) == (0, 32, -32, 0)
+
+
+def test_luxury_seven_pairs_of_terminals_are_not_pure_terminals():
+    # §5.1: 清幺九 is "全部由1、9序数牌组成的碰碰胡": 1111m 99m 11p 99p 11s 9s+9s as seven pairs is 豪华七对 32 alone;
+    # × 硬 2 = 64 (not 清幺九 + 豪华七对 = 96 × 2).
+    answer = td("1111m99m11p99p11s9s", "9s", winner=1, discarder=2)
+    assert answer["kinds"] == ["haohua-qidui"] and answer["hand_value"] == 64
+
+
+def test_thirteen_orphans_is_not_also_mixed_terminals():
+    # §5.1: 十三幺 88 is its own shape, not a hand of pungs: not 混幺九 as well. Indicator 3s (鬼牌 4s), so the
+    # 南 in the hand is natural and the hand hard: 88 × 2 = 176 from the discarder (not (88 + 32) × 2 = 240).
+    answer = td("19m19p19s1234567z", "1m", winner=1, discarder=2, indicator="3s")
+    assert answer["kinds"] == ["shisanyao"] and answer["hard"] is True and answer["hand_value"] == 176
+    assert paid(answer) == (0, 176, -176, 0)
+
+
+def test_pure_terminal_pungs_exclude_all_pungs_and_mixed_terminals():
+    # §5.1 清幺九 64 (no 碰碰胡, 混幺九): 111m 999m 111p 999s 1s+1s; × 硬 2 = 128.
+    answer = td("111m999m111p999s1s", "1s", winner=1, discarder=2)
+    assert answer["kinds"] == ["qingyaojiu"] and answer["hand_value"] == 128
+
+
 def test_wildcard_reading_makes_big_three_dragons():
     # W-1/W-2: 555z 666z 77z 222m 88m + 鬼牌 (2z) reads as 中 for 大三元 (88), with 混一色 (8) and 碰碰胡 (8):
     # 104 × self-draw 2 (soft) = 208 from each.
