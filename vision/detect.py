@@ -161,13 +161,19 @@ def _watershed(zone: np.ndarray, blob: np.ndarray, markers: np.ndarray, count: i
     return parts
 
 
-def _region_piece(points: np.ndarray | None, tile_area: float) -> Piece | None:
+def _region_piece(
+    points: np.ndarray | None, tile_area: float, largest: float = 1.45, area: float | None = None
+) -> Piece | None:
     """The tile a grown region is, if it has a tile's area and its outline is a tile's rectangle (a region reaching
-    into its neighbour is ragged: its rectangle is too large)."""
-    if points is None or not 0.6 * tile_area < len(points) < 1.45 * tile_area:
+    into its neighbour is ragged: its rectangle is too large). ``points`` are the region's pixels, or its outline
+    and its ``area``."""
+    if points is None:
+        return None
+    area = len(points) if area is None else area
+    if not 0.6 * tile_area < area < largest * tile_area:
         return None
     part = _piece(cv2.minAreaRect(points))
-    return None if part is None or part[1] * part[2] > 1.45 * tile_area else part
+    return None if part is None or part[1] * part[2] > largest * tile_area else part
 
 
 CORE_LEVELS = (0.85, 0.9, 0.94, 0.97)
@@ -177,6 +183,10 @@ through) only at the higher ones."""
 CORE_EROSIONS = (1, 2)
 """Pixels eroded off the cores, tried in turn: cuts the thin contacts at tiles' corners."""
 SPLIT_DEPTH = 3
+OFF_MAT_LARGEST = 1.8
+"""Tile areas a region may cover off the mat (in a photo): a photo's tile size is the top face's, as its labels or
+a ruler give it, while the tile-coloured region also holds the tile's sides, rounded edges and half the gap to its
+neighbour (1.3 faces on the scenes' photos, as the median). On the mat the calibration measures the bodies."""
 
 
 def _seam_like(hole: np.ndarray, short: float) -> bool:
@@ -209,7 +219,7 @@ def _bright_cores(
     return kept, cores
 
 
-def _split(zone: np.ndarray, blob: np.ndarray, tile_area: float) -> tuple[list[Piece], float]:
+def _split(zone: np.ndarray, blob: np.ndarray, tile_area: float, largest: float) -> tuple[list[Piece], float]:
     """Touching tiles parted where their seams are, as a real photo shows them (a dark line, or a faint one between
     tiles pressed together, in rows and grids that need not be straight): the first core level that parts the
     blob seeds a watershed; each region that is a tile is one, a region of several is parted again at the next
@@ -218,7 +228,7 @@ def _split(zone: np.ndarray, blob: np.ndarray, tile_area: float) -> tuple[list[P
     short = np.sqrt(tile_area * TILE_W_MM / TILE_H_MM)
     side = max(3, round(short / 4) * 2 + 1)
     top = cv2.dilate(value, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))).astype(np.float32)
-    return _part(zone, value.astype(np.float32), top, blob > 0, tile_area, 0)
+    return _part(zone, value.astype(np.float32), top, blob > 0, tile_area, largest, 0)
 
 
 def _explained(rest: float, tiles: int, tile_area: float) -> bool:
@@ -238,7 +248,13 @@ def _regions(markers: np.ndarray, count: int) -> list[np.ndarray]:
 
 
 def _part(
-    zone: np.ndarray, value: np.ndarray, top: np.ndarray, region: np.ndarray, tile_area: float, depth: int
+    zone: np.ndarray,
+    value: np.ndarray,
+    top: np.ndarray,
+    region: np.ndarray,
+    tile_area: float,
+    largest: float,
+    depth: int,
 ) -> tuple[list[Piece], float]:
     """The tiles of a region at the core level and erosion whose tiles explain most of it (the first that
     explains all of it ends the search), regions of several tiles parted again; and the area left unexplained."""
@@ -253,10 +269,10 @@ def _part(
             cv2.watershed(zone, markers)
             pieces, merged, lost = [], [], area  # less what tiles, or regions to part again, explain
             for points in _regions(markers, count):
-                piece = _region_piece(points if len(points) else None, tile_area)
+                piece = _region_piece(points if len(points) else None, tile_area, largest)
                 if piece is not None:
                     pieces.append(piece)
-                elif len(points) > 1.45 * tile_area:
+                elif len(points) > largest * tile_area:
                     merged.append(points)
                 else:
                     continue
@@ -268,25 +284,104 @@ def _part(
         if _explained(best[0], len(best[1]), tile_area) and not best[2]:
             break
     lost, pieces, merged = best
+    if not pieces and not merged and largest > 1.45:  # off the mat: a block no seam parts may still be tiles
+        block = _block(zone, cv2.findNonZero(region.astype(np.uint8)), tile_area)
+        return block, area if not block else max(area - len(block) * tile_area, 0.0)
     rest = lost + sum(len(points) for points in merged)
     for points in merged if depth < SPLIT_DEPTH else []:
         part = np.zeros(region.shape, bool)
         part[points[:, 0, 1], points[:, 0, 0]] = True
-        more, left = _part(zone, value, top, part, tile_area, depth + 1)
+        more, left = _part(zone, value, top, part, tile_area, largest, depth + 1)
         pieces = pieces + more
         rest -= len(points) - left
     return pieces, max(rest, 0.0)
-    return best
 
 
-def _seeds(pieces: list[Piece], shape: tuple[int, ...]) -> np.ndarray:
-    """Labelled seeds: the middle third of each piece."""
+BLOCK_FILL = 0.85
+"""Share of its rotated rectangle a region must fill to be cut as a block of touching tiles."""
+BLOCK_INKED = 0.5
+"""Share of a block's parts that must show ink (a blank white dragon shows none)."""
+
+
+def _block(zone: np.ndarray, points: np.ndarray | None, tile_area: float) -> list[Piece]:
+    """A region that no seam parts, cut into the rows and columns of touching tiles it is shaped like: only a
+    region that fills its rotated rectangle (a block, not the outline of a table top), whose sides are whole
+    numbers of tile sides (a tile's body being up to a third larger than its face), and most of whose parts show
+    ink (a strip of bare table top between a tray and the photo's edge is a block too)."""
+    if points is None or len(points) < 2 * tile_area:
+        return []
+    (cx, cy), (w, h), angle = cv2.minAreaRect(points)
+    if len(points) < BLOCK_FILL * w * h:
+        return []
+    short, long = np.sqrt(tile_area * TILE_W_MM / TILE_H_MM), np.sqrt(tile_area * TILE_H_MM / TILE_W_MM)
+    fits = []
+    for across, down in ((short, long), (long, short)):
+        columns, rows = max(1, round(w / (1.1 * across))), max(1, round(h / (1.1 * down)))
+        stretch = (w / columns / across, h / rows / down)
+        if columns * rows >= 2 and all(0.9 <= value <= 1.3 for value in stretch):
+            fits.append((abs(np.log(stretch[0] / stretch[1])), columns, rows))
+    if not fits:
+        return []
+    _, columns, rows = min(fits)
+    theta = np.deg2rad(angle)
+    along, down_axis = np.array([np.cos(theta), np.sin(theta)]), np.array([-np.sin(theta), np.cos(theta)])
+    pieces = []
+    for i in range(columns):
+        for j in range(rows):
+            centre = (
+                np.array([cx, cy])
+                + along * (i - (columns - 1) / 2) * w / columns
+                + down_axis * (j - (rows - 1) / 2) * h / rows
+            )
+            piece = _piece((tuple(centre), (w / columns, h / rows), angle))
+            if piece is None:
+                return []
+            pieces.append(piece)
+    inked = sum(_inked(zone, [piece]) for piece in pieces)
+    return pieces if inked >= BLOCK_INKED * len(pieces) else []
+
+
+def _seeds(pieces: list[Piece], shape: tuple[int, ...], share: float = 1 / 3) -> np.ndarray:
+    """Labelled seeds: the middle ``share`` of each piece's sides, tilted as the piece is."""
     markers = np.zeros(shape[:2], np.int32)
-    for label, (centre, long_side, short_side, sideways, _) in enumerate(pieces, start=1):
-        size = (long_side / 3, short_side / 3) if sideways else (short_side / 3, long_side / 3)
-        corners = cv2.boxPoints((tuple(centre), size, 0.0))
+    for label, (centre, long_side, short_side, sideways, tilt) in enumerate(pieces, start=1):
+        up = np.array([-1.0, 0.0]) if sideways else np.array([0.0, -1.0])
+        corners = _quad(centre, up, share * long_side, share * short_side, tilt)
         cv2.fillConvexPoly(markers, np.round(corners).astype(np.int32), label)
     return markers
+
+
+REGROWN_SEED = 0.9
+"""Share of a parted tile's sides that seeds its regrowth (``_regrown``): most of the tile, still inside its own
+body, so that only its rim and the seam are left to settle, and the line halfway between two seeds' edges is the
+seam whatever the tiles' sizes and offsets (halfway between the middle thirds of a small and a large tile is not)."""
+
+
+def _regrown(
+    zone: np.ndarray, blob: np.ndarray, pieces: list[Piece], rest: float, tile_area: float
+) -> tuple[list[Piece], float]:
+    """Tiles parted at their seams (``_split``) given their whole bodies back, on the table's mat: the seam
+    watershed leaves each tile's shaded rim to the mat, so the tiles come out a pixel or two short and their rims
+    count as stray tile colour (a few touching pairs in a zone summed to half a tile: the zone looked covered, and
+    its discard went unread). On the mat a blob is all tile body, so each of its pixels goes to the nearest tile,
+    seeded by most of each: no edge to stop at (a face's printed frame), no mat to claim the rims. If a region is
+    then no tile, the parted tiles stand, with ``rest``."""
+    seeds = _seeds(pieces, blob.shape, REGROWN_SEED)
+    _, nearest = cv2.distanceTransformWithLabels(
+        (seeds == 0).astype(np.uint8), cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL
+    )
+    owner = np.zeros(nearest.max() + 1, np.int32)  # each seed pixel's own label, as the distance transform numbers it
+    owner[nearest[seeds > 0]] = seeds[seeds > 0]
+    cells = np.where(blob > 0, owner[nearest], 0)
+    grown = [_cell_piece((cells == label).astype(np.uint8), tile_area) for label in range(1, len(pieces) + 1)]
+    return (pieces, rest) if None in grown else (grown, 0.0)
+
+
+def _cell_piece(cell: np.ndarray, tile_area: float) -> Piece | None:
+    """The tile a region (a 0/1 mask) is (``_region_piece``), its rectangle taken around its outline: the same
+    rectangle as around all its pixels, at a tenth of the points."""
+    outline = cv2.findContours(cell, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]
+    return _region_piece(np.vstack(outline), tile_area, area=cv2.countNonZero(cell)) if outline else None
 
 
 def _rows(zone: np.ndarray, blob: np.ndarray, tile_area: float) -> list[np.ndarray]:
@@ -319,11 +414,12 @@ def _rows(zone: np.ndarray, blob: np.ndarray, tile_area: float) -> list[np.ndarr
 
 def _pieces(zone: np.ndarray, contour: np.ndarray, tile_area: float, on_mat: bool = True) -> tuple[list[Piece], float]:
     """The tiles of one blob, and the blob area they leave unexplained: one tile; or touching tiles parted at their
-    seams (``_split``) when that explains the whole blob; else, on the table's mat, rows of discards, or touching
-    tiles separated by a watershed seeded by their bright cores, by the parts beyond its waists, or by the parts of
-    a straight run; else whatever ``_split`` found. A blob that is not a whole number of tiles (a hand, half a tile
-    under a hand) gives nothing. Off the mat (``on_mat`` False: a photo of anything) only seams part tiles: a
-    table top of tile colour is one blob too, which equal cuts would make into tiles."""
+    seams (``_split``) when that explains the whole blob (on the mat, given their rims back: ``_regrown``); else, on
+    the table's mat, rows of discards, or touching tiles separated by a watershed seeded by their bright cores, by
+    the parts beyond its waists, or by the parts of a straight run; else whatever ``_split`` found. A blob that is
+    not a whole number of tiles (a hand, half a tile under a hand) gives nothing. Off the mat (``on_mat`` False: a
+    photo of anything) only seams part tiles: a table top of tile colour is one blob too, which equal cuts would
+    make into tiles."""
     area = cv2.contourArea(contour)
     if round(area / tile_area) <= 1:
         piece = _piece(cv2.minAreaRect(contour)) if 0.7 * tile_area < area < 1.3 * tile_area else None
@@ -334,7 +430,7 @@ def _pieces(zone: np.ndarray, contour: np.ndarray, tile_area: float, on_mat: boo
         x, y, w, h = cv2.boundingRect(contour)
         blob = np.zeros((h, w), np.uint8)
         cv2.drawContours(blob, [contour - (x, y)], -1, 255, -1)
-        piece = _region_piece(cv2.findNonZero(blob), tile_area)
+        piece = _region_piece(cv2.findNonZero(blob), tile_area, OFF_MAT_LARGEST)
         if piece is not None:
             return [_moved(piece, x, y)], 0.0
     x, y, w, h = cv2.boundingRect(contour)
@@ -342,7 +438,9 @@ def _pieces(zone: np.ndarray, contour: np.ndarray, tile_area: float, on_mat: boo
     blob = np.zeros((h, w), np.uint8)
     cv2.drawContours(blob, [local], -1, 255, -1)
     roi = np.ascontiguousarray(zone[y : y + h, x : x + w])
-    split, rest = _split(roi, blob, tile_area)
+    split, rest = _split(roi, blob, tile_area, 1.45 if on_mat else OFF_MAT_LARGEST)
+    if split and rest < 0.3 * tile_area and on_mat:
+        split, rest = _regrown(roi, blob, split, rest, tile_area)
     if (split and rest < 0.3 * tile_area) or not on_mat:
         return [_moved(piece, x, y) for piece in split], rest
     rows = [_pieces(roi, strip, tile_area)[0] for strip in _rows(roi, blob, tile_area)]
@@ -358,6 +456,23 @@ def _pieces(zone: np.ndarray, contour: np.ndarray, tile_area: float, on_mat: boo
     if run:
         return [_moved(piece, x, y) for piece in run], 0.0
     return [_moved(piece, x, y) for piece in split], rest
+
+
+INK = 0.02
+"""Share of a face's middle that is ink (darker than 0.7 of its body) below which a part shows no ink."""
+
+
+def _inked(zone: np.ndarray, pieces: list[Piece]) -> bool:
+    """Whether every piece shows some ink in the middle of its face."""
+    value = zone.min(axis=2)
+    for centre, long_side, short_side, sideways, _ in pieces:
+        half = np.array([long_side, short_side] if sideways else [short_side, long_side]) * 0.35
+        x0, y0 = np.maximum(np.round(centre - half).astype(int), 0)
+        x1, y1 = np.round(centre + half).astype(int)
+        middle = value[y0:y1, x0:x1]
+        if middle.size == 0 or np.mean(middle < 0.7 * np.percentile(middle, 90)) < INK:
+            return False
+    return True
 
 
 def _moved(piece: Piece, x: float, y: float) -> Piece:

@@ -101,3 +101,33 @@ def test_a_hand_over_a_zone_covers_it_and_an_empty_zone_is_clear(camera, tint):
     covered = {(view.seat, view.zone): view.covered for view in recognizer.read(frame)}
     assert covered[(2, "discard")]
     assert not covered[(0, "discard")] and not covered[(1, "discard")]
+
+
+def test_tiles_parted_at_a_seam_keep_their_whole_bodies_and_leave_no_stray_tile_colour(camera):
+    """Two rows of a river laid touching: each pair is parted at its seam, which left each tile's shaded rim to the
+    mat. The rims counted as stray tile colour (three pairs made a zone look covered by a hand, and the simulated
+    table's discards went unread) and the tiles came out short. A white dragon's printed frame is an edge inside
+    its face."""
+    from vision.detect import find_tiles
+    from vision.recognize import ZONE_PPM, Zones
+    from vision.render import Look
+
+    kinds = (31, 4, 13, 22, 27, 33)  # the white dragon first
+    tiles = [
+        place(seat, kinds[2 * column + row], -103 + 34.5 * column, 147 + 40.5 * row)
+        for seat in range(4)
+        for column in range(3)
+        for row in range(2)
+    ]
+    lone = [place(seat, 9, 80, 150) for seat in range(4)]
+    frame = render(Scene((*tiles, *lone)), camera, Look(), np.random.default_rng(0))
+    zones = Zones(Calibration(camera.homography, camera.width, camera.height), ("discard",))
+    for index in range(len(zones)):
+        located, covered = zones.locate_zone(frame, index)
+        assert len(located) == 7 and not covered
+        detection = find_tiles(zones.image(frame, index), ZONE_PPM)
+        assert detection.stray == 0
+        sides = np.array(
+            [[np.linalg.norm(t.quad[1] - t.quad[0]), np.linalg.norm(t.quad[2] - t.quad[1])] for t in detection.tiles]
+        )
+        assert np.all(np.abs(sides - [30, 40]) <= [1.5, 2.5]), sides  # a tile's body: 30 x 40 mm, at 1 px per mm
