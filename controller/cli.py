@@ -53,7 +53,11 @@ def _chunks(source: TextIO) -> Iterator[list[str]]:
     its line is complete. Bytes that are not UTF-8 become a line the batch answers with an error."""
     raw = getattr(getattr(source, "buffer", None), "raw", None)
     if raw is None:  # an in-memory stream (tests, embedding): it is all there already
-        yield [line if len(line) <= MAX_LINE else OVERLONG for line in source.read().splitlines()]
+        text = source.read()
+        lines = text.split("\n")  # "\n" only, as from a pipe: str.splitlines also splits at U+2028, \x0c, \x85 ...
+        if lines[-1] == "":
+            lines.pop()
+        yield [line if len(line) <= MAX_LINE else OVERLONG for line in lines]
         return
     pending: list[bytes] = []  # the pieces of the unfinished line (joined once: no quadratic copying)
     size = 0

@@ -275,13 +275,21 @@ def _skim(payload: bytes) -> Any:
 
 def _reply_id(value: Any) -> str | int | None:
     """The request's ``id`` to echo: a string of at most ``MAX_ID`` characters or an integer up to 2**53."""
-    if type(value) is str:
-        return value if len(value) <= MAX_ID else None
+    if type(value) is str:  # a lone surrogate ("\ud800") is no text the reply could carry as UTF-8
+        return value if len(value) <= MAX_ID and _utf8(value) else None
     if isinstance(value, _Number) and value.lstrip("-").isascii() and value.lstrip("-").isdigit() and len(value) < 17:
         value = int(value)
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) <= 2**53:
         return value
     return None
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def answer_command(payload: bytes, token: str, commands: dict[str, Command]) -> dict[str, Any]:

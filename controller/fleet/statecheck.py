@@ -82,7 +82,7 @@ def read_state(payload: bytes) -> dict[str, Any]:
     if not (isinstance(scores, list) and len(scores) == 4 and all(_number(score) for score in scores)):
         raise _fail("scores", "four numbers", scores)
     _fault(state.get("fault"))
-    if state["hand"] is not None:
+    if state.get("hand") is not None:
         _text(state, "rules")
         _int(state, "dealer", 0, 3)
         if state.get("round_wind") not in ("E", "S", "W", "N"):

@@ -40,8 +40,16 @@ RESULT_COLUMNS = ("result", "match_state", "finished_at")
 
 def link(before: str, what: str, values: Sequence[Any]) -> str:
     """The hash of one row: the row before's hash, what the row is (run, hand, event, result) and its values."""
-    body = json.dumps([what, *values], ensure_ascii=False, separators=(",", ":"))
+    body = json.dumps([what, *values], ensure_ascii=False, separators=(",", ":"), default=_blob)
     return hashlib.sha256(f"{before}\n{body}".encode()).hexdigest()
+
+
+def _blob(value: Any) -> Any:
+    """A blob, which the service never writes (an edited row may hold one): hashed as its hex, so that the row is
+    named as changed rather than failing to hash."""
+    if isinstance(value, bytes):
+        return {"blob": value.hex()}
+    raise TypeError(f"a {type(value).__name__} in a journal row")
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from controller.service.chain import (
 )
 from controller.service.events import Event
 from controller.service.hand import HandRecord, HandState
-from engine.errors import MjtableError
+from engine.errors import MjtableError, quoted
 from engine.match import Match
 
 log = logging.getLogger(__name__)
@@ -121,7 +121,7 @@ class Journal:
         existed = path.exists()
         try:
             self._db = self._open_readonly() if readonly else self._open(synchronous)
-        except sqlite3.DatabaseError as error:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as error:  # a damaged page: text that is not UTF-8
             raise JournalError(f"journal {path}: {self._damaged(error)}") from None
         except (OSError, sqlite3.Error) as error:
             raise JournalError(f"journal {path}: {error}") from None
@@ -204,7 +204,7 @@ class Journal:
     def _rows(self, sql: str, values: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         try:
             return self._db.execute(sql, values).fetchall()
-        except sqlite3.Error as error:
+        except (sqlite3.Error, UnicodeDecodeError) as error:
             raise JournalError(f"journal {self.path}: {self._damaged(error)}") from None
 
     @contextmanager
@@ -219,7 +219,7 @@ class Journal:
                 cursor.execute("ROLLBACK")
                 raise
             cursor.execute("COMMIT")
-        except sqlite3.Error as error:
+        except (sqlite3.Error, UnicodeDecodeError) as error:
             raise JournalError(f"journal {self.path}: {self._damaged(error)}") from None
 
     def _json(self, where: str, column: str, text: Any, kind: type) -> Any:
@@ -236,7 +236,7 @@ class Journal:
 
     def _integer(self, where: str, column: str, value: Any, low: int, high: int) -> None:
         if not _within(value, low, high):
-            raise self._bad(f"{where}, column {column}", f"expected an integer {low}-{high}, found {value!r}")
+            raise self._bad(f"{where}, column {column}", f"expected an integer {low}-{high}, found {quoted(value)}")
 
     def _bad(self, where: str, problem: str) -> JournalError:
         """A row that is not what the service wrote: named, with what to do instead."""
@@ -251,13 +251,13 @@ class Journal:
         rows = self._rows("SELECT value FROM meta WHERE key = 'chain'")
         try:
             found = json.loads(rows[0][0]) if rows else None
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, RecursionError):
             found = None
         migrated = isinstance(found, dict) and found.get("from") == "migration"
         if migrated and not (_within(found.get("hands_before"), 0, 2**63 - 1) and _amount(found.get("at"))):
             found = None
         if not isinstance(found, dict) or found.get("from") not in ("creation", "migration"):
-            raise self._bad("meta row chain", f"expected where the chain starts, found {rows}")
+            raise self._bad("meta row chain", f"expected where the chain starts, found {quoted(rows)}")
         return found
 
     def verify(self, run_id: int) -> None:
@@ -282,7 +282,7 @@ class Journal:
             where = f"run {run_id} hand {index}"
             if hand[2] != index:
                 problem = "is missing (deleted, or hands renumbered)" if hand[2] != index - 1 else "is there twice"
-                raise self._bad(where, f"hands row {hand[0]} says hand {hand[2]!r}: hand {index} {problem}")
+                raise self._bad(where, f"hands row {hand[0]} says hand {quoted(hand[2])}: hand {index} {problem}")
             if index and hands[index - 1][12] is None:
                 raise self._bad(f"run {run_id} hand {index - 1}", "has no result, yet a hand follows it")
             before = self._follows(before, "hand", hand[:12], f"{where} (hands row {hand[0]})")
@@ -291,7 +291,7 @@ class Journal:
             )
             for seq, event in enumerate(events):
                 if event[0] != seq:
-                    raise self._bad(f"{where} event {seq}", f"missing: the next event is numbered {event[0]!r}")
+                    raise self._bad(f"{where} event {seq}", f"missing: the next event is numbered {quoted(event[0])}")
                 before = self._follows(before, "event", event, f"{where} event {seq}")
             if hand[-1] is not None or hand[12] is not None:
                 before = self._follows(before, "result", (*hand[12:15], hand[-1]), f"{where}, its result")
@@ -405,8 +405,24 @@ class Journal:
         return next((run for run in reversed(self.runs()) if not run.finished), None)
 
     def runs(self) -> list[RunRecord]:
+        self._orphans()
         rows = self._rows("SELECT id, seed, rules, options, hands, finished_at, players FROM runs ORDER BY id")
         return [self._run(row) for row in rows]
+
+    def _orphans(self) -> None:
+        """A row whose run, match or hand is gone (deleted, renumbered) is named: read through their joins, the
+        rows under it would silently vanish, and a restart would play again what they held."""
+        orphan = self._rows(
+            "SELECT 'matches', id, 'run', run_id FROM matches WHERE run_id NOT IN (SELECT id FROM runs) UNION ALL "
+            "SELECT 'hands', id, 'match', match_id FROM hands WHERE match_id NOT IN (SELECT id FROM matches) "
+            "UNION ALL SELECT 'events', hand_id, 'hand', hand_id FROM events WHERE hand_id NOT IN (SELECT id FROM "
+            "hands) LIMIT 1"
+        )
+        if orphan:
+            table, row, parent, parent_id = orphan[0]
+            where = f"{table} row {quoted(row)}" if table != "events" else f"the events of hand row {quoted(row)}"
+            gone = f"its {parent} {quoted(parent_id)} is not in the journal (a row deleted or renumbered)"
+            raise self._bad(where, gone)
 
     def _run(self, row: tuple[Any, ...]) -> RunRecord:
         run_id, seed, rules, options, hands, finished_at, players = row
@@ -417,7 +433,8 @@ class Journal:
         if not isinstance(rules, str) or players not in PLAYERS:
             raise self._bad(
                 where,
-                f"columns rules, players: expected a ruleset name and bots or people, found {rules!r}, {players!r}",
+                "columns rules, players: expected a ruleset name and bots or people, "
+                f"found {quoted(rules)}, {quoted(players)}",
             )
         return RunRecord(
             run_id, seed, rules, self._json(where, "options", options, dict), hands, finished_at is not None, players
@@ -489,7 +506,7 @@ class Journal:
 
     def _hand(self, run_id: int, row: tuple[Any, ...]) -> tuple[HandRecord, dict[str, Any] | None]:
         hand_id, match_id, number, seed, dealer, round_wind, consecutive, rules, options, result, players = row
-        where = f"run {run_id} hand {number!r} (hands row {hand_id})"
+        where = f"run {run_id} hand {quoted(number)} (hands row {hand_id})"
         self._integer(where, "number", number, 0, 2**63 - 1)
         self._integer(where, "seed", seed, 0, 2**63 - 1)
         self._integer(where, "dealer", dealer, 0, 3)
@@ -498,7 +515,8 @@ class Journal:
         if not isinstance(rules, str) or players not in PLAYERS:
             raise self._bad(
                 where,
-                f"columns rules, players: expected a ruleset name and bots or people, found {rules!r}, {players!r}",
+                "columns rules, players: expected a ruleset name and bots or people, "
+                f"found {quoted(rules)}, {quoted(players)}",
             )
         self._hand_runs[hand_id] = (run_id, number)
         record = HandRecord(
@@ -572,10 +590,10 @@ class Journal:
         run_id, number = self._hand_of(hand_id)
         events = []
         for seq, at, kind, data in rows:
-            where = f"run {run_id} hand {number} event {seq!r}"
+            where = f"run {run_id} hand {quoted(number)} event {quoted(seq)}"
             body = self._json(where, "data", data, dict)
             if not isinstance(at, int | float) or not math.isfinite(at):
-                raise self._bad(f"{where}, column at", f"expected a time, found {at!r}")
+                raise self._bad(f"{where}, column at", f"expected a time, found {quoted(at)}")
             try:
                 events.append(Event.from_dict({**body, "kind": kind, "at": at}))
             except JournalError as error:

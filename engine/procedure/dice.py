@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from engine.errors import quoted
 from engine.procedure.errors import ProcedureError
 
 Dice = tuple[int, int]
@@ -16,17 +17,17 @@ SEATS = 4
 def check_seat(seat: object, field: str = "seat") -> int:
     """Return ``seat`` when it is a seat number 0-3, else raise ``ProcedureError`` naming ``field``."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
-        raise ProcedureError(f"{field}: expected a seat 0-3, got {seat!r}")
+        raise ProcedureError(f"{field}: expected a seat 0-3, got {quoted(seat)}")
     return seat
 
 
 def check_dice(dice: object, field: str = "dice") -> Dice:
     """Return ``dice`` as a tuple when it holds exactly two values 1-6, else raise ``ProcedureError``."""
     if not isinstance(dice, Sequence) or isinstance(dice, str) or len(dice) != 2:
-        raise ProcedureError(f"{field}: expected two dice such as [3, 5], got {dice!r}")
+        raise ProcedureError(f"{field}: expected two dice such as [3, 5], got {quoted(dice)}")
     for number, value in enumerate(dice, 1):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
-            raise ProcedureError(f"{field}: die {number} shows {value!r}, a die shows 1-6")
+            raise ProcedureError(f"{field}: die {number} shows {quoted(value)}, a die shows 1-6")
     return (dice[0], dice[1])
 
 
@@ -43,5 +44,5 @@ def dice_seat(thrower: int, total: int) -> int:
     """
     check_seat(thrower, "thrower")
     if isinstance(total, bool) or not isinstance(total, int) or total < 1:
-        raise ProcedureError(f"total: expected a count of at least 1, got {total!r}")
+        raise ProcedureError(f"total: expected a count of at least 1, got {quoted(total)}")
     return (thrower + total - 1) % SEATS

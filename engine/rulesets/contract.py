@@ -12,7 +12,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.errors import SettleError
+from engine.errors import SettleError, quoted
 from engine.procedure.dice import check_seat
 from engine.rulesets.terms import KongType
 from engine.settlement import Amount, exact
@@ -36,7 +36,7 @@ def boolean(situation: Mapping[str, Any], key: str, default: bool = False) -> bo
     """An optional true/false key; absent = ``default``."""
     value = situation.get(key, default)
     if type(value) is not bool:
-        raise SettleError(f"situation field {key!r}: expected true or false, found {value!r}")
+        raise SettleError(f"situation field {key!r}: expected true or false, found {quoted(value)}")
     return value
 
 
@@ -46,14 +46,14 @@ def whole_number(situation: Mapping[str, Any], key: str, default: int | None, le
     if value is None:
         return default
     if type(value) is not int or value < least:
-        raise SettleError(f"situation field {key!r}: expected a whole number {least} or more, found {value!r}")
+        raise SettleError(f"situation field {key!r}: expected a whole number {least} or more, found {quoted(value)}")
     return value
 
 
 def number(situation: Mapping[str, Any], key: str, default: float) -> float:
     value = situation.get(key, default)
     if type(value) not in (int, float):
-        raise SettleError(f"situation field {key!r}: expected a number, found {value!r}")
+        raise SettleError(f"situation field {key!r}: expected a number, found {quoted(value)}")
     return value
 
 
@@ -62,7 +62,7 @@ def number(situation: Mapping[str, Any], key: str, default: float) -> float:
 
 def read_seat(value: Any, where: str) -> int:
     if type(value) is not int or not 0 <= value <= 3:
-        raise SettleError(f"situation field {where!r}: expected a seat 0-3, found {value!r}")
+        raise SettleError(f"situation field {where!r}: expected a seat 0-3, found {quoted(value)}")
     return value
 
 
@@ -74,7 +74,7 @@ def optional_seat(situation: Mapping[str, Any], key: str) -> int | None:
 def contract_seats(value: Any, key: str) -> tuple[int, ...]:
     """A list of seats (``winners``, ``tenpai``)."""
     if not isinstance(value, list):
-        raise SettleError(f"situation field {key!r}: expected a list of seats, found {value!r}")
+        raise SettleError(f"situation field {key!r}: expected a list of seats, found {quoted(value)}")
     return tuple(check_seat(seat, key) for seat in value)
 
 
@@ -88,7 +88,7 @@ def seat_map(situation: Mapping[str, Any], key: str, kind: type, default: Any) -
     absent seats and an absent key take ``default``."""
     value = situation.get(key, {})
     if not isinstance(value, Mapping):
-        raise SettleError(f'situation field {key!r}: expected an object keyed "0"-"3", found {value!r}')
+        raise SettleError(f'situation field {key!r}: expected an object keyed "0"-"3", found {quoted(value)}')
     found = dict.fromkeys(range(4), default)
     for seat_key, item in value.items():
         if seat_key not in SEAT_KEYS:
@@ -103,7 +103,7 @@ def seat_map(situation: Mapping[str, Any], key: str, kind: type, default: Any) -
 def _amounts(value: Any, where: str) -> dict[int, Amount]:
     """The amounts of the seats a map names (a kong's ``paid_by``)."""
     if not isinstance(value, Mapping):
-        raise SettleError(f'situation field {where!r}: expected an object keyed "0"-"3", found {value!r}')
+        raise SettleError(f'situation field {where!r}: expected an object keyed "0"-"3", found {quoted(value)}')
     amounts: dict[int, Amount] = {}
     for key, amount in value.items():
         if key not in SEAT_KEYS or isinstance(amount, bool) or not isinstance(amount, int | float):
@@ -118,7 +118,7 @@ def _amounts(value: Any, where: str) -> dict[int, Amount]:
 def read_suit(value: Any, where: str) -> str:
     """A declared suit (定缺): ``"m"``, ``"p"`` or ``"s"``."""
     if not isinstance(value, str) or value not in SUITS[:3] or len(value) != 1:
-        raise SettleError(f'situation field {where!r}: expected a suit "m", "p" or "s", found {value!r}')
+        raise SettleError(f'situation field {where!r}: expected a suit "m", "p" or "s", found {quoted(value)}')
     return value
 
 
@@ -130,7 +130,7 @@ def read_tile(value: Any, where: str, tile_set: TileSet) -> Tile:
         tiles = []
     if len(tiles) != 1 or not tile_set.copies[tiles[0]]:
         raise SettleError(
-            f"situation field {where!r}: expected one tile of the {tile_set.name}-tile set, found {value!r}"
+            f"situation field {where!r}: expected one tile of the {tile_set.name}-tile set, found {quoted(value)}"
         )
     return tiles[0]
 
@@ -145,7 +145,7 @@ def read_tiles(value: Any, where: str, tile_set: TileSet) -> list[Tile]:
         except ValueError:
             tiles.append(-1)
     if any(tile < 0 or not tile_set.copies[tile] for tile in tiles):
-        raise SettleError(f'situation field {where!r}: expected tiles such as ["1m", "5z"], found {value!r}')
+        raise SettleError(f'situation field {where!r}: expected tiles such as ["1m", "5z"], found {quoted(value)}')
     return tiles
 
 
@@ -153,7 +153,7 @@ def tile_kinds(situation: Mapping[str, Any], key: str) -> frozenset[Tile]:
     """A list of faces in compact notation (``["5z"]`` or ``["5z", "1m"]``); absent = none."""
     value = situation.get(key, [])
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise SettleError(f'situation field {key!r}: expected a list of tiles such as ["5z"], found {value!r}')
+        raise SettleError(f'situation field {key!r}: expected a list of tiles such as ["5z"], found {quoted(value)}')
     try:
         return frozenset(tile for item in value for tile in parse_tiles(item))
     except ValueError as error:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import SettleError
+from engine.errors import SettleError, quoted
 from engine.match import DealState, HandResult, next_deal
 from engine.procedure.breaking import break_wall
 from engine.procedure.dice import check_dice, check_seat, dice_seat
@@ -196,5 +196,5 @@ class ContractQueries:
 
 def _text(value: Any, where: str) -> str:
     if not isinstance(value, str):
-        raise SettleError(f"situation field {where!r}: expected a tile string, found {value!r}")
+        raise SettleError(f"situation field {where!r}: expected a tile string, found {quoted(value)}")
     return value

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.errors import RulesetError
+from engine.errors import RulesetError, quoted
 from engine.rulesets.base import Ruleset
 from engine.rulesets.basic import BasicRuleset
 from engine.rulesets.changsha import ChangshaRuleset
@@ -57,7 +57,7 @@ def get_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ru
     try:
         cls = _RULESETS[ruleset_id]
     except (KeyError, TypeError):
-        raise RulesetError(f"unknown ruleset {ruleset_id!r}; known: {', '.join(sorted(_RULESETS))}") from None
+        raise RulesetError(f"unknown ruleset {quoted(ruleset_id)}; known: {', '.join(sorted(_RULESETS))}") from None
     return cls(options)
 
 

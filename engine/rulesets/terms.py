@@ -14,7 +14,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
-from engine.errors import RulesetError
+from engine.errors import RulesetError, quoted
 from engine.settlement import Payments, exact
 from engine.tiles import EAST, GREEN, NORTH, RED, SOUTH, WEST, WHITE, WIND_LETTERS, Tile, is_honor, rank_of
 
@@ -55,7 +55,8 @@ class OptionSpec:
                 return self.aliases[value]
         elif any(type(value) is kind for kind in self.types) and self._within(value):
             return value
-        raise RulesetError(f"ruleset {ruleset_id!r}: option {self.key!r} = {value!r} is not allowed; {self.allowed()}")
+        given = quoted(value)
+        raise RulesetError(f"ruleset {ruleset_id!r}: option {self.key!r} = {given} is not allowed; {self.allowed()}")
 
     def _within(self, value: Any) -> bool:
         return self.span is None or value is None or self.span[0] <= value <= self.span[1]
@@ -216,13 +217,13 @@ class WildcardRule:
 
 def _seat(name: str, value: Any) -> int:
     if type(value) is not int or not 0 <= value <= 3:
-        raise RulesetError(f"situation field {name!r}: expected a seat 0-3, found {value!r}")
+        raise RulesetError(f"situation field {name!r}: expected a seat 0-3, found {quoted(value)}")
     return value
 
 
 def _seats(name: str, value: Any) -> tuple[int, ...]:
     if not isinstance(value, list | tuple):
-        raise RulesetError(f"situation field {name!r}: expected a list of seats, found {value!r}")
+        raise RulesetError(f"situation field {name!r}: expected a list of seats, found {quoted(value)}")
     return tuple(_seat(name, seat) for seat in value)
 
 
@@ -232,12 +233,12 @@ def _wind(value: Any) -> int:
         return WIND_LETTERS.index(value)
     if type(value) is int and 0 <= value <= 3:
         return value
-    raise RulesetError(f"situation field 'round_wind': expected E, S, W, N or 0-3, found {value!r}")
+    raise RulesetError(f"situation field 'round_wind': expected E, S, W, N or 0-3, found {quoted(value)}")
 
 
 def _count(name: str, value: Any, least: int) -> None:
     if type(value) is not int or value < least:
-        raise RulesetError(f"situation field {name!r}: expected a whole number {least} or more, found {value!r}")
+        raise RulesetError(f"situation field {name!r}: expected a whole number {least} or more, found {quoted(value)}")
 
 
 class _Situation:
@@ -307,7 +308,8 @@ class WinContext(_Situation):
     def __post_init__(self) -> None:
         for name in ("after_kong", "robbing_kong", "last_tile", "first_turn", "fourth_tile"):
             if type(getattr(self, name)) is not bool:
-                raise RulesetError(f"situation field {name!r}: expected true or false, found {getattr(self, name)!r}")
+                found = quoted(getattr(self, name))
+                raise RulesetError(f"situation field {name!r}: expected true or false, found {found}")
         self._normalize()
         _seat("winner", self.winner)
         if self.discarder is not None and _seat("discarder", self.discarder) == self.winner:

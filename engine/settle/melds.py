@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engine.errors import NotationError, SettleError
+from engine.errors import NotationError, SettleError, quoted
 from engine.notation import Meld, MeldKind
 from engine.tiles import Tile, format_tiles, is_suited, rank_of
 
@@ -22,7 +22,7 @@ _SIZES = {"chi": 3, "pon": 3, "kan": 4, "kakan": 4}
 
 
 def _where(where: str, index: int, text: str) -> str:
-    return f"{where}[{index}] {text!r}"
+    return f"{where}[{index}] {quoted(text)}"
 
 
 def _origin(kind: str, origin: str, place: str) -> int | None:

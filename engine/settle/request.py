@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import SettleError, TileCountError
+from engine.errors import SettleError, TileCountError, quoted
 from engine.notation import Hand, Situation
 from engine.settle.melds import read_melds
 
@@ -21,7 +21,7 @@ _FIELDS = ("rules", "options", "hand", "melds", "win_tile", "situation", "query"
 def _typed(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], default: Any, expected: str) -> Any:
     value = data.get(key, default)
     if not isinstance(value, kind) or isinstance(value, bool):
-        raise SettleError(f"field {key!r}: expected {expected}, found {value!r}")
+        raise SettleError(f"field {key!r}: expected {expected}, found {quoted(value)}")
     return value
 
 

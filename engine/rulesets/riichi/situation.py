@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from engine.errors import RulesetError
+from engine.errors import RulesetError, quoted
 from engine.notation import Hand, MeldKind
 from engine.rulesets.base import WinContext
 from engine.rulesets.contract import boolean, whole_number
@@ -47,7 +47,7 @@ class Counters(NamedTuple):
 def _indicators(extra: Mapping[str, Any], key: str, read: Callable[[str, str], Sequence[Tile]]) -> tuple[Tile, ...]:
     value = extra.get(key, "")
     if not isinstance(value, str):
-        raise RulesetError(f'situation field {key!r}: expected a tile string such as "3m7z", found {value!r}')
+        raise RulesetError(f'situation field {key!r}: expected a tile string such as "3m7z", found {quoted(value)}')
     tiles = tuple(read(value, key))
     if len(tiles) > MAX_INDICATORS:
         raise RulesetError(f"situation field {key!r}: {len(tiles)} indicators, at most {MAX_INDICATORS}")
