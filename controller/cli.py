@@ -142,7 +142,13 @@ def score_line(ruleset: Ruleset, text: str) -> dict[str, Any]:
     hand = ruleset.parse_hand(text)
     if hand.win_tile is None:
         raise TileCountError("a waiting hand has no winning tile to score; use 'mjtable waits'")
-    return ruleset.evaluate(hand, win_context(hand)).to_dict()
+    try:
+        return ruleset.evaluate(hand, win_context(hand)).to_dict()
+    except MjtableError as error:
+        if "situation field" not in str(error) or "is missing" not in str(error):
+            raise
+        # MCR notation has no place for a wildcard indicator, a void suit, a dice unit ...: settle takes them
+        raise MjtableError(f"{error}; MCR notation cannot say it: send the hand to 'mjtable settle'") from None
 
 
 def waits_line(ruleset: Ruleset, text: str) -> dict[str, Any]:

@@ -179,3 +179,10 @@ def test_shiwan_refuses_dragons_in_every_command():
     for answer, tile in ((scored[0], "5z"), (scored[1], "P"), (waited[0], "5z"), (settled[0], "5z")):
         assert set(answer) <= {"error", "hu"} and answer.get("hu") in (None, False)
         assert f"{tile} (白)" in answer["error"] and "position 14" in answer["error"] and "\n" not in answer["error"]
+
+
+def test_score_points_to_settle_for_what_mcr_notation_cannot_say():
+    out = io.StringIO()
+    main(["score", "--rules", "hubei-laizi"], stdin=io.StringIO("123m456p789s11122z|EE1000|0\n"), stdout=out)
+    error = json.loads(out.getvalue())["error"]
+    assert "situation field 'indicator' is missing" in error and error.endswith("send the hand to 'mjtable settle'")
