@@ -4,8 +4,10 @@ line, in order; a line that cannot be answered gets ``{"error": "..."}`` and the
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -34,6 +36,9 @@ log = logging.getLogger(__name__)
 MAX_SEED = 2**63 - 1
 """Seeds of ``deal`` and ``simulate``: a negative seed would deal as its absolute value (``random.seed``)."""
 MAX_HANDS = 1_000_000
+
+
+Command = Callable[[argparse.Namespace, TextIO], int]
 
 
 def _dump(data: dict[str, Any]) -> str:
@@ -225,9 +230,29 @@ def _simulate(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _rules(args: argparse.Namespace, out: TextIO) -> int:
+    """Every ruleset: readable by default, one JSON object a line with ``--json`` (for programs)."""
     for cls in all_rulesets():
-        out.write(_dump(cls.describe()) + "\n")
+        described = cls.describe()
+        out.write((_dump(described) if args.json else _readable_rules(described)) + "\n")
     return 0
+
+
+def _readable_rules(described: dict[str, Any]) -> str:
+    """One ruleset as a person reads it: id and description, each option with its values and default, its queries."""
+    lines = [f"{described['id']} — {described['description']}"]
+    for option in described["options"]:
+        values = " | ".join(map(_value, option["choices"] or ()))
+        if option["choices"] is None:
+            values = "any value" if option["range"] is None else "a number {}-{}".format(*map(_value, option["range"]))
+        lines.append(f"    {option['key']}: {values} (default {_value(option['default'])})")
+        if option["doc"]:
+            lines.append(f"        {option['doc']}")
+    lines.append(f"    queries: {', '.join(described['queries'])}")
+    return "\n".join(lines) + "\n"
+
+
+def _value(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
@@ -310,7 +335,8 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--options", default="{}", help="ruleset options as a JSON object")
         return sub
 
-    commands.add_parser("rules", help="every ruleset with a one-line description and its options")
+    rules = commands.add_parser("rules", help="every ruleset with a one-line description, its options and queries")
+    rules.add_argument("--json", action="store_true", help="one JSON object per ruleset, for programs")
     commands.add_parser("vision", help="camera tools: enroll, classify, watch, calibrate (mjtable vision -h)")
     with_rules("score", "score hands in MCR notation read from stdin, one JSON line each")
     with_rules("waits", "waits and shanten of 13-3k-tile hands read from stdin")
@@ -460,6 +486,18 @@ def _doctor(args: argparse.Namespace, out: TextIO) -> int:
     return 1 if failed else 0
 
 
+def _command(args: argparse.Namespace, commands: Mapping[str, Command], source: TextIO, out: TextIO) -> int:
+    if args.command in commands:
+        return commands[args.command](args, out)
+    if args.command == "settle":
+        _batch(source, _settle, out, expected="a JSON request object", failed={"hu": False})
+        return 0
+    ruleset = get_ruleset(args.rules, _options(args))
+    answer = score_line if args.command == "score" else waits_line
+    _batch(source, lambda text: answer(ruleset, text), out)
+    return 0
+
+
 def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["vision"]:
@@ -478,18 +516,16 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: Tex
         "fleet": _fleet,
     }
     try:
-        if args.command in commands:
-            return commands[args.command](args, out)
-        if args.command == "settle":
-            _batch(source, _settle, out, expected="a JSON request object", failed={"hu": False})
-            return 0
-        ruleset = get_ruleset(args.rules, _options(args))
-        answer = score_line if args.command == "score" else waits_line
-        _batch(source, lambda text: answer(ruleset, text), out)
-        return 0
+        code = _command(args, commands, source, out)
+        out.flush()  # here, so that a reader gone is met inside the try, not at the interpreter's exit
+        return code
     except MjtableError as error:
         out.write(_dump({"error": str(error)}) + "\n")
         return 2
+    except BrokenPipeError:  # the reader left (`mjtable rules | head`): nothing more to say, and no traceback
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

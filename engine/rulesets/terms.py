@@ -80,6 +80,7 @@ class OptionSpec:
             "default": self.default,
             "choices": None if self.choices is None else list(self.choices),
             "aliases": {str(alias): value for alias, value in self.aliases.items()},
+            "range": None if self.span is None else list(self.span),
             "doc": self.doc,
         }
 

@@ -78,7 +78,7 @@ def test_simulate_same_seed_same_output(capsys):
 
 
 def test_rules_lists_rulesets_with_options():
-    _, rules = run(["rules"])
+    _, rules = run(["rules", "--json"])
     basic = next(rule for rule in rules if rule["id"] == "basic")
     assert {option["key"] for option in basic["options"]} >= {"base_scheme", "payment_scheme", "dealer_rotation"}
 
@@ -186,3 +186,15 @@ def test_score_points_to_settle_for_what_mcr_notation_cannot_say():
     main(["score", "--rules", "hubei-laizi"], stdin=io.StringIO("123m456p789s11122z|EE1000|0\n"), stdout=out)
     error = json.loads(out.getvalue())["error"]
     assert "situation field 'indicator' is missing" in error and error.endswith("send the hand to 'mjtable settle'")
+
+
+def test_rules_reads_as_a_list_by_default_and_a_closed_pipe_is_no_traceback():
+    out = io.StringIO()
+    assert main(["rules"], stdout=out) == 0
+    text = out.getvalue()
+    assert text.startswith("basic — 通用规则") and "    payment_scheme: 全陪 | 半陪 | 不陪 (default 全陪)\n" in text
+    assert "    base: a number 0.01-1000000 (default 1)\n" in text and "{" not in text.split("\n", 1)[0]
+    listing = subprocess.Popen([sys.executable, "-m", "controller.cli", "rules"], cwd=REPO, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)  # fmt: skip
+    listing.stdout.close()  # the reader is gone before a byte is written, as after `mjtable rules | head -c 1`
+    assert listing.wait(timeout=30) == 0 and listing.stderr.read() == b""

@@ -62,7 +62,7 @@ def test_settle_lines_of_every_108_ruleset_in_one_batch():
 
 
 def test_rules_lists_the_108_rulesets_with_options_and_queries():
-    listed = {entry["id"]: entry for entry in run("rules")}
+    listed = {entry["id"]: entry for entry in run("rules", "--json")}
     expected = {
         "sichuan": (
             {"cap_fan", "base", "void_rule", "self_draw"},
