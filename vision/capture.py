@@ -168,7 +168,7 @@ def open_source(spec: str, settings: Settings = Settings(), clock: Callable[[], 
     stream URL, a video file or an image folder."""
     if spec == "sim" or spec.startswith("sim:"):
         parts = spec.split(":")[1:]
-        if len(parts) > 2 or not all(part.isdigit() for part in parts):
+        if len(parts) > 2 or not all(part.isascii() and part.isdigit() and len(part) < 20 for part in parts):
             raise CaptureError(f"source {spec!r}: expected sim, sim:SEED or sim:SEED:DISCARDS")
         seed = int(parts[0]) if parts else 0
         discards = int(parts[1]) if len(parts) > 1 else 24
@@ -178,7 +178,7 @@ def open_source(spec: str, settings: Settings = Settings(), clock: Callable[[], 
             raise CaptureError(f"source {spec!r}: {error}") from None
     if spec == "picamera":
         return PiCamera(settings, clock)
-    if spec.isdigit():
+    if spec.isascii() and spec.isdigit() and len(spec) < 20:
         return OpenCVCamera(int(spec), settings, clock)
     if "://" in spec:
         return OpenCVCamera(spec, settings, clock)

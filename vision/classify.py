@@ -1,68 +1,160 @@
-"""Face classification by nearest templates: cosine similarity of the crop's features to stored face templates,
-best template per kind, softmax with a "none of these" alternative for the confidence.
+"""Face classification by nearest templates: a crop becomes a unit vector (an embedding), its cosine similarity to
+stored face templates gives each kind a score (its best template), and a softmax with a "none of these"
+alternative gives the confidence and the ranked choices.
 
-Why templates rather than a trained network: a table sees one physical set through one fixed camera, so the best
-reference for a kind is that set's own face as that camera sees it. Enrollment is then just adding templates (no
-training run on the Pi), the default model is the same thing built from artwork, and a crop classifies in well
-under a millisecond on one core. The reject alternative makes "unknown" the answer for a face unlike any template
-(a tile back, a hand, a tile of another set) instead of a confident guess.
+Why templates: a table sees one physical set through one fixed camera, so the best reference for a kind is that
+set's own face as that camera sees it. Enrolment is then just adding templates (no training run on the Pi), and
+the default model is the same thing: its templates are the trained classifier's rows. The reject alternative
+makes "unknown" the answer for a face unlike any template (a tile back, a hand, a tile of another set) instead of
+a confident guess, and templates of "no tile" (mat, hands, a crop across two tiles) raise it where it counts.
+
+Two embedders read crops: the network (``vision.net``, format 3, the shipped reader) and the hand-made features
+with a discriminant map (``vision.features``, format 2: the previous template reader, still read so that sets
+enrolled with it keep working and benchmarks can compare).
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+import shutil
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
 
 from engine.errors import MjtableError
 from engine.tiles import NUM_TILE_IDS, Tile, parse_tile, tile_code
-from vision.errors import ModelError
+from vision.errors import ImageError, ModelError
 from vision.features import HALF_TURN, features
+from vision.net import Embedder
 
 PER_KIND = 12
-"""Templates kept per kind. Beyond ~500 templates in all, OpenBLAS turns the per-tile product multi-threaded, which
-is ten times slower on a busy Pi; k-means centres of many renders or photos lose next to nothing."""
+"""Templates kept per kind (and way up) when enrolling: k-means centres of many photos lose next to nothing, and
+beyond ~500 templates in all the per-tile product gets slow on a busy Pi."""
 DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / "default"
+NETWORK_FILE = "reader.onnx"
+CREDIT_FILE = "CREDIT.txt"
+"""Beside the network: the credit of the photos it learned from, which travels with every copy (an enrolled set)."""
 UNKNOWN = "unknown"
-FORMAT = 2
+NOTHING = -1
+"""Label of a "no tile here" template."""
+CHOICES = 3
+"""Ranked choices kept with every prediction: the table heals a misread with the next legal one."""
+FORMATS = (2, 3)
+"""2: hand-made features and a discriminant map; 3: the network."""
+CHUNK = 256
+"""Crops embedded per network call: large batches of enrolment photos stay in bounded memory."""
+FLAT = 1.0
+"""A crop whose grey levels spread less than this (standard deviation) shows no face: unknown, whatever the
+embedder makes of it. (The network sees a flat crop as the ivory set's blank white dragon, whose photos spread
+3 levels or more: their edges, shadows and grain.)"""
 
 
 @dataclass(frozen=True)
 class Prediction:
-    """A kind and how sure; ``tile`` is None ("unknown") when the confidence is below the model's threshold."""
+    """A kind and how sure; ``tile`` is None ("unknown") when the confidence is below the model's threshold.
+    ``choices`` ranks the most likely kinds, best first, with their probabilities (the first is the best reading
+    even when it was not sure enough to be the answer)."""
 
     tile: Tile | None
     confidence: float
     similarity: float
+    choices: tuple[tuple[Tile, float], ...] = ()
 
     @property
     def code(self) -> str:
         return UNKNOWN if self.tile is None else tile_code(self.tile)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"tile": self.code, "confidence": round(self.confidence, 4), "similarity": round(self.similarity, 4)}
+        return {
+            "tile": self.code,
+            "confidence": round(self.confidence, 4),
+            "similarity": round(self.similarity, 4),
+            "choices": [[tile_code(tile), round(p, 4)] for tile, p in self.choices],
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Prediction:
         tile = None if data["tile"] == UNKNOWN else parse_tile(data["tile"])
-        return cls(tile, float(data["confidence"]), float(data["similarity"]))
+        choices = tuple((parse_tile(code), float(p)) for code, p in data.get("choices", ()))
+        return cls(tile, float(data["confidence"]), float(data["similarity"]), choices)
+
+
+class Reader(Protocol):
+    """Crops to unit rows: ``views`` gives, for each crop, the rows of the ways up it is compared in, with whether
+    that view is the crop turned half."""
+
+    def views(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]: ...
+
+    def save(self, folder: Path) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class NetworkReader:
+    """The network's embedding of the crop as it is: templates exist for both ways up of every face."""
+
+    embedder: Embedder
+
+    def views(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        rows = np.vstack([self.embedder(crops[i : i + CHUNK]) for i in range(0, len(crops), CHUNK)])
+        return rows[:, None, :], np.zeros((len(crops), 1), bool)
+
+    def save(self, folder: Path) -> dict[str, Any]:
+        target = folder / NETWORK_FILE
+        if target.resolve() != self.embedder.path.resolve():
+            shutil.copyfile(self.embedder.path, target)
+            credit = self.embedder.path.parent / CREDIT_FILE
+            if credit.is_file():
+                shutil.copyfile(credit, folder / CREDIT_FILE)
+        return {"network": NETWORK_FILE}
+
+
+@dataclass(frozen=True)
+class FeatureReader:
+    """Hand-made features in a linear discriminant map (LDA); templates are upright faces only, so a crop is
+    compared both as it is and turned half (an index permutation of its features)."""
+
+    projection: np.ndarray
+
+    def views(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        rows = np.array([features(crop) for crop in crops]).reshape(len(crops), -1)
+        both = np.stack([rows, rows[:, HALF_TURN]], axis=1) @ self.projection
+        both /= np.linalg.norm(both, axis=2, keepdims=True) + 1e-9
+        return both, np.tile([False, True], (len(crops), 1))
+
+    def save(self, folder: Path) -> dict[str, Any]:
+        return {"projection": self.projection.astype(np.float32)}
+
+
+def checked_crop(crop: object) -> np.ndarray:
+    """A BGR uint8 crop from what detection or a photo gave (grey or with alpha is converted), or an
+    ``ImageError`` saying what is wrong with it."""
+    if not isinstance(crop, np.ndarray) or crop.dtype != np.uint8:
+        raise ImageError(f"crop: expected an 8-bit image array, got {getattr(crop, 'dtype', type(crop).__name__)}")
+    if crop.ndim == 2:
+        crop = cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
+    elif crop.ndim == 3 and crop.shape[2] == 4:
+        crop = cv2.cvtColor(crop, cv2.COLOR_BGRA2BGR)
+    if crop.ndim != 3 or crop.shape[2] != 3:
+        raise ImageError(f"crop: expected a grey, BGR or BGRA image, got shape {crop.shape}")
+    if min(crop.shape[:2]) < 2:
+        raise ImageError(f"crop: {crop.shape[1]}x{crop.shape[0]} px is too small to show a face")
+    return crop
 
 
 @dataclass(frozen=True)
 class Model:
-    """Templates with their kinds. Features are compared after ``projection``, a linear discriminant map (LDA)
-    that weighs what tells kinds apart (the numeral above 萬) over what they share (the 萬 itself); templates are
-    unit rows in that space. ``temperature`` sharpens the softmax, ``reject`` (one per tile id: some faces, like
-    a framed white dragon, vary more than others) is the similarity of the "none of these" alternative and
-    ``threshold`` the confidence below which the answer is unknown."""
+    """Templates (unit rows in the reader's space) with their kinds (``NOTHING`` for "no tile") and whether each is
+    the face turned half. ``temperature`` sharpens the softmax, ``reject`` (one per tile id: some faces vary more
+    than others) is the similarity of the "none of these" alternative and ``threshold`` the confidence below which
+    the answer is unknown."""
 
-    projection: np.ndarray
+    reader: Reader
     templates: np.ndarray
     labels: np.ndarray
+    turned: np.ndarray
     temperature: float = 40.0
     reject: np.ndarray = field(default_factory=lambda: np.full(NUM_TILE_IDS, 0.5, np.float32))
     threshold: float = 0.5
@@ -70,62 +162,83 @@ class Model:
 
     @property
     def kinds(self) -> list[Tile]:
-        return sorted({int(label) for label in self.labels})
+        return sorted({int(label) for label in self.labels if label != NOTHING})
 
-    def project(self, rows: np.ndarray) -> np.ndarray:
-        """Feature rows in template space, unit length."""
-        projected = rows @ self.projection
-        return projected / (np.linalg.norm(projected, axis=1, keepdims=True) + 1e-9)
+    def embed(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """Every crop's views as unit rows (crops x views x size) and whether each view is turned half."""
+        return self.reader.views([checked_crop(crop) for crop in crops])
 
-    def kind_scores(self, rows: np.ndarray) -> np.ndarray:
-        """Best similarity of each feature row to each kind's templates (-1 for kinds with no template)."""
-        similarity = self.project(rows) @ self.templates.T
-        scores = np.full((len(rows), NUM_TILE_IDS), -1.0, np.float32)
-        np.maximum.at(scores.T, self.labels, similarity.T)
-        return scores
+    def scores(self, rows: np.ndarray, turned: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For each crop (its views' rows, whether each view is turned half): each kind's best similarity (-1 for
+        kinds with no template), whether the best match of all has the face upside down, and the best "no tile"
+        similarity (-1 without such templates)."""
+        count, views, size = rows.shape
+        similarity = (rows.reshape(count * views, size) @ self.templates.T).reshape(count, views, -1)
+        view = similarity.argmax(axis=1)[:, None]  # per crop and template, the view that matches it best
+        best = np.take_along_axis(similarity, view, axis=1)[:, 0]
+        flipped = np.take_along_axis(turned[:, :, None] ^ self.turned[None, None, :], view, axis=1)[:, 0]
+        kinds = self.labels != NOTHING
+        scores = np.full((count, NUM_TILE_IDS), -1.0, np.float32)
+        np.maximum.at(scores.T, self.labels[kinds], best[:, kinds].T)
+        winner = best[:, kinds].argmax(axis=1)
+        upside_down = flipped[:, kinds][np.arange(count), winner]
+        nothing = best[:, ~kinds].max(axis=1) if (~kinds).any() else np.full(count, -1.0, np.float32)
+        return scores, upside_down, nothing
 
-    def predict(self, rows: np.ndarray) -> list[Prediction]:
-        """One prediction per feature row."""
-        scores = self.kind_scores(rows)
-        best = scores.argmax(axis=1)
-        top = scores[np.arange(len(rows)), best]
-        logits = self.temperature * (scores - top[:, None])
-        rejected = np.exp(np.minimum(self.temperature * (self.reject[best] - top), 50.0))
-        confidence = 1.0 / (np.exp(logits).sum(axis=1) + rejected)
-        return [
-            Prediction(int(tile) if conf >= self.threshold else None, float(conf), float(sim))
-            for tile, conf, sim in zip(best, confidence, top, strict=True)
-        ]
+    def read(self, crops: list[np.ndarray]) -> list[tuple[Prediction, bool]]:
+        """The reading of each upright-or-upside-down face crop, and whether it was upside down."""
+        if not crops:
+            return []
+        crops = [checked_crop(crop) for crop in crops]
+        scores, upside_down, nothing = self.scores(*self.reader.views(crops))
+        order = np.argsort(-scores, axis=1)[:, :CHOICES]
+        top = scores[np.arange(len(crops)), order[:, 0]]
+        alternative = np.maximum(self.reject[order[:, 0]], nothing)
+        flat = np.array([float(crop.std()) < FLAT for crop in crops])
+        alternative[flat] = top[flat] + 50.0 / self.temperature  # "none of these" wins outright
+        weights = np.exp(self.temperature * (scores - top[:, None]))
+        weights[scores < -0.5] = 0.0
+        total = weights.sum(axis=1) + np.exp(np.minimum(self.temperature * (alternative - top), 50.0))
+        out = []
+        for i, ranked in enumerate(order):
+            choices = tuple((int(t), float(weights[i, t] / total[i])) for t in ranked if scores[i, t] > -0.5)
+            confidence = choices[0][1] if choices else 0.0
+            tile = int(ranked[0]) if confidence >= self.threshold else None
+            prediction = Prediction(tile, confidence, float(top[i]), choices)
+            out.append((prediction, bool(upside_down[i])))
+        return out
 
     def classify(self, crop: np.ndarray) -> tuple[Prediction, bool]:
-        """The reading of an upright-or-upside-down face crop, and whether it was upside down."""
-        row = features(crop)
-        upright, turned = self.predict(np.stack([row, row[HALF_TURN]]))
-        return (turned, True) if turned.similarity > upright.similarity else (upright, False)
+        """The reading of one upright-or-upside-down face crop, and whether it was upside down."""
+        return self.read([crop])[0]
 
-    def with_templates(self, templates: np.ndarray, labels: np.ndarray, description: str) -> Model:
-        """This model with the given kinds' templates (already projected) replaced by new ones (an enrolled set)."""
+    def with_templates(self, templates: np.ndarray, labels: np.ndarray, turned: np.ndarray, description: str) -> Model:
+        """This model with the given kinds' templates replaced by new ones (an enrolled set)."""
         keep = ~np.isin(self.labels, np.unique(labels))
-        return Model(
-            self.projection,
-            np.vstack([self.templates[keep], templates]).astype(np.float32),
-            np.concatenate([self.labels[keep], labels]).astype(np.int16),
-            self.temperature,
-            self.reject,
-            self.threshold,
-            description,
+        return replace(
+            self,
+            templates=np.vstack([self.templates[keep], templates]).astype(np.float32),
+            labels=np.concatenate([self.labels[keep], labels]).astype(np.int16),
+            turned=np.concatenate([self.turned[keep], turned]).astype(bool),
+            description=description,
         )
 
     def save(self, folder: Path) -> None:
+        """Write the model directory (``model.json``, ``templates.npz``, the network if any); an ``OSError`` is
+        the caller's to report with the flag that named the folder."""
         folder.mkdir(parents=True, exist_ok=True)
+        extra = self.reader.save(folder)
+        arrays = {key: value for key, value in extra.items() if isinstance(value, np.ndarray)}
         np.savez_compressed(
             folder / "templates.npz",
-            projection=self.projection.astype(np.float32),
             templates=self.templates.astype(np.float16),
             labels=self.labels,
+            turned=self.turned,
+            **arrays,
         )
         meta = {
-            "format": FORMAT,
+            "format": 3 if isinstance(self.reader, NetworkReader) else 2,
+            **{key: value for key, value in extra.items() if not isinstance(value, np.ndarray)},
             "temperature": self.temperature,
             "reject": {tile_code(tile): round(float(self.reject[tile]), 4) for tile in range(NUM_TILE_IDS)},
             "threshold": self.threshold,
@@ -138,16 +251,21 @@ class Model:
 def condense(
     rows: np.ndarray, labels: np.ndarray, per_kind: int = PER_KIND, seed: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:
-    """At most ``per_kind`` templates per kind: the unit-length k-means centres of that kind's feature rows."""
+    """At most ``per_kind`` templates per label: the unit-length k-means centres of that label's rows. Rows that
+    are not finite or have no length (a blank crop's features) are left out; a label left with none has none."""
     cv2.setRNGSeed(seed)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 50, 1e-4)
-    out_rows, out_labels = [], []
-    for kind in np.unique(labels):
-        members = rows[labels == kind].astype(np.float32)
+    rows = rows.astype(np.float32)
+    norms = np.linalg.norm(rows, axis=1)
+    usable = np.isfinite(rows).all(axis=1) & (norms > 1e-6)
+    out_rows, out_labels = [np.zeros((0, rows.shape[1]), np.float32)], [np.zeros(0, labels.dtype)]
+    for label in np.unique(labels[usable]):
+        members = rows[usable & (labels == label)]
         if len(members) > per_kind:
             _, _, members = cv2.kmeans(members, per_kind, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
-        out_rows.append(members / np.linalg.norm(members, axis=1, keepdims=True))
-        out_labels.append(np.full(len(members), kind, np.int16))
+        members = members / np.maximum(np.linalg.norm(members, axis=1, keepdims=True), 1e-9)
+        out_rows.append(members)
+        out_labels.append(np.full(len(members), label, labels.dtype))
     return np.vstack(out_rows), np.concatenate(out_labels)
 
 
@@ -158,26 +276,45 @@ def _rejects(data: dict[str, float]) -> np.ndarray:
     return levels
 
 
+def _reader(folder: Path, meta: dict[str, Any], data: Any) -> Reader:
+    if meta.get("format") == 3:
+        path = folder / str(meta.get("network", NETWORK_FILE))
+        if not path.is_file():
+            raise ModelError(f"{folder}: not a model directory (no {path.name})")
+        return NetworkReader(Embedder(path))
+    return FeatureReader(data["projection"].astype(np.float32))
+
+
 def load_model(folder: Path | None = None) -> Model:
     """A model directory written by ``Model.save`` (the shipped default model when None)."""
     folder = folder or DEFAULT_MODEL
     try:
         meta = json.loads((folder / "model.json").read_text())
+        if not isinstance(meta, dict) or meta.get("format") not in FORMATS:
+            found = meta.get("format") if isinstance(meta, dict) else meta
+            raise ModelError(f"{folder}/model.json: format {found!r}, expected one of {FORMATS}")
         with np.load(folder / "templates.npz") as data:
-            projection = data["projection"].astype(np.float32)
+            reader = _reader(folder, meta, data)
             templates, labels = data["templates"].astype(np.float32), data["labels"].astype(np.int16)
+            turned = data["turned"].astype(bool) if "turned" in data else np.zeros(len(labels), bool)
+        model = Model(
+            reader,
+            templates,
+            labels,
+            turned,
+            float(meta["temperature"]),
+            _rejects(meta["reject"]),
+            float(meta["threshold"]),
+            str(meta["description"]),
+        )
     except FileNotFoundError as error:
         raise ModelError(f"{folder}: not a model directory (no {Path(error.filename).name})") from None
-    except (OSError, ValueError, KeyError, MjtableError) as error:
+    except NotADirectoryError:
+        raise ModelError(f"{folder}: not a model directory") from None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, MjtableError) as error:
+        if isinstance(error, ModelError):
+            raise
         raise ModelError(f"{folder}: unreadable model ({error})") from None
-    if meta.get("format") != FORMAT:
-        raise ModelError(f"{folder}/model.json: format {meta.get('format')!r}, expected {FORMAT}")
-    return Model(
-        projection,
-        templates,
-        labels,
-        float(meta["temperature"]),
-        _rejects(meta["reject"]),
-        float(meta["threshold"]),
-        meta["description"],
-    )
+    if not len(templates) == len(labels) == len(turned) or templates.ndim != 2:
+        raise ModelError(f"{folder}/templates.npz: templates, labels and turned do not line up")
+    return model

@@ -8,6 +8,7 @@ photos per kind covers how the same face will look in play.
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -15,8 +16,9 @@ import cv2
 import numpy as np
 
 from engine.tiles import Tile, tile_code, tile_name_zh
-from vision.classify import Model, condense
-from vision.features import CROP_H, CROP_W, features
+from vision.classify import Model, checked_crop, condense
+from vision.errors import ImageError, LabelsError
+from vision.features import CROP_H, CROP_W
 from vision.images import load_image  # noqa: F401  (vision.photos imports it from here; moving)
 from vision.labels import read_labels  # noqa: F401  (as above)
 from vision.recognize import Zones
@@ -37,32 +39,52 @@ def jitter(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def _own_similarity(rows: np.ndarray, labels: np.ndarray, photos: np.ndarray) -> np.ndarray:
     """For each photo of a kind photographed more than once: its best similarity to the other photos of that kind
     (with their copies), i.e. how alike this set's faces of one kind look to this camera."""
-    similarity = rows @ rows.T
     out = []
     for i in np.flatnonzero(np.r_[True, photos[1:] != photos[:-1]]):
         others = (labels == labels[i]) & (photos != photos[i])
         if others.any():
-            out.append(similarity[i, others].max())
+            out.append(float((rows[others] @ rows[i]).max()))
     return np.array(out)
+
+
+COPIES_PER_KIND = 96
+"""Jittered copies stop once a kind has this many rows: many photos of a kind need no copies, and 10,000 crops at
+once stay within a minute and bounded memory."""
 
 
 def enroll(model: Model, faces: Sequence[tuple[np.ndarray, Tile]], copies: int = 8, seed: int = 0) -> Model:
     """The model with the pictured kinds' templates replaced by templates from these upright face crops (from
     ``face_crop`` of a photo, or from the table camera). The reject level is lowered, if needed, below how alike
-    this set's faces of one kind are."""
+    this set's faces of one kind are. A crop that is not an image raises ``ImageError`` naming its place."""
+    if not faces:
+        raise LabelsError("enrolment: no pictures")
     rng = np.random.default_rng(seed)
-    rows, labels, photos = [], [], []
+    per_kind = Counter(tile for _, tile in faces)
+    crops, labels, photos = [], [], []
     for number, (crop, tile) in enumerate(faces):
-        for variant in [crop, *(jitter(crop, rng) for _ in range(copies))]:
-            rows.append(features(variant))
+        try:
+            crop = checked_crop(crop)
+        except ImageError as error:
+            raise ImageError(f"picture {number + 1} of {len(faces)} ({tile_code(tile)}): {error}") from None
+        if crop.shape[:2] != (CROP_H, CROP_W):
+            crop = cv2.resize(crop, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
+        extra = int(np.clip(COPIES_PER_KIND // per_kind[tile] - 1, 0, copies))
+        for variant in [crop, *(jitter(crop, rng) for _ in range(extra))]:
+            crops.append(variant)
             labels.append(tile)
             photos.append(number)
-    matrix, kinds = model.project(np.array(rows)), np.array(labels, np.int16)
-    own = _own_similarity(matrix, kinds, np.array(photos))
+    rows, _ = model.embed(crops)
+    kinds, turned = np.array(labels, np.int16), np.zeros(len(crops), bool)
+    own = _own_similarity(rows[:, 0], kinds, np.array(photos))
+    matrix = rows[:, 0]
+    if rows.shape[1] == 1:  # the reader compares a crop only as it is: templates of both ways up
+        upside, _ = model.embed([np.ascontiguousarray(crop[::-1, ::-1]) for crop in crops])
+        matrix, kinds, turned = np.vstack([matrix, upside[:, 0]]), np.tile(kinds, 2), np.r_[turned, ~turned]
     reject = np.minimum(model.reject, float(np.percentile(own, 2)) - 0.05) if len(own) else model.reject
-    templates, template_kinds = condense(matrix, kinds, seed=seed)
-    description = f"enrolled: {len(faces)} pictures of {len(set(labels))} kinds"
-    return replace(model.with_templates(templates, template_kinds, description), reject=reject)
+    templates, keys = condense(matrix, kinds.astype(np.int32) * 2 + turned, seed=seed)
+    description = f"enrolled: {len(faces)} pictures of {len(per_kind)} kinds"
+    enrolled = model.with_templates(templates, (keys // 2).astype(np.int16), keys % 2 == 1, description)
+    return replace(enrolled, reject=reject)
 
 
 @dataclass

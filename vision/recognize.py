@@ -170,8 +170,8 @@ class Recognizer:
         seat, zone = self.zones.name(index)
         located, covered = self.zones.locate_zone(frame, index)
         seen = []
-        for tile in located:
-            prediction, upside_down = self.model.classify(tile.found.crop(frame))
+        readings = self.model.read([tile.found.crop(frame) for tile in located])  # one network call per zone
+        for tile, (prediction, upside_down) in zip(located, readings, strict=True):
             turn = ((270 if tile.found.sideways else 0) + (180 if upside_down else 0)) % 360
             seen.append(Seen(seat, zone, prediction, tile.u, tile.v, turn))
         return ZoneView(seat, zone, tuple(seen), covered)

@@ -1,15 +1,21 @@
-"""Build the default model from the artwork, with no download: render each kind many times as the camera would see
-it (close-ups with scale, turn, tilt, light, blur, noise, touching neighbours and the detector's corner error, and
-whole rendered tables cropped by the real detector), learn a linear discriminant map from those features, keep
-k-means centres per kind as templates, then set the per-kind reject levels and the softmax temperature on other
-rendered tables. About a minute on one core; the result is a few hundred kB.
+"""Train the default reader (``vision/models/default``) on this machine's CPU, with no download: a small
+convolutional network (``vision.learn``) learns from the real photos of ``shared/photos`` (all sets but
+``HELD_OUT``, which stay unseen for the tests), rendered artwork (close-ups and whole rendered tables cropped by
+the real detector) and "no tile" crops (mat, hands, a crop across two tiles), under heavy augmentation:
+perspective, turn, scale, light, colour cast, glare, blur, low resolution, noise and half turns. The embedder is
+exported to ONNX for ``cv2.dnn``; the classifier's rows become the templates. Deterministic for a seed.
 
-    python -m vision.train [--out vision/models/default] [--per-class 60] [--scenes 80] [--seed 0] [--style uni]
+Needs the ``train`` extra (JAX, onnx): ``pip install -e '.[train]'``. About 10 minutes on two cores (the shipped
+model: 30 epochs, 10 min 17 s wall, on this 2-core machine shared with test runs).
+
+    python -m vision.train [--out vision/models/default] [--epochs 30] [--seed 0] [--hold-out pink]
 """
 
 from __future__ import annotations
 
 import argparse
+import time
+import zlib
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -18,20 +24,32 @@ import cv2
 import numpy as np
 
 from engine.tiles import NUM_TILE_IDS, Tile
-from vision.artwork import STYLES, load_faces
+from vision.artwork import load_faces
 from vision.calibrate import Calibration
-from vision.classify import DEFAULT_MODEL, PER_KIND, Model, condense
-from vision.features import HALF_TURN, features, warp_face
+from vision.classify import CREDIT_FILE, DEFAULT_MODEL, NETWORK_FILE, NOTHING, Model, NetworkReader
+from vision.features import CROP_H, CROP_W, warp_face
 from vision.geometry import TILE_H_MM, TILE_W_MM
+from vision.net import Embedder, prepare
+from vision.photos import Sample, scene_samples
 from vision.recognize import Zones
-from vision.render import PATCH_SPOT, Placed, Scene, default_camera, patch_camera, random_look, render
+from vision.render import PATCH_SPOT, Hand, Placed, Scene, default_camera, patch_camera, random_look, render
 from vision.simtable import COLUMNS, discard_scene
 
 PATCH = 64
-LDA_RIDGE = 10.0
+HELD_OUT = ("pink",)
+"""Scene sets the shipped reader never sees (with the face-on sets of ``shared/photos/sets``): the tests and
+``bench/bench_reader.py`` measure "a set never seen" on them."""
+CREDIT = (
+    'Trained on photos from "Chinese Mahjong Detection" v4 by riichimahjongdetection on Roboflow Universe '
+    "(CC BY 4.0, as republished in alanchoi00/mahjong_detection), see shared/photos/README.md."
+)
+VALIDATION = 12
+"""One photo in this many (by a hash of its name) of the training sets is kept for setting the reject levels."""
+BATCH = 128
+RATE = 2e-3
 REJECT_MARGIN = 0.1
-REJECT_RANGE = (0.45, 0.8)
-"""A kind's reject level stays in this range whatever a few badly cut crops in its held-out set say."""
+REJECT_RANGE = (0.2, 0.6)
+THRESHOLD = 0.5
 
 
 def tile_corners(placed: Placed) -> np.ndarray:
@@ -68,19 +86,11 @@ def crops(style: str, tiles: list[Tile], per_class: int, rng: np.random.Generato
             yield tile, warp_face(frame, corners + rng.normal(0, 0.6, corners.shape))
 
 
-def feature_matrix(style: str, tiles: list[Tile], per_class: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(seed)
-    labels, rows = zip(*((tile, features(crop)) for tile, crop in crops(style, tiles, per_class, rng)), strict=True)
-    return np.array(rows), np.array(labels)
-
-
-def scene_rows(style: str, scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Feature rows of the discards of rendered table scenes as detection crops them (the held-out set the reject
-    levels are set on: it carries the detector's own errors, not an imitation of them)."""
-    rng = np.random.default_rng(seed)
+def table_crops(style: str, scenes: int, rng: np.random.Generator) -> list[tuple[Tile, bool, np.ndarray]]:
+    """The discards of rendered tables as the real detector crops them: (kind, upside down, crop)."""
     camera = default_camera()
     zones = Zones(Calibration(camera.homography, camera.width, camera.height), ("discard",))
-    rows, labels = [], []
+    out = []
     for _ in range(scenes):
         scene, truth = discard_scene(rng, COLUMNS, style)
         frame = render(scene, camera, random_look(rng), rng)
@@ -88,81 +98,219 @@ def scene_rows(style: str, scenes: int, seed: int) -> tuple[np.ndarray, np.ndarr
             for tile in located:
                 near = [t for t in truth if t[0] == seat and abs(t[1] - tile.u) + abs(t[2] - tile.v) < 10]
                 if len(near) == 1:
-                    row = features(tile.found.crop(frame))
-                    rows.append(row[HALF_TURN] if abs(near[0][3]) > 90 else row)
-                    labels.append(near[0][4])
-    return np.array(rows), np.array(labels)
+                    out.append((near[0][4], abs(near[0][3]) > 90, tile.found.crop(frame)))
+    return out
 
 
-def calibrate(model: Model, rows: np.ndarray, labels: np.ndarray) -> Model:
-    """Per kind, a reject level just below its held-out faces' usual similarity; then the softmax temperature that
-    best predicts their kinds (least negative log-likelihood)."""
-    scores = model.kind_scores(rows)
+def no_tiles(count: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """Crops where no single tile is: bare mat, a hand over it, the halves of two tiles side by side."""
+    x, y = PATCH_SPOT
+    out = []
+    for index in range(count):
+        camera = patch_camera(rng, (CROP_W, CROP_H), (0.8, 1.2))
+        if index % 3 == 0:
+            scene = Scene((), markers=False)
+        elif index % 3 == 1:
+            scene = Scene((), (Hand(x + rng.normal(0, 8), y + rng.normal(0, 8), rng.uniform(0, 360)),), markers=False)
+        else:
+            offset = TILE_W_MM / 2 + rng.uniform(-2, 2)
+            kinds = rng.integers(NUM_TILE_IDS, size=2)
+            scene = Scene((Placed(int(kinds[0]), x - offset, y), Placed(int(kinds[1]), x + offset, y)), markers=False)
+        out.append(render(scene, camera, random_look(rng), rng))
+    return out
+
+
+def photometric(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Another light, camera, lens and ink: level and colour cast, inks of other colours (channels swapped, grey),
+    contrast, glare, low resolution, blur, noise."""
+    x = crop.astype(np.float32) * rng.uniform(0.5, 1.4) * rng.uniform(0.8, 1.2, 3).astype(np.float32)
+    if rng.random() < 0.25:  # sets differ in their inks' colours (red, green, blue, black): shape must decide
+        x = x[..., rng.permutation(3)]
+    elif rng.random() < 0.15:
+        x = np.repeat(x.mean(axis=2, keepdims=True), 3, axis=2)
+    if rng.random() < 0.3:
+        x = (x - x.mean()) * rng.uniform(0.5, 1.0) + x.mean()
+    if rng.random() < 0.25:
+        glare = np.zeros(x.shape[:2], np.float32)
+        centre = (int(rng.uniform(0, CROP_W)), int(rng.uniform(0, CROP_H)))
+        axes = (int(rng.uniform(3, 14)), int(rng.uniform(3, 14)))
+        cv2.ellipse(glare, centre, axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
+        x = x + cv2.GaussianBlur(glare, (0, 0), rng.uniform(1, 4))[..., None] * rng.uniform(40, 160)
+    if rng.random() < 0.3:
+        small = (int(CROP_W * rng.uniform(0.45, 0.8)), int(CROP_H * rng.uniform(0.45, 0.8)))
+        x = cv2.resize(cv2.resize(x, small, interpolation=cv2.INTER_AREA), (CROP_W, CROP_H))
+    if rng.random() < 0.5:
+        x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.3, 1.2))
+    x = x + rng.normal(0, rng.uniform(0, 6), x.shape)
+    return np.clip(x, 0, 255).astype(np.uint8)
+
+
+def real_view(sample: Sample, rng: np.random.Generator, shift: float = 0.0) -> np.ndarray:
+    """A photo's tile as another detection could cut it: turned a little, rescaled, stretched, corners off by a few
+    per cent, moved; ``shift`` (in tile widths) moves it sideways onto its neighbours."""
+    quad = sample.quad.astype(np.float32)
+    centre, size = quad.mean(axis=0), np.ptp(quad, axis=0)
+    angle = np.deg2rad(rng.normal(0, 5))
+    turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]], np.float32)
+    scale = rng.uniform(0.92, 1.12) * np.array([rng.uniform(0.92, 1.08), 1.0], np.float32)
+    moved = centre + np.array([shift, 0.0], np.float32) * size + rng.normal(0, 0.05, 2).astype(np.float32) * size
+    quad = (quad - centre) @ turn.T * scale + moved + rng.normal(0, 0.025, (4, 2)).astype(np.float32) * size
+    target = np.float32([[0, 0], [CROP_W, 0], [CROP_W, CROP_H], [0, CROP_H]])
+    matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
+    size = (CROP_W, CROP_H)
+    return cv2.warpPerspective(sample.patch, matrix, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _held_out(sample: Sample, hold_out: tuple[str, ...]) -> bool:
+    return sample.set in hold_out
+
+
+def _validation(sample: Sample) -> bool:
+    return zlib.crc32(sample.photo.encode()) % VALIDATION == 0
+
+
+class Material:
+    """Everything the network learns from, as items (kind or ``NOTHING``, upside down or None for unknown, a
+    function of the generator giving a fresh view)."""
+
+    def __init__(self, hold_out: tuple[str, ...], seed: int, log: bool = True) -> None:
+        rng = np.random.default_rng(seed)
+        samples = [s for s in scene_samples() if not _held_out(s, hold_out)]
+        self.real = [s for s in samples if not _validation(s)]
+        self.validation = [s for s in samples if _validation(s)]
+        self.renders = [(tile, False, crop) for tile, crop in crops("uni", list(range(NUM_TILE_IDS)), 40, rng)]
+        self.renders += [(tile, False, crop) for tile, crop in crops("riichi", sorted(load_faces("riichi")), 15, rng)]
+        self.renders += table_crops("uni", 40, rng)
+        self.nothing = no_tiles(600, rng)
+        if log:
+            print(
+                f"material: {len(self.real)} real tiles ({len(self.validation)} kept for validation), "
+                f"{len(self.renders)} rendered, {len(self.nothing)} no-tile crops",
+                flush=True,
+            )
+
+    def __len__(self) -> int:
+        return len(self.real) + len(self.renders) + len(self.nothing)
+
+    def item(self, index: int, rng: np.random.Generator) -> tuple[int, bool | None, np.ndarray]:
+        """Kind (or ``NOTHING``), upside down (None: the photo does not say), crop."""
+        if index < len(self.real):
+            sample = self.real[index]
+            if rng.random() < 0.06:  # half of it and half of what lies beside it
+                return NOTHING, None, real_view(sample, rng, rng.choice([-1, 1]) * rng.uniform(0.45, 0.6))
+            return sample.tile, None, real_view(sample, rng)
+        index -= len(self.real)
+        if index < len(self.renders):
+            tile, upside_down, crop = self.renders[index]
+            matrix = cv2.getRotationMatrix2D((CROP_W / 2, CROP_H / 2), rng.normal(0, 3), rng.uniform(0.95, 1.06))
+            matrix[:, 2] += rng.normal(0, 0.8, 2)
+            return tile, upside_down, cv2.warpAffine(crop, matrix, (CROP_W, CROP_H), borderMode=cv2.BORDER_REPLICATE)
+        return NOTHING, None, self.nothing[index - len(self.renders)]
+
+
+def batch(material: Material, indices: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Prepared NHWC crops (each half-turned at random) and their target rows."""
+    from vision.learn import CLASSES, NOTHING_ROW
+
+    images, targets = [], np.zeros((len(indices), CLASSES), np.float32)
+    for row, index in enumerate(indices):
+        tile, upside_down, crop = material.item(int(index), rng)
+        turn = rng.random() < 0.5
+        images.append(photometric(np.ascontiguousarray(crop[::-1, ::-1]) if turn else crop, rng))
+        if tile == NOTHING:
+            targets[row, NOTHING_ROW] = 1
+        elif upside_down is None:
+            targets[row, 2 * tile : 2 * tile + 2] = 1
+        else:
+            targets[row, 2 * tile + int(upside_down != turn)] = 1
+    return prepare(images).transpose(0, 2, 3, 1), targets
+
+
+def fit(material: Material, epochs: int, seed: int, log: bool = True) -> dict:
+    """The trained network's parameters (Adam, cosine-decayed rate)."""
+    import jax.numpy as jnp
+
+    from vision import learn
+
+    rng = np.random.default_rng(seed + 1)
+    params = learn.init(seed)
+    moments = learn.adam_init(params)
+    steps = max(1, len(material) // BATCH)
+    total, count, started = steps * epochs, 0, time.monotonic()
+    for epoch in range(epochs):
+        order = rng.permutation(len(material))
+        losses = []
+        for index in range(steps):
+            images, targets = batch(material, order[index * BATCH : (index + 1) * BATCH], rng)
+            rate = RATE * 0.5 * (1 + np.cos(np.pi * count / total))
+            data = (jnp.asarray(images), jnp.asarray(targets), jnp.ones(len(images)))
+            params, moments, value = learn.step(params, moments, jnp.asarray(count), jnp.float32(rate), data)
+            losses.append(value)
+            count += 1
+        if log:
+            loss = float(jnp.mean(jnp.stack(losses)))
+            print(f"epoch {epoch + 1}/{epochs}: loss {loss:.3f}, {time.monotonic() - started:.0f} s", flush=True)
+    return {name: np.asarray(value) for name, value in params.items()}
+
+
+def calibrate(model: Model, samples: list[Sample]) -> Model:
+    """Per kind, a reject level just below its validation photos' usual similarity (seen sets' photos the network
+    did not learn from)."""
+    scores, _, _ = model.scores(*model.embed([sample.crop((CROP_W, CROP_H)) for sample in samples]))
+    labels = np.array([sample.tile for sample in samples])
     top = scores.max(axis=1)
-    reject = np.full(NUM_TILE_IDS, 1.0, np.float32)
+    reject = np.full(NUM_TILE_IDS, REJECT_RANGE[0], np.float32)
     for kind in np.unique(labels):
         reject[kind] = np.clip(np.percentile(top[labels == kind], 10) - REJECT_MARGIN, *REJECT_RANGE)
-    truth = scores[np.arange(len(rows)), labels]
-    best = reject[scores.argmax(axis=1)]
-
-    def loss(temperature: float) -> float:
-        norm = np.log(np.exp(temperature * (scores - top[:, None])).sum(axis=1) + np.exp(temperature * (best - top)))
-        return float(np.mean(norm - temperature * (truth - top)))
-
-    temperature = min(np.arange(10.0, 400.0, 10.0), key=loss)
-    return replace(model, temperature=float(temperature), reject=reject)
+    return replace(model, reject=reject)
 
 
-def discriminant(rows: np.ndarray, labels: np.ndarray, ridge: float = LDA_RIDGE) -> np.ndarray:
-    """Linear discriminant analysis: the (kinds - 1) directions that best separate the kinds relative to the spread
-    within each kind. ``ridge`` (times the mean within-kind variance) keeps rare directions from dominating, so the
-    map still suits sets that differ from the artwork."""
-    centre = rows.mean(axis=0)
-    size = rows.shape[1]
-    within, between = np.zeros((size, size)), np.zeros((size, size))
-    kinds = np.unique(labels)
-    for kind in kinds:
-        members = rows[labels == kind]
-        mean = members.mean(axis=0)
-        within += (members - mean).T @ (members - mean)
-        between += len(members) * np.outer(mean - centre, mean - centre)
-    within += ridge * np.trace(within) / size * np.eye(size)
-    inverse = np.linalg.inv(np.linalg.cholesky(within))
-    _, vectors = np.linalg.eigh(inverse @ between @ inverse.T)
-    return (inverse.T @ vectors[:, ::-1][:, : len(kinds) - 1]).astype(np.float32)
+def build(out: Path, epochs: int, seed: int, hold_out: tuple[str, ...] = HELD_OUT, log: bool = True) -> Model:
+    """Train, export the network into ``out`` and return the model read from it (not yet saved)."""
+    from vision.learn import CLASSES, NOTHING_ROW, export_onnx
 
-
-def build(style: str, per_class: int, seed: int, scenes: int = 80) -> Model:
-    """The discriminant map and templates from ``per_class`` close-up renders of every kind and the discards of
-    ``scenes`` rendered tables as detection crops them; reject levels and temperature set on ``scenes`` other
-    tables."""
-    kinds = sorted(load_faces(style))
-    close_rows, close_labels = feature_matrix(style, kinds, per_class, seed)
-    table_rows, table_labels = scene_rows(style, scenes, seed + 1)
-    rows, labels = np.vstack([close_rows, table_rows]), np.concatenate([close_labels, table_labels]).astype(np.int16)
-    projection = discriminant(rows, labels)
-    empty = Model(projection, np.zeros((0, projection.shape[1]), np.float32), np.zeros(0, np.int16))
-    templates, template_labels = condense(empty.project(rows), labels, seed=seed)
+    material = Material(hold_out, seed, log)
+    params = fit(material, epochs, seed, log)
+    out.mkdir(parents=True, exist_ok=True)
+    export_onnx(params, out / NETWORK_FILE)
+    (out / CREDIT_FILE).write_text(CREDIT + "\n")
+    rows = params["rows"] / np.linalg.norm(params["rows"], axis=1, keepdims=True)
+    labels = np.where(np.arange(CLASSES) == NOTHING_ROW, NOTHING, np.arange(CLASSES) // 2).astype(np.int16)
+    turned = (np.arange(CLASSES) % 2 == 1) & (labels != NOTHING)
     description = (
-        f"{style} artwork: {per_class} close-ups per kind and {scenes} tables in {PER_KIND} templates per kind"
+        f"network, {epochs} epochs, seed {seed}; never saw the {', '.join(hold_out)} scene set(s) nor "
+        f"shared/photos/sets (credit: {CREDIT_FILE})"
     )
-    model = Model(projection, templates, template_labels, description=f"{description}, seed {seed}")
-    return calibrate(model, *scene_rows(style, scenes, seed + 2))
+    model = Model(
+        NetworkReader(Embedder(out / NETWORK_FILE)),
+        rows.astype(np.float32),
+        labels,
+        turned,
+        float(np.exp(params["scale"])),
+        threshold=THRESHOLD,
+        description=description,
+    )
+    return calibrate(model, material.validation)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_MODEL)
-    parser.add_argument("--per-class", type=int, default=60)
-    parser.add_argument("--scenes", type=int, default=80, help="rendered tables the reject levels are set on")
+    parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--style", choices=STYLES, default="uni")
+    parser.add_argument("--hold-out", default=",".join(HELD_OUT), help="scene sets left out (comma-separated)")
     args = parser.parse_args(argv)
-    model = build(args.style, args.per_class, args.seed, args.scenes)
+    if not 1 <= args.epochs <= 1000:
+        parser.error(f"--epochs {args.epochs}: expected 1-1000")
+    cv2.setNumThreads(1)
+    started = time.monotonic()
+    model = build(args.out, args.epochs, args.seed, tuple(filter(None, args.hold_out.split(","))))
     model.save(args.out)
     levels = model.reject[model.kinds]
-    summary = f"temperature {model.temperature}, reject {levels.min():.3f}-{levels.max():.3f}"
-    print(f"{args.out}: {len(model.labels)} templates, {summary}")
+    print(
+        f"{args.out}: {len(model.labels)} templates, temperature {model.temperature:.1f}, "
+        f"reject {levels.min():.3f}-{levels.max():.3f}, {time.monotonic() - started:.0f} s"
+    )
     return 0
 
 

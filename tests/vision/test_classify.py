@@ -58,7 +58,7 @@ def test_a_crop_across_two_tiles_is_unknown(model):
 
 
 def test_prediction_round_trips_through_json():
-    for prediction in (Prediction(33, 0.9712, 0.88), Prediction(None, 0.12, 0.4)):
+    for prediction in (Prediction(33, 0.9712, 0.88, ((33, 0.9712), (32, 0.02))), Prediction(None, 0.12, 0.4)):
         again = Prediction.from_dict(json.loads(json.dumps(prediction.to_dict())))
         assert again == prediction
 
@@ -67,7 +67,22 @@ def test_model_save_and_load_round_trip(model, tmp_path):
     model.save(tmp_path / "copy")
     again = load_model(tmp_path / "copy")
     assert np.array_equal(again.labels, model.labels) and np.allclose(again.templates, model.templates, atol=1e-3)
+    assert np.array_equal(again.turned, model.turned)
     assert np.allclose(again.reject, model.reject, atol=1e-4) and again.temperature == model.temperature
+    crop = next(crops("uni", [7], 1, np.random.default_rng(6)))[1]
+    assert again.classify(crop) == model.classify(crop)
+
+
+def test_the_previous_template_reader_still_loads_and_reads():
+    """Sets enrolled with the hand-made features (format 2) keep working."""
+    from vision.classify import DEFAULT_MODEL
+
+    previous = load_model(DEFAULT_MODEL.parent / "features")
+    samples = list(crops("uni", list(range(NUM_TILE_IDS)), 1, np.random.default_rng(12)))
+    readings = previous.read([crop for _, crop in samples])
+    assert np.mean([p.tile == tile for (p, _), (tile, _) in zip(readings, samples, strict=True)]) >= 0.95
+    upside, turned = previous.classify(np.ascontiguousarray(samples[20][1][::-1, ::-1]))
+    assert (upside.tile, turned) == (20, True)
 
 
 def test_shipped_model_is_small_and_covers_every_kind(model):

@@ -11,8 +11,7 @@ def test_enrolling_a_differently_styled_set_makes_it_readable(model, other_set):
     before = accuracy(model, other_set["test"])
     enrolled = enroll(model, other_set["enroll"])
     after = accuracy(enrolled, other_set["test"])
-    assert before < 0.7  # the artwork model has never seen these faces: it mostly answers unknown
-    assert after >= 0.93 and after > before + 0.4
+    assert after >= 0.95 and after >= before  # the shipped reader may read an unseen set already; never worse
 
 
 def test_enrolling_some_kinds_keeps_the_others(model, other_set):

@@ -1,0 +1,137 @@
+"""The real photographs in ``shared/photos``: labelled tiles of table scenes and face-on photos of whole sets, as the
+reader's training, enrolment and test material.
+
+The scenes come with no set labels, so the sets are told apart by the photo series (the file name) and were
+checked by eye on crops of the same kinds side by side (``SERIES``): the ``IMG_2023...`` series is one ivory set
+in a black tray on grey wood (blank white dragon, black 發), the ``IMG_27..`` series one white set with black
+winds and black-framed white dragon on a pink table, the numbered series (``3...._n_jpg``) and the screenshots one
+Hong Kong set (red/green/blue ink, corner indices, blue-framed white dragon, flowers and seasons) on green mats
+and racks, and ``hand_...`` a few small sets mixed. Holding out a whole series holds out a whole set.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.errors import NotationError
+from engine.tiles import Tile
+from vision.artwork import parse_class_code
+from vision.errors import ImageError, LabelsError
+from vision.images import load_image
+from vision.labels import read_labels
+from vision.scenes import read_boxes, read_views
+
+SERIES = (("IMG_2023", "ivory"), ("IMG_27", "pink"), ("Screenshot", "hk"), ("hand_", "mixed"))
+"""File-name prefix -> set; any other name (the numbered series) is the ``hk`` set."""
+MISLABELLED = frozenset(f"IMG_{n}_JPG" for n in (2778, 2779, 2780, 2781, 2783, 2786, 2788))
+"""Photos (name before ``.rf.``) whose every tile is labelled 1p (``sd1``) although they show rows of all kinds
+(checked by eye): their labels are left out."""
+FACE_SETS = ("kch3coo", "cyfef")
+CONTEXT = 2.0
+"""A scene tile's patch reaches this many times its box around the box centre, so that training can move, turn and
+rescale the crop without running out of picture."""
+PATCH_H = 96
+"""Height (px) of a stored patch: the box is ``PATCH_H / CONTEXT`` px high in it, more than a table camera gives."""
+
+
+def default_photos_dir() -> Path:
+    """``$MJTABLE_SHARED/photos``, else ``shared/photos`` beside the checkout."""
+    shared = os.environ.get("MJTABLE_SHARED")
+    return Path(shared) / "photos" if shared else Path(__file__).resolve().parents[2] / "shared" / "photos"
+
+
+def set_of(name: str) -> str:
+    """The set a scene photo shows, from its file name."""
+    return next((label for prefix, label in SERIES if name.startswith(prefix)), "hk")
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One labelled tile: ``patch`` around it (portrait: a box wider than high is turned a quarter), ``quad`` the
+    box's corners in the patch (top-left first, clockwise), its kind, its photo, set and view (``vision.scenes``:
+    ``overhead``, ``standing``, ``close-up`` or ``heap``)."""
+
+    patch: np.ndarray
+    quad: np.ndarray
+    tile: Tile
+    photo: str
+    set: str
+    view: str
+
+    def crop(self, size: tuple[int, int]) -> np.ndarray:
+        """The box warped to ``size`` (w, h)."""
+        w, h = size
+        target = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        matrix = cv2.getPerspectiveTransform(self.quad.astype(np.float32), target)
+        return cv2.warpPerspective(self.patch, matrix, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _classes(folder: Path) -> list[Tile]:
+    path = folder / "classes.csv"
+    try:
+        with path.open(newline="") as handle:
+            return [parse_class_code(row["code"]) for row in csv.DictReader(handle)]
+    except OSError as error:
+        raise LabelsError(f"{path}: cannot read ({error.strerror})") from None
+    except (KeyError, NotationError) as error:
+        raise LabelsError(f"{path}: bad class table ({error})") from None
+
+
+def _patch(image: np.ndarray, x: float, y: float, w: float, h: float) -> tuple[np.ndarray, np.ndarray]:
+    """The patch around one box and the box's quad in it, turned portrait."""
+    sideways = w > h
+    long_side, short_side = (w, h) if sideways else (h, w)
+    scale = PATCH_H / (CONTEXT * long_side)
+    size = (round(CONTEXT * short_side * scale), PATCH_H)
+    half_w, half_h = short_side / 2, long_side / 2
+    unit = np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]])  # top-left first, clockwise
+    if sideways:  # the box's right side becomes the patch's top
+        corners = np.float32([x, y]) + unit[:, ::-1] * np.float32([-half_h, half_w])
+    else:
+        corners = np.float32([x, y]) + unit * np.float32([half_w, half_h])
+    centre = np.array([x, y], np.float32)
+    outer = centre + (corners - centre) * CONTEXT
+    target = np.float32([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]])
+    matrix = cv2.getPerspectiveTransform(outer, target)
+    patch = cv2.warpPerspective(image, matrix, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    return patch, cv2.perspectiveTransform(corners[None], matrix)[0]
+
+
+def scene_samples(folder: Path | None = None) -> list[Sample]:
+    """Every labelled tile of ``scenes/``, in file order."""
+    scenes = (folder or default_photos_dir()) / "scenes"
+    classes = _classes(scenes)
+    views = read_views()
+    out = []
+    for path in sorted((scenes / "images").glob("*.jpg")):
+        if path.name.split(".rf.")[0] in MISLABELLED:
+            continue
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise ImageError(f"{path}: not an image OpenCV can read")
+        height, width = image.shape[:2]
+        for box in read_boxes(scenes / "labels" / f"{path.stem}.txt", width, height):
+            if not 0 <= box.kind < len(classes):
+                raise LabelsError(f"{scenes}/labels/{path.stem}.txt: class {box.kind} not in classes.csv")
+            if min(box.width, box.height) < 4:
+                continue
+            x, y = (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2
+            patch, quad = _patch(image, x, y, box.width, box.height)
+            view = views.get(path.name, "heap")
+            out.append(Sample(patch, quad, classes[box.kind], path.name, set_of(path.name), view))
+    return out
+
+
+def face_sets(folder: Path | None = None) -> dict[str, list[tuple[np.ndarray, Tile]]]:
+    """The face-on photos of ``sets/``: per set, (photo, kind) in the order of its labels."""
+    root = (folder or default_photos_dir()) / "sets"
+    return {
+        name: [(load_image(path), tile) for path, tile in read_labels(root / name / "labels.csv", root / name)]
+        for name in FACE_SETS
+    }
