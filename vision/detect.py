@@ -183,6 +183,10 @@ through) only at the higher ones."""
 CORE_EROSIONS = (1, 2)
 """Pixels eroded off the cores, tried in turn: cuts the thin contacts at tiles' corners."""
 SPLIT_DEPTH = 3
+VALLEY_SIDE = 5
+VALLEY = 0.06
+"""Seam lines (``_valleys``): the side of the closing that fills them, and how much darker than the brightest body
+nearby a line must be. Off the mat each core level is also tried with these lines taken out of the cores."""
 OFF_MAT_LARGEST = 1.8
 """Tile areas a region may cover off the mat (in a photo): a photo's tile size is the top face's, as its labels or
 a ruler give it, while the tile-coloured region also holds the tile's sides, rounded edges and half the gap to its
@@ -199,12 +203,21 @@ def _seam_like(hole: np.ndarray, short: float) -> bool:
 
 
 def _bright_cores(
-    value: np.ndarray, top: np.ndarray, region: np.ndarray, level: float, erosion: int, tile_area: float
+    value: np.ndarray,
+    top: np.ndarray,
+    region: np.ndarray,
+    level: float,
+    erosion: int,
+    tile_area: float,
+    seams: np.ndarray | None = None,
 ) -> tuple[int, np.ndarray]:
-    """Labelled cores of the tiles in ``region``: pixels above ``level`` of the brightest body around them, ink
-    holes filled (seams between tiles are not ink), eroded, keeping parts of at least a quarter tile."""
+    """Labelled cores of the tiles in ``region``: pixels above ``level`` of the brightest body around them and not
+    on ``seams`` (thin dark lines, ``_valleys``), ink holes filled (seams between tiles are not ink), eroded,
+    keeping parts of at least a quarter tile."""
     short = np.sqrt(tile_area * TILE_W_MM / TILE_H_MM)
     bright = ((value > level * top) & region).astype(np.uint8)
+    if seams is not None:
+        bright[seams] = 0
     contours, hierarchy = cv2.findContours(bright, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     holes = [c for c, h in zip(contours, hierarchy[0] if hierarchy is not None else [], strict=False) if h[3] >= 0]
     cv2.drawContours(bright, [hole for hole in holes if not _seam_like(hole, short)], -1, 1, -1)
@@ -228,7 +241,17 @@ def _split(zone: np.ndarray, blob: np.ndarray, tile_area: float, largest: float)
     short = np.sqrt(tile_area * TILE_W_MM / TILE_H_MM)
     side = max(3, round(short / 4) * 2 + 1)
     top = cv2.dilate(value, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))).astype(np.float32)
-    return _part(zone, value.astype(np.float32), top, blob > 0, tile_area, largest, 0)
+    seams = _valleys(value, top) if largest > 1.45 else None  # off the mat (a photo)
+    return _part(zone, value.astype(np.float32), top, blob > 0, tile_area, largest, 0, seams)
+
+
+def _valleys(value: np.ndarray, top: np.ndarray) -> np.ndarray:
+    """Thin dark lines (at most a few px wide) darker than the body either side by a share of the brightest body
+    nearby: the seams of touching tiles in a photo at a tile's resolution, a line too faint or too short for any
+    brightness level to cut (tiles in a row pressed together, lit from the side). Ink is such lines too, but inside
+    a face: its holes in the cores are filled."""
+    closed = cv2.morphologyEx(value, cv2.MORPH_BLACKHAT, np.ones((VALLEY_SIDE, VALLEY_SIDE), np.uint8))
+    return closed > VALLEY * top
 
 
 def _explained(rest: float, tiles: int, tile_area: float) -> bool:
@@ -255,14 +278,17 @@ def _part(
     tile_area: float,
     largest: float,
     depth: int,
+    seams: np.ndarray | None = None,
 ) -> tuple[list[Piece], float]:
-    """The tiles of a region at the core level and erosion whose tiles explain most of it (the first that
-    explains all of it ends the search), regions of several tiles parted again; and the area left unexplained."""
+    """The tiles of a region at the core level and erosion (and, given ``seams``, with the seam lines cut out at the
+    least erosion) whose tiles explain most of it (the first that explains all of it ends the search), regions of
+    several tiles parted again; and the area left unexplained."""
     area = float(np.count_nonzero(region))
     best: tuple[float, list[Piece], list[np.ndarray]] = (area, [], [])
+    variants = [(erosion, None) for erosion in CORE_EROSIONS] + ([] if seams is None else [(CORE_EROSIONS[0], seams)])
     for level in CORE_LEVELS:
-        for erosion in CORE_EROSIONS:
-            count, markers = _bright_cores(value, top, region, level, erosion, tile_area)
+        for erosion, cut in variants:
+            count, markers = _bright_cores(value, top, region, level, erosion, tile_area, cut)
             if count < 2:
                 continue
             markers[~region] = count + 1
@@ -291,7 +317,7 @@ def _part(
     for points in merged if depth < SPLIT_DEPTH else []:
         part = np.zeros(region.shape, bool)
         part[points[:, 0, 1], points[:, 0, 0]] = True
-        more, left = _part(zone, value, top, part, tile_area, largest, depth + 1)
+        more, left = _part(zone, value, top, part, tile_area, largest, depth + 1, seams)
         pieces = pieces + more
         rest -= len(points) - left
     return pieces, max(rest, 0.0)
@@ -299,6 +325,9 @@ def _part(
 
 BLOCK_FILL = 0.85
 """Share of its rotated rectangle a region must fill to be cut as a block of touching tiles."""
+BLOCK_STRETCH = (0.8, 1.3)
+"""How much a block's tile may be larger or smaller than the given tile: a tile's body is up to a third larger than
+its face; a row laid at an angle in a stretched photo is narrower than the size its square-pixel boxes give."""
 BLOCK_INKED = 0.5
 """Share of a block's parts that must show ink (a blank white dragon shows none)."""
 
@@ -318,7 +347,7 @@ def _block(zone: np.ndarray, points: np.ndarray | None, tile_area: float) -> lis
     for across, down in ((short, long), (long, short)):
         columns, rows = max(1, round(w / (1.1 * across))), max(1, round(h / (1.1 * down)))
         stretch = (w / columns / across, h / rows / down)
-        if columns * rows >= 2 and all(0.9 <= value <= 1.3 for value in stretch):
+        if columns * rows >= 2 and all(BLOCK_STRETCH[0] <= value <= BLOCK_STRETCH[1] for value in stretch):
             fits.append((abs(np.log(stretch[0] / stretch[1])), columns, rows))
     if not fits:
         return []
@@ -475,6 +504,22 @@ def _inked(zone: np.ndarray, pieces: list[Piece]) -> bool:
     return True
 
 
+EDGE = 3
+"""Zone px from the photo's edge within which a piece runs off it (its rectangle is the region's, a little inside)."""
+
+
+def _blank_at_edge(zone: np.ndarray, piece: Piece) -> bool:
+    """Whether a piece found in a photo runs off the photo's edge and shows no ink: a table top of tile colour
+    running off the photo, parted where it narrows, rather than a tile (a blank white dragon lies whole inside
+    the photo, a tile cut by the edge shows its face)."""
+    centre, long_side, short_side, sideways, tilt = piece
+    up = np.array([-1.0, 0.0]) if sideways else np.array([0.0, -1.0])
+    corners = _quad(centre, up, long_side, short_side, tilt)
+    height, width = zone.shape[:2]
+    inside = np.all((corners >= EDGE) & (corners <= [width - 1 - EDGE, height - 1 - EDGE]))
+    return not inside and not _inked(zone, [piece])
+
+
 def _moved(piece: Piece, x: float, y: float) -> Piece:
     """A piece found in a region of interest, in the coordinates of the image the region starts at (x, y) in."""
     centre, long_side, short_side, sideways, tilt = piece
@@ -519,6 +564,8 @@ def find_tiles(
         if area < 0.3 * tile_area:
             continue
         pieces, unexplained = _pieces(zone, contour, tile_area, on_mat) if area >= 0.6 * tile_area else ([], area)
+        if not on_mat:
+            pieces = [piece for piece in pieces if not _blank_at_edge(zone, piece)]
         stray += unexplained
         for centre, long_side, short_side, sideways, tilt in pieces:
             up = np.array([-1.0, 0.0]) if sideways else np.array([0.0, -1.0])
