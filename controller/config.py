@@ -15,6 +15,7 @@ from typing import Any, Self
 from controller.errors import ConfigError
 from controller.people.witness import people_can_play
 from controller.service.journal import SYNCHRONOUS
+from controller.voice.phrases import VOICES
 from engine.errors import MjtableError
 from engine.rulesets.base import Ruleset
 from engine.rulesets.registry import get_ruleset
@@ -243,6 +244,24 @@ class CameraSection(_Section):
 
 
 @dataclass(frozen=True)
+class VoiceSection(_Section):
+    """``[voice]``: the table says claims and verdicts (碰, 吃, 杠, 胡, 自摸, 流局) on the Pi's audio output with
+    espeak-ng (``controller.voice``); off by default, since a table in a quiet room may not want it."""
+
+    enabled: bool = False
+    language: str = "zh"  # zh: Mandarin, yue: Cantonese, en: English
+    volume: int = 80  # 0-100 (espeak-ng's amplitude; the device's own level is alsamixer's)
+    discards: bool = False  # also say each discard's name (三万, "three characters")
+
+    def __post_init__(self) -> None:
+        if self.language not in VOICES:
+            raise ConfigError(
+                f"voice.language: expected zh (Mandarin), yue (Cantonese) or en (English), got {self.language!r}"
+            )
+        check_range("voice.volume", self.volume, 0, 100)
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole file. ``[bridge]`` is the firmware bridge's own section (port "" = the simulated table)."""
 
@@ -253,6 +272,7 @@ class Config:
     mqtt: MqttSection = MqttSection()
     systemd: SystemdSection = SystemdSection()
     camera: CameraSection = CameraSection()
+    voice: VoiceSection = VoiceSection()
 
     def __post_init__(self) -> None:
         if self.service.players == "people" and not self.simulated and not self.camera.source:
@@ -272,7 +292,7 @@ class Config:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Config:
-        sections = {"service", "journal", "http", "bridge", "mqtt", "systemd", "camera"}
+        sections = {"service", "journal", "http", "bridge", "mqtt", "systemd", "camera", "voice"}
         for key in data:
             if key not in sections:
                 raise ConfigError(f"{key}: unknown section; known: {', '.join(sorted(sections))}")
@@ -288,6 +308,7 @@ class Config:
             MqttSection.from_dict(data.get("mqtt", {}), "mqtt"),
             SystemdSection.from_dict(data.get("systemd", {}), "systemd"),
             CameraSection.from_dict(data.get("camera", {}), "camera"),
+            VoiceSection.from_dict(data.get("voice", {}), "voice"),
         )
 
     def with_service(self, http: str | None = None, mqtt: str | None = None, **changes: Any) -> Config:

@@ -19,7 +19,7 @@ def _keys(section) -> set[str]:
 def test_the_example_holds_every_key_of_every_section():
     data = tomllib.loads(EXAMPLE.read_text(encoding="utf-8"))
     config = Config()
-    for name in ("service", "journal", "http", "mqtt", "systemd", "camera"):
+    for name in ("service", "journal", "http", "mqtt", "systemd", "camera", "voice"):
         assert set(data[name]) == _keys(getattr(config, name)), name
     for name in ("link", "mcu", "gpio"):
         assert set(data["bridge"][name]) == _keys(getattr(config.bridge, name)), f"bridge.{name}"
