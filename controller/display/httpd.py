@@ -311,8 +311,12 @@ class JsonHandler(BaseHTTPRequestHandler):
     def _json(self, status: HTTPStatus, data: dict[str, Any]) -> None:
         self._send(status, json.dumps(data, ensure_ascii=False).encode(), "application/json; charset=utf-8")
 
+    body: bytes = b""
+    """The request body ``read_body`` read (the display's inputs take a small JSON object)."""
+
     def read_body(self) -> bool:
-        """Read and drop the request body (no endpoint takes one); ``False`` once a 4xx answered a bad length."""
+        """Read the request body into ``body`` (most endpoints ignore it); ``False`` once a 4xx answered a bad
+        length."""
         if "Transfer-Encoding" in self.headers:
             self._json(HTTPStatus.NOT_IMPLEMENTED, {"error": "Transfer-Encoding is not served; send Content-Length"})
             return False
@@ -325,7 +329,7 @@ class JsonHandler(BaseHTTPRequestHandler):
                 HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {"error": f"Content-Length {text}: at most {MAX_BODY} bytes"}
             )
             return False
-        self.rfile.read(int(text))
+        self.body = self.rfile.read(int(text))
         return True
 
     def do_PUT(self) -> None:

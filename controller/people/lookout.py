@@ -5,9 +5,16 @@ out. Every frame, the discard and hand ("row") zones of all four seats are read 
 every frame (its debouncing counts frames): the tracker's ``discard`` is a ``discard`` sight, its ``taken`` a
 ``taken`` sight and its ``hand`` (the face-up tiles in front of a seat, changed and still) a ``row`` sight.
 
-A tile the camera saw but could not read is not a sight (a sight names its tiles): ``look`` logs it and keeps it
-apart, in ``unread`` (what the last frame showed that could not be read, as ``Unread``s: the service shows "seat
-N's discard could not be read") and counts it in ``unread_total``.
+Each sight carries the recogniser's ranked readings of its tiles (``Sight.choices``), found again in the frame's views
+at the event's place (a discard, a taken tile: the reading reported for it; a row: the zone's tiles left to right). A
+tile read below the model's threshold (the tracker reports it unreadable after ``patience`` frames) whose best
+reading is at least ``READABLE`` is a sight all the same, with its best reading first: the witness heals it when it
+is impossible and the display shows it as unsure.
+
+
+A tile the camera saw and could not read at all (no reading) is not a sight (a sight names its tiles): ``look`` logs
+it and keeps it apart, in ``unread`` (what the last frame showed that could not be read, as ``Unread``s: the service
+shows "seat N's discard could not be read") and counts it in ``unread_total``.
 
 After a restart the zones still hold the discards made before it; ``prime`` names them (the rivers the journal
 holds), so that they are not reported again while a tile seen beyond them (a discard made while the service was
@@ -21,18 +28,21 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from controller.people.sights import Sight, SightKind
+from controller.people.sights import Choice, Sight, SightKind
 from engine.tiles import Tile
 from vision.calibrate import Calibration
 from vision.capture import Frame
 from vision.classify import Model
-from vision.recognize import Recognizer, SkippingRecognizer, ZoneView
+from vision.recognize import Recognizer, Seen, SkippingRecognizer, ZoneView
 from vision.track import Event, Tracker
 
 log = logging.getLogger(__name__)
 
 KIND_OF_EVENT = {"discard": SightKind.DISCARD, "taken": SightKind.TAKEN, "hand": SightKind.ROW}
 SEATS = 4
+READABLE = 0.05
+"""A tile the tracker could not read is a sight (an unsure one) when its best reading is at least this likely; below,
+the recogniser's "none of these" won by far (a tile half out of view, a hand, a tile of another set): unread."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +90,8 @@ class Lookout:
         """Things seen and not read since the lookout was made."""
         self._tracker = self._new_tracker()
         self._primed: list[_Primed | None] = [None] * SEATS
+        self._reported: dict[tuple[int, Tile | None], list[tuple[Choice, ...]]] = {}
+        """The readings the discards were told with, by seat and the tracker's tile: a take is told with them."""
 
     def _new_tracker(self) -> Tracker:
         return Tracker(self.stable, self.gone, self.tolerance, self.patience)
@@ -88,6 +100,7 @@ class Lookout:
         """The zones were swept and the rows cleared: track afresh."""
         self._tracker = self._new_tracker()
         self._primed = [None] * SEATS
+        self._reported = {}
 
     def prime(self, rivers: Sequence[Sequence[Tile]], rows: Sequence[Sequence[Tile]] = ()) -> None:
         """After a restart: the tiles each seat's discard zone held when the service stopped (``rivers``, from the
@@ -112,15 +125,40 @@ class Lookout:
         self.unread = []
         for event in self._tracker.update(views, frame.index, frame.time):
             kind = KIND_OF_EVENT[event.kind]
+            choices = self._choices(event, views)
             if self._known(event):
                 log.info("%s seat %d: already seen before the restart", event.kind, event.seat)
-            elif None in event.tiles:
+            elif choices is None:
                 log.warning("seat %d: a %s the camera could not read (frame %d)", event.seat, kind.value, frame.index)
                 self.unread_total += 1
                 self.unread.append(Unread(kind, event.seat, frame.index, event.tiles))
             else:
-                sights.append(Sight(kind, event.seat, tuple(tile for tile in event.tiles if tile is not None)))
+                sights.append(_sight(kind, event.seat, choices))
         return sights
+
+    def _choices(self, event: Event, views: list[ZoneView]) -> list[tuple[Choice, ...]] | None:
+        """The ranked readings of the event's tiles (None: a tile with no reading at all). A discard's are those of
+        the tile seen at its place, a taken tile's those its discard was reported with, a row's those of the zone's
+        tiles left to right (as the tracker orders them)."""
+        if event.kind == "taken":
+            told = self._reported.get((event.seat, event.tiles[0]))
+            return [told.pop()] if told else _known_choices(event.tiles)
+        zone = "discard" if event.kind == "discard" else "hand"
+        view = next((view for view in views if view.seat == event.seat and view.zone == zone), None)
+        if view is None:
+            return _known_choices(event.tiles)
+        if event.kind == "hand":
+            seen = sorted(view.tiles, key=lambda seen: seen.u)
+            if len(seen) != len(event.tiles):
+                return _known_choices(event.tiles)
+            out = [_ranked(one, tile) for one, tile in zip(seen, event.tiles, strict=True)]
+            return None if any(not ranked for ranked in out) else out
+        near = min(view.tiles, key=lambda seen: abs(seen.u - event.u) + abs(seen.v - event.v), default=None)
+        ranked = () if near is None else _ranked(near, event.tiles[0])
+        if not ranked:
+            return None
+        self._reported.setdefault((event.seat, event.tiles[0]), []).append(ranked)
+        return [ranked]
 
     def _first_views(self, views: list[ZoneView]) -> None:
         for view in views:
@@ -146,3 +184,26 @@ class Lookout:
         primed.places.remove(near[0])
         primed.river[tile] -= 1
         return True
+
+
+def _ranked(seen: Seen, tile: Tile | None) -> tuple[Choice, ...]:
+    """A seen tile's ranked readings, the tracker's steady reading first when it has one (it may differ from this
+    frame's best); () when it has none worth a sight (see ``READABLE``)."""
+    ranked = tuple(seen.prediction.choices)
+    if tile is None:
+        return ranked if ranked and ranked[0][1] >= READABLE else ()
+    rest = tuple(choice for choice in ranked if choice[0] != tile)
+    first = next((choice for choice in ranked if choice[0] == tile), (tile, seen.prediction.confidence))
+    return (first, *rest)
+
+
+def _known_choices(tiles: tuple[Tile | None, ...]) -> list[tuple[Choice, ...]] | None:
+    """The tracker's readings alone (no view to find the choices in): sure, or None when one is unreadable."""
+    if None in tiles:
+        return None
+    return [((tile, 1.0),) for tile in tiles if tile is not None]
+
+
+def _sight(kind: SightKind, seat: int, choices: list[tuple[Choice, ...]]) -> Sight:
+    tiles = tuple(ranked[0][0] for ranked in choices)
+    return Sight(kind, seat, tiles, tuple(choices))

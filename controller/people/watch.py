@@ -8,6 +8,12 @@ actions, so a restart replays the same inputs to the same state. The claim windo
 discard, a hu's hand, void declarations), a ``quiet`` sight is journaled and settles it. On the last tile that is how a
 hand ends drawn.
 
+A reading the witness keeps open (unsure, or doubtful after a conflict no other reading healed) is shown on the
+display (``Witness.unsure``); its seat may correct it there, by ``POST /api/correct`` with the control token and a body
+``{"seat": 2, "tiles": "5m", "sight": 17}`` (``sight``, optional: the number the display shows; else the seat's latest
+open reading). ``Corrections`` checks the body in the display's thread and queues it; the loop journals it as a
+``correct`` sight before the witness applies it, like every input.
+
 After a restart the lookout is told which tiles already lie in each seat's discard zone (the referee's rivers), so
 that it reports only what came after. The camera is the simulated table's (``controller.people.peopletable``: bots who
 play as people, seen only through rendered frames and pressed pins) or the real one of ``[camera]``.
@@ -16,6 +22,7 @@ play as people, seen only through rendered frames and pressed pins) or the real 
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -30,7 +37,9 @@ from controller.service.hand import HandState
 from controller.service.inputs import Button
 from controller.service.tableside import TableSide
 from engine.actions import Verdict
+from engine.errors import NotationError
 from engine.referee import Phase
+from engine.tiles import parse_tiles
 
 if TYPE_CHECKING:
     from controller.people.lookout import Lookout
@@ -50,6 +59,7 @@ class HandLoop(Protocol):
 
     config: Config
     stop: threading.Event
+    corrections: Corrections
     clock: Callable[[], float]
     sleep: Callable[[float], None]
     emit: Callable[[dict[str, Any]], None]
@@ -57,6 +67,48 @@ class HandLoop(Protocol):
     def record(self, hand: HandState, event: Event) -> Verdict | None: ...
 
     def posted(self, hand: HandState, event: Event) -> None: ...
+
+
+MAX_CORRECTED = 18
+"""Tiles a correction names at most: a winner's row (16 with two kongs) and room."""
+
+
+class Corrections:
+    """Seats' corrections of open readings, posted to the display (any thread) and taken by the watch loop."""
+
+    def __init__(self) -> None:
+        self._queue: queue.Queue[Sight] = queue.Queue(maxsize=64)
+
+    def post(self, body: dict[str, Any]) -> None:
+        """Check and queue ``{"seat": 0-3, "tiles": "5m", "sight": n}``; a ``ValueError`` says what is wrong."""
+        if not isinstance(body, dict):
+            raise ValueError('correct: expected an object such as {"seat": 2, "tiles": "5m"}')
+        unknown = sorted(set(body) - {"seat", "tiles", "sight"})
+        if unknown:
+            raise ValueError(f"correct: unknown field {unknown[0]!r}; the fields are seat, tiles, sight")
+        seat, text, about = body.get("seat"), body.get("tiles"), body.get("sight", -1)
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
+            raise ValueError(f"correct.seat: expected a seat number 0-3, got {seat!r}")
+        if not isinstance(about, int) or isinstance(about, bool) or about < -1:
+            raise ValueError(f"correct.sight: expected the number of a sight the display shows, got {about!r}")
+        if not isinstance(text, str) or not text:
+            raise ValueError('correct.tiles: expected the tiles it shows, such as "5m" or "555s789p"')
+        try:
+            tiles = tuple(parse_tiles(text))
+        except NotationError as error:
+            raise ValueError(f"correct.tiles: {error}") from None
+        if not 1 <= len(tiles) <= MAX_CORRECTED:
+            raise ValueError(f"correct.tiles: {len(tiles)} tiles; a reading holds 1-{MAX_CORRECTED}")
+        try:
+            self._queue.put_nowait(Sight(SightKind.CORRECT, seat, tiles, about=about))
+        except queue.Full:
+            raise ValueError("correct: too many corrections waiting; try again in a moment") from None
+
+    def take(self) -> Sight | None:
+        try:
+            return self._queue.get_nowait()
+        except queue.Empty:
+            return None
 
 
 @dataclass
@@ -124,6 +176,9 @@ def watch_hand(service: HandLoop, side: TableSide, hand: HandState, walls: NextW
                 log.info("hand %d: %s pressed during play: nothing to do", record.number, press.button.value)
         for sight in lookout.look(frame):
             service.record(hand, Event.sight(sight, received))
+            last = frame.time
+        while (correction := service.corrections.take()) is not None:
+            service.record(hand, Event.sight(correction, service.clock()))
             last = frame.time
         for unread in lookout.unread:
             line = {"camera": "unread", "hand": record.number, "seat": unread.seat, "sight": unread.kind.value}

@@ -23,12 +23,27 @@ How it reads the table:
 - Void suits (定缺) are counted presses: one for m, two for p, three for s, applied at the quiet window.
 - A quiet window closes what ``waiting`` names; on the last tile that is how a hand ends drawn. Hands laid down on
   the last discard without a press are shown to the referee (``show``) for the drawn hand's settlement (查叫).
+
+Misreads healed: a sight or press whose rulings hold a conflict (``Ruling.conflict``: a move the referee refuses, such
+as a fifth copy or a flower in a set without flowers, a row that makes no move, a hand that is no win) makes the
+witness try the camera's other readings (``Sight.choices``) of the sights of the last ``WINDOW`` inputs, most likely
+first: it rewinds to the earliest sight it reads otherwise and plays the inputs again, and keeps the first reading
+under which none of them conflicts (``heal``). A misread discard is seen when it is claimed or won (the meld or the
+hand does not fit it), a misread row at once. When no reading helps, the conflicting sight and the discard on offer
+are kept open as doubtful, beside the readings below ``UNSURE``: ``unsure`` lists them for the display, and their
+seat can say what they are, by a tap on the display (a ``correct`` sight: the tiles it shows) or by short presses of
+his button while no tile is on offer to him (``pick``: one press confirms the reading shown, two take the second
+choice of its least sure tile, three the third, four the first again). A correction is taken as it is (never healed
+away) and the inputs after it are played again. The witness stays a pure function of its inputs.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass
+import math
+from collections import Counter, deque
+from dataclasses import dataclass, field, replace
+from itertools import combinations
+from typing import Any
 
 from controller.people.sights import Sight, SightKind
 from controller.people.tablemodel import VOID_PRESSES
@@ -42,14 +57,36 @@ _OFFER = (Phase.CLAIMS, Phase.ROB)
 _VOID_OF_PRESSES = {presses: make_tile(suit, 1) for suit, presses in VOID_PRESSES.items()}
 _RANK = {ActionKind.HU: 0, ActionKind.KONG: 1, ActionKind.PUNG: 1, ActionKind.CHI: 2}
 """Claim priority as the witness resolves early: hu, then pung / kong, then chi (the referee still picks)."""
+WINDOW = 12
+"""Inputs kept to be read again: enough to reach back from a winner's hand, past the presses and the take, to the
+discard it won on (and the one before it: a flower read as a discard shows at the next discard)."""
+MAX_TRIES = 48
+"""Other readings tried per conflict, most likely first: each costs a replay of at most ``WINDOW`` inputs."""
+BUDGET = 1200
+"""Inputs played again per hand at most: a table the witness has lost (every input conflicts) is shown for its
+seats to correct instead of searched at every frame (a count, so that a replay of the journal heals the same)."""
+PAIRED = 10
+"""The most likely single changes combined two at a time (two misreads in one hand laid down)."""
+_FLOOR = 1e-6
+"""Probabilities below this count as this (a reading the recogniser all but ruled out)."""
+_HEALED = (SightKind.DISCARD, SightKind.ROW)
+"""The sights the witness reads again (a taken tile is matched against all its readings)."""
+KNOWN_COST = 0.5
+"""The cost (log odds) of reading a row's tile as the tile the seat's row already showed at that place: the table
+knows it, so it is nearly as likely as the camera's first reading (the row may have grown on either side)."""
+FIT_COST = 2.5
+"""The cost of reading a discard as a tile of a row laid after it (the meld or hand it was claimed into): what the
+table shows for it, though not among the camera's choices."""
 
 
 @dataclass(frozen=True)
 class Ruling:
-    """What a sight or press did: an action and the referee's verdict, or (``action`` None) why it made none."""
+    """What a sight or press did: an action and the referee's verdict, or (``action`` None) why it made none.
+    ``conflict``: the table cannot be as the camera read it (a refused move, a row that makes no move, a false win)."""
 
     action: Action | None
     verdict: Verdict
+    conflict: bool = False
 
 
 @dataclass
@@ -60,8 +97,42 @@ class _Claim:
     ready: Action | None = None
 
 
-def _refusal(reason: str) -> Ruling:
-    return Ruling(None, Verdict(False, reason))
+@dataclass
+class _Step:
+    """One input kept to be read again: a sight (with the tiles it is taken as) or a press, the state before it and
+    what it ruled."""
+
+    sight: Sight | None
+    press: Press | None
+    reading: tuple[Tile, ...] = ()
+    before: Any = None
+    rulings: list[Ruling] = field(default_factory=list)
+    pinned: bool = False
+    """Its seat said what it shows (a correction or a pick): healing leaves it as it is."""
+    doubtful: bool = False
+    """In a conflict no other reading healed: shown for its seat to correct."""
+    picks: int = 0
+    old_row: tuple[Tile, ...] = ()
+    """A row sight: the seat's row as last taken before it (its tiles are known, wherever the row grew)."""
+    number: int = -1
+    """A sight: its number among the hand's sights (from 0), by which the display and a correction name it."""
+
+    @property
+    def conflicts(self) -> int:
+        return sum(ruling.conflict for ruling in self.rulings)
+
+    def open(self) -> bool:
+        """Shown for its seat to confirm or correct: read below ``UNSURE``, or doubtful."""
+        sight = self.sight
+        return sight is not None and sight.kind in _HEALED and (self.doubtful or bool(sight.unsure()))
+
+
+def _refusal(reason: str, conflict: bool = False) -> Ruling:
+    return Ruling(None, Verdict(False, reason), conflict)
+
+
+def _note(text: str) -> Ruling:
+    return Ruling(None, Verdict(True, events=(text,)))
 
 
 def laid_tiles(row: tuple[Tile, ...], exposed: Counter[Tile]) -> list[Tile]:
@@ -91,6 +162,13 @@ class Witness:
         self._self_win: Action | None = None
         """A self-drawn win on the last tile, held until the hands left standing are shown (查叫 in a 血战 hand)."""
         self._void_presses: Counter[int] = Counter()
+        self._steps: deque[_Step] = deque(maxlen=WINDOW)
+        """The last inputs, to be read again when a later one conflicts."""
+        self._rows: list[tuple[Tile, ...]] = [() for _ in range(SEATS)]
+        """Each seat's row as last taken without a conflict."""
+        self._sights = 0
+        """Camera sights taken this hand (a sight's number)."""
+        self._budget = BUDGET
 
     @property
     def waiting(self) -> str | None:
@@ -111,7 +189,185 @@ class Witness:
     # --- inputs ------------------------------------------------------------------------------------------
 
     def seen(self, sight: Sight) -> list[Ruling]:
-        """Take one camera sight; after the hand is over nothing the camera sees changes it."""
+        """Take one camera sight (or a seat's correction); after the hand is over nothing the camera sees changes it."""
+        if self.referee.phase is Phase.OVER:
+            return []
+        if sight.kind is SightKind.CORRECT:
+            return self._correct(sight)
+        self._sights += 1
+        return self._take(_Step(sight, None, sight.tiles, number=self._sights - 1))
+
+    def pressed(self, press: Press) -> list[Ruling]:
+        """Take a seat button's claim (short) or hu (held) press; lift and dice presses are the service's. A short
+        press of a seat with a reading open and no tile on offer to him picks among its readings (``pick``)."""
+        if press.button not in (Button.CLAIM, Button.HU):
+            return []
+        if press.button is Button.CLAIM and self._picking(press.seat):
+            return self._pick(press.seat)
+        return self._take(_Step(None, press))
+
+    @property
+    def unsure(self) -> list[dict[str, Any]]:
+        """The readings open for their seats to confirm or correct (the latest of each seat), for the display: the
+        tiles as taken, and each unsure tile's position and ranked readings."""
+        latest = {step.sight.seat: step for step in self._steps if step.open() and step.sight is not None}
+        return [_shown(step) for _, step in sorted(latest.items())]
+
+    # --- reading again -----------------------------------------------------------------------------------
+
+    def _take(self, step: _Step) -> list[Ruling]:
+        """Rule on a new input; a conflict makes the witness read the last inputs again."""
+        step.before = self._state()
+        step.rulings = self._rule(step)
+        self._steps.append(step)
+        if step.conflicts:
+            return self._heal(step.rulings)
+        return step.rulings
+
+    def _rule(self, step: _Step) -> list[Ruling]:
+        if step.press is not None:
+            return self._press(step.press)
+        sight = step.sight
+        assert sight is not None
+        if sight.kind is not SightKind.ROW or not 0 <= sight.seat < SEATS:
+            return self._sight(replace(sight, tiles=step.reading))
+        step.old_row = self._rows[sight.seat]
+        rulings = self._sight(replace(sight, tiles=step.reading))
+        if not any(ruling.conflict for ruling in rulings):
+            self._rows[sight.seat] = step.reading
+        return rulings
+
+    def _heal(self, rulings: list[Ruling]) -> list[Ruling]:
+        """The most likely other reading of the kept sights under which the inputs since the earliest one read
+        otherwise make fewer conflicts (none, when one does); as they were, with the sights marked doubtful, when
+        none helps."""
+        steps = list(self._steps)
+        now = self._state()
+        best: tuple[int, int, dict[int, tuple[Tile, ...]]] | None = None  # conflicts, start, readings
+        for changes in _options(steps)[:MAX_TRIES]:
+            readings = _changed(steps, changes)
+            start = min(readings)
+            self._budget -= len(steps) - start
+            if self._budget < 0:
+                break
+            before = [step.conflicts for step in steps[start:]]
+            after = self._replay(start, readings, keep=False)
+            better = sum(after) < sum(before) and all(new <= old for new, old in zip(after, before, strict=True))
+            if better and (best is None or sum(after) < best[0]):
+                best = (sum(after), start, readings)
+                if not any(after):
+                    break
+        if best is None:
+            self._restore(now)
+            self._mark_doubtful(steps)
+            return rulings
+        _, start, readings = best
+        self._replay(start, readings, keep=True)
+        notes = [_note(_told(steps[index], reading)) for index, reading in sorted(readings.items())]
+        return notes + [ruling for step in steps[start:] for ruling in step.rulings]
+
+    def _replay(self, start: int, readings: dict[int, tuple[Tile, ...]], *, keep: bool) -> list[int]:
+        """Play the kept inputs from ``start`` again with ``readings`` (by position); the conflicts of each. ``keep``:
+        the new readings, states and rulings are the steps' from now on."""
+        steps = list(self._steps)
+        steps[start].before = self._restore(steps[start].before)
+        conflicts = []
+        for index in range(start, len(steps)):
+            step = steps[index] if keep else replace(steps[index])
+            step.reading = readings.get(index, step.reading)
+            if keep and index > start:
+                step.before = self._state()
+            step.rulings = self._rule(step)
+            conflicts.append(step.conflicts)
+        return conflicts
+
+    def _mark_doubtful(self, steps: list[_Step]) -> None:
+        """No reading healed the last input: it, and the discard on offer when there is one, are shown to be told."""
+        last, offer = steps[-1], self._offered_step(steps)
+        for step in (last, offer):
+            if step is not None and step.sight is not None and step.sight.kind in _HEALED and not step.pinned:
+                step.doubtful = True
+
+    def _offered_step(self, steps: list[_Step]) -> _Step | None:
+        """The kept discard sight of the tile on offer (the last discard seen), if it is still kept."""
+        discards = [step for step in steps if step.sight is not None and step.sight.kind is SightKind.DISCARD]
+        return discards[-1] if discards else None
+
+    def _correct(self, sight: Sight) -> list[Ruling]:
+        """A seat's word on its open reading: the tiles it shows, taken as they are, and the inputs after it played
+        again."""
+        index = self._open_index(sight.seat, sight.about)
+        if index is None:
+            which = "none of his is" if sight.about < 0 else f"his sight {sight.about} is not"
+            return [_refusal(f"seat {sight.seat} corrected a reading, but {which} open to correct")]
+        step = list(self._steps)[index]
+        if len(sight.tiles) != len(step.reading):
+            count = f"{len(sight.tiles)} tiles for the {len(step.reading)} of his {step.sight.kind.value}"  # type: ignore[union-attr]
+            return [_refusal(f"seat {sight.seat} corrected his reading with {count}")]
+        return self._retell(index, sight.tiles)
+
+    def _picking(self, seat: int) -> bool:
+        """Whether a short press of ``seat`` picks a reading: one of his is open, and no tile is on offer to him (a
+        press then claims it) nor are void suits being declared (presses count them)."""
+        referee = self.referee
+        if referee.phase in (Phase.OVER, Phase.DECLARE) or not 0 <= seat < SEATS:
+            return False
+        on_offer = referee.phase in _OFFER and seat in referee.answering_seats()
+        return not on_offer and self._open_index(seat) is not None
+
+    def _pick(self, seat: int) -> list[Ruling]:
+        """The next of the least sure tile's readings of the seat's open reading (the first press: the reading
+        shown, confirmed)."""
+        index = self._open_index(seat)
+        assert index is not None
+        step = list(self._steps)[index]
+        assert step.sight is not None
+        position = min(range(len(step.reading)), key=lambda at: step.sight.readings(at)[0][1])  # type: ignore[union-attr]
+        ranked = step.sight.readings(position)
+        tile = ranked[step.picks % len(ranked)][0]
+        step.picks += 1
+        reading = (*step.reading[:position], tile, *step.reading[position + 1 :])
+        return self._retell(index, reading)
+
+    def _open_index(self, seat: int, number: int = -1) -> int | None:
+        """The position among the kept inputs of ``seat``'s latest open reading (or of his sight ``number``)."""
+        mine = [i for i, step in enumerate(self._steps) if step.open() and step.sight and step.sight.seat == seat]
+        if number >= 0:
+            mine = [i for i in mine if self._steps[i].number == number]
+        return mine[-1] if mine else None
+
+    def _retell(self, index: int, reading: tuple[Tile, ...]) -> list[Ruling]:
+        """The kept input at ``index`` read as ``reading`` (its seat's word) and the inputs since played again."""
+        steps = list(self._steps)
+        step = steps[index]
+        note = _note(f"seat {step.sight.seat} says: {_told(step, reading)}")  # type: ignore[union-attr]
+        step.pinned, step.doubtful = True, False
+        self._replay(index, {index: reading}, keep=True)
+        rulings = [note] + [ruling for kept in steps[index:] for ruling in kept.rulings]
+        if steps[-1].conflicts:
+            return self._heal(rulings)
+        return rulings
+
+    def _state(self) -> tuple[Any, ...]:
+        """Everything the next input can change: the referee's state and the witness's own."""
+        claims = {seat: replace(claim) for seat, claim in self._claims.items()}
+        mine = (claims, self._taken, self._self_hu, self._self_win, Counter(self._void_presses), list(self._rows))
+        return self.referee._snapshot(), mine
+
+    def _restore(self, state: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Go back to ``state``; a fresh copy of it to keep (the referee takes the lists it is given, so a state is
+        restored once and its copy kept for the next time)."""
+        referee, (claims, taken, self_hu, self_win, void_presses, rows) = state
+        self.referee._restore(referee)
+        self._claims = {seat: replace(claim) for seat, claim in claims.items()}
+        self._taken, self._self_hu, self._self_win = taken, self_hu, self_win
+        self._void_presses = Counter(void_presses)
+        self._rows = list(rows)
+        return self._state()
+
+    # --- the inputs as read --------------------------------------------------------------------------------
+
+    def _sight(self, sight: Sight) -> list[Ruling]:
         if self.referee.phase is Phase.OVER:
             return []
         if sight.kind is SightKind.QUIET:
@@ -123,7 +379,7 @@ class Witness:
             return []
         if sight.kind is SightKind.DISCARD:
             if len(sight.tiles) != 1:
-                return [_refusal(f"a discard sight of seat {sight.seat} holds {len(sight.tiles)} tiles, not one")]
+                return [_refusal(f"a discard sight of seat {sight.seat} holds {len(sight.tiles)} tiles, not one", True)]
             if is_flower(sight.tiles[0]):
                 return self._flower(sight.seat, sight.tiles[0])
             rulings = self._abandon_self_hu()
@@ -131,11 +387,8 @@ class Witness:
             return [*rulings, self._apply(Action(ActionKind.DISCARD, sight.seat, sight.tiles[0]))]
         return self._row(sight.seat, sight.tiles)
 
-    def pressed(self, press: Press) -> list[Ruling]:
-        """Take a seat button's claim (short) or hu (held) press; lift and dice presses are the service's."""
+    def _press(self, press: Press) -> list[Ruling]:
         referee, seat = self.referee, press.seat
-        if press.button not in (Button.CLAIM, Button.HU):
-            return []
         if not 0 <= seat < SEATS:
             return [_refusal(f"a press of seat {seat}: expected a seat 0-3")]
         if referee.phase is Phase.OVER:
@@ -175,8 +428,12 @@ class Witness:
         return []
 
     def _note_taken(self, sight: Sight) -> None:
+        """The discard on offer taken: any of the readings of the tile taken may be it (the take is read as its
+        discard was, and that discard may have been read again)."""
         referee = self.referee
-        if referee.phase is Phase.CLAIMS and sight.seat == referee.offer_seat and sight.tiles == (referee.offer,):
+        if referee.phase is not Phase.CLAIMS or sight.seat != referee.offer_seat or len(sight.tiles) != 1:
+            return
+        if referee.offer in {tile for tile, _ in sight.readings(0)} | set(sight.tiles):
             self._taken = True
 
     def _row(self, seat: int, row: tuple[Tile, ...]) -> list[Ruling]:
@@ -236,7 +493,7 @@ class Witness:
             claim.ready = Action(ActionKind.CHI, seat, shown[0])
         else:
             why = f"no meld with the {tile_code(offer)} on offer"
-            return [_refusal(f"seat {seat} pressed claim and showed {format_tiles(laid)}: {why}")]
+            return [_refusal(f"seat {seat} pressed claim and showed {format_tiles(laid)}: {why}", True)]
         return self._resolve_when_decided()
 
     def _hand_shown(self, seat: int, claim: _Claim, laid: list[Tile]) -> list[Ruling]:
@@ -253,7 +510,8 @@ class Witness:
         if with_offer and offer in held:
             held.remove(offer)
         elif len(laid) != size:
-            return [_refusal(f"seat {seat} laid down {format_tiles(laid)}: the table counts {size} concealed tiles")]
+            why = f"the table counts {size} concealed tiles"
+            return [_refusal(f"seat {seat} laid down {format_tiles(laid)}: {why}", True)]
         claim.ready = Action(ActionKind.HU, seat, revealed=tuple(held))
         return self._resolve_when_decided()
 
@@ -287,7 +545,7 @@ class Witness:
             why = "not four of a kind nor a tile for an exposed pung, and no claim or hu was pressed"
             if any(is_flower(tile) for tile in rest):
                 why += " (a flower goes into the discard zone)"
-            return [*rulings, _refusal(f"seat {seat} showed {format_tiles(rest)}: {why}")]
+            return [*rulings, _refusal(f"seat {seat} showed {format_tiles(rest)}: {why}", True)]
         rulings += self._bring_to_turn(seat)
         return [*rulings, self._apply(Action(kind, seat, rest[0]))]
 
@@ -383,12 +641,98 @@ class Witness:
         return rulings
 
     def _apply(self, action: Action) -> Ruling:
+        """Apply ``action``; a refusal, or a win the referee finds false, is a conflict (see ``heal``)."""
         verdict = self.referee.apply(action)
         if self.referee.phase not in _OFFER or (
             verdict.ok and action.kind in (ActionKind.DISCARD, ActionKind.ADDED_KONG)
         ):
             self._claims, self._taken = {}, False
-        return Ruling(action, verdict)
+        false_win = action.kind is ActionKind.HU and any(" false win " in f" {event}" for event in verdict.events)
+        return Ruling(action, verdict, not verdict.ok or false_win)
+
+
+def _cost(ranked: tuple[tuple[Tile, float], ...], rank: int) -> float:
+    """How much less likely the ``rank``-th reading is than the first (log odds; ties go to the better rank)."""
+    first, other = max(ranked[0][1], _FLOOR), max(ranked[rank][1], _FLOOR)
+    return math.log(first) - math.log(other) + 1e-3 * rank
+
+
+def _options(steps: list[_Step]) -> list[tuple[tuple[int, int, Tile], ...]]:
+    """Other readings of the kept sights, most likely first: single tiles read as their next choices, then the most
+    likely of those two at a time. A change is (input position, tile position, tile)."""
+    singles: list[tuple[float, tuple[int, int, Tile]]] = []
+    for index, step in enumerate(steps):
+        sight = step.sight
+        if sight is None or sight.kind not in _HEALED or step.pinned:
+            continue
+        offered: set[tuple[int, Tile]] = set()
+        for at in range(len(step.reading)):
+            ranked = sight.readings(at)
+            offered |= {(at, tile) for tile, _ in ranked}
+            for rank in range(1, len(ranked)):
+                if ranked[rank][0] != step.reading[at]:
+                    singles.append((_cost(ranked, rank), (index, at, ranked[rank][0])))
+        for at, tile, cost in _table_readings(steps, index):
+            if (at, tile) not in offered and tile != step.reading[at]:
+                singles.append((cost, (index, at, tile)))
+    singles = sorted(set(singles))
+    pairs = [(a[0] + b[0], (a[1], b[1])) for a, b in combinations(singles[:PAIRED], 2) if a[1][:2] != b[1][:2]]
+    ranked = sorted([(cost, (change,)) for cost, change in singles] + pairs, key=lambda option: option[0])
+    return [changes for _, changes in ranked]
+
+
+def _table_readings(steps: list[_Step], index: int) -> list[tuple[int, int, float]]:
+    """Readings the table itself suggests for the ``index``-th kept sight, beyond the camera's choices, as (tile
+    position, tile, cost): a row's tiles where its old row lay (the row grown at its right end by a meld or a kong,
+    or at its left by a hand laid down), a discard as the tiles of the rows other seats laid after it (the meld or
+    hand it went into)."""
+    step = steps[index]
+    sight = step.sight
+    assert sight is not None
+    if sight.kind is SightKind.DISCARD:
+        rows = [kept for kept in steps[index + 1 :] if kept.sight and kept.sight.kind is SightKind.ROW]
+        later = {tile for kept in rows if kept.sight and kept.sight.seat != sight.seat for tile in kept.reading}
+        return [(0, tile, FIT_COST) for tile in sorted(later)]
+    old, size = step.old_row, len(step.reading)
+    if not old or len(old) > size:
+        return []
+    prefix = [(at, tile, KNOWN_COST) for at, tile in enumerate(old)]
+    suffix = [(size - len(old) + at, tile, KNOWN_COST) for at, tile in enumerate(old)]
+    return prefix + suffix
+
+
+def _changed(steps: list[_Step], changes: tuple[tuple[int, int, Tile], ...]) -> dict[int, tuple[Tile, ...]]:
+    """The readings of the inputs ``changes`` touch, by input position."""
+    readings: dict[int, tuple[Tile, ...]] = {}
+    for index, at, tile in changes:
+        reading = readings.get(index, steps[index].reading)
+        readings[index] = (*reading[:at], tile, *reading[at + 1 :])
+    return readings
+
+
+def _told(step: _Step, reading: tuple[Tile, ...]) -> str:
+    """A kept sight read otherwise, in words for the log and the display."""
+    sight = step.sight
+    assert sight is not None
+    return f"seat {sight.seat}'s {sight.kind.value} {format_tiles(sight.tiles)} taken as {format_tiles(reading)}"
+
+
+def _shown(step: _Step) -> dict[str, Any]:
+    """An open reading as the display shows it."""
+    sight = step.sight
+    assert sight is not None
+    unsure = sorted(set(sight.unsure()) | ({min(range(len(sight.tiles)), key=lambda at: sight.readings(at)[0][1])}))
+    return {
+        "n": step.number,
+        "seat": sight.seat,
+        "sight": sight.kind.value,
+        "tiles": [tile_code(tile) for tile in step.reading],
+        "doubtful": step.doubtful,
+        "confirmed": step.pinned,
+        "unsure": [
+            {"at": at, "choices": [[tile_code(tile), round(p, 3)] for tile, p in sight.readings(at)]} for at in unsure
+        ],
+    }
 
 
 def _is_run(tiles: list[Tile]) -> bool:

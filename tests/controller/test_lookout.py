@@ -286,3 +286,26 @@ def test_a_row_is_read_up_to_17_tiles_and_a_longer_one_is_told_unread_not_misrea
         unread += lookout.unread
     assert sights == ([Sight(ROW, 1, tiles)] if read else [])
     assert [(u.kind, u.seat) for u in unread] == ([] if read else [(ROW, 1)])
+
+
+def ranked_view(seat: int, u: float, *choices: tuple[int, float], zone: str = "discard") -> ZoneView:
+    """One tile whose reading has ranked ``choices``: an answer when the first is sure, else unknown."""
+    best, p = choices[0]
+    prediction = Prediction(best if p >= 0.5 else None, p, 0.9, tuple(choices))
+    return ZoneView(seat, zone, (Seen(seat, zone, prediction, u, 150.0, 0),), False)
+
+
+def test_sights_carry_the_ranked_readings_and_a_tile_read_below_the_threshold_is_an_unsure_sight(calibration):
+    frames = (
+        [[ranked_view(1, -100.0, (5, 0.9), (6, 0.08))]] * 2
+        + [[view(1, covered=True)]]
+        + [[view(1)]] * 2
+        + [[ranked_view(2, -30.0, (7, 0.3), (8, 0.25), (3, 0.1))]] * 3
+        + [[ranked_view(3, -30.0, (9, 0.01), (8, 0.01))]] * 3
+    )
+    lookout = lookout_on(calibration, frames, stable=2, gone=2, patience=3)
+    sights, unread = run(lookout, len(frames))
+    assert sights == [Sight(DISCARD, 1, (5,)), Sight(TAKEN, 1, (5,)), Sight(DISCARD, 2, (7,))]
+    assert sights[0].choices == (((5, 0.9), (6, 0.08)),) and sights[1].choices == sights[0].choices  # its take too
+    assert sights[2].choices == (((7, 0.3), (8, 0.25), (3, 0.1)),) and sights[2].unsure() == [0]
+    assert [(u.kind, u.seat) for u in unread] == [(DISCARD, 3)]  # "none of these" by far: not read at all

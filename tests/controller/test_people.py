@@ -146,3 +146,33 @@ def test_the_service_follows_people_from_frames_and_pins_alone(tmp_path, monkeyp
     people = _run(tmp_path / "people", "people", 2, 5, "basic")
     bots = _run(tmp_path / "bots", "bots", 2, 5, "basic")
     assert _results(people) == _results(bots) and any(line["wins"] for line in _results(bots))
+
+
+@pytest.fixture(scope="module")
+def confusion():
+    from controller.people.misreads import load_confusion
+
+    return load_confusion()
+
+
+def _healed(tmp_path, confusion, share: float, hands: int):
+    from tests.controller.healing import play
+
+    return play(tmp_path / f"share-{share}", share, hands, 1, confusion)
+
+
+@pytest.mark.parametrize(("share", "target"), [(0.01, 0.99), (0.03, 0.95)])
+def test_misread_tiles_are_healed_and_the_hands_end_as_the_bots_hands(tmp_path, confusion, share, target):
+    """Issue 17: an eye that misreads ``share`` of the tiles as the recogniser confuses them (its ranked choices as
+    the recogniser gives them); the witness heals what the choices and the table tell, the seats correct what the
+    display shows open. The same hands as the bots', by their results."""
+    outcome = _healed(tmp_path, confusion, share, 16)
+    assert outcome.misread > 0 and outcome.hands == 16
+    assert outcome.share >= target, outcome.differing
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("share", "target"), [(0.01, 0.99), (0.03, 0.95)])
+def test_misread_tiles_are_healed_over_a_hundred_hands(tmp_path, confusion, share, target):
+    outcome = _healed(tmp_path, confusion, share, 100)
+    assert outcome.share >= target, outcome.differing

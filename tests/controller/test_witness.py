@@ -1,6 +1,7 @@
 """The witness: a camera table's sights and button presses drive an observing referee (controller.people.witness)."""
 
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -422,3 +423,175 @@ def test_a_false_win_laid_down_is_fined_and_play_goes_on():
     assert witness.referee.penalties == [{0: 10, 1: -30, 2: 10, 3: 10}]
     assert witness.seen(row(1, "")) == []
     assert moves(witness.seen(discard(1, "9p"))) == [(K.DRAW, 1), (K.DISCARD, 1)]
+
+
+# --- misreads healed (issue 17) ---------------------------------------------------------------------------------
+
+
+def unsure_discard(seat: int, *ranked: tuple[str, float]) -> Sight:
+    """A discard the camera read with ranked choices, best first."""
+    choices = (tuple((t(code), p) for code, p in ranked),)
+    return Sight(SightKind.DISCARD, seat, (t(ranked[0][0]),), choices)
+
+
+def read_row(seat: int, tiles: str, **other: tuple[tuple[str, float], ...]) -> Sight:
+    """A row whose tiles were read sure, but at the positions of ``other`` (``p3=(("2m", .6), ("1m", .3))``)."""
+    parsed = tuple(parse_tiles(tiles))
+    choices = []
+    for at, tile in enumerate(parsed):
+        ranked = other.get(f"p{at}")
+        choices.append(tuple((t(code), p) for code, p in ranked) if ranked else ((tile, 0.99),))
+    return Sight(SightKind.ROW, seat, tuple(ranked[0][0] for ranked in choices), tuple(choices))
+
+
+def test_a_discard_that_would_be_a_fifth_copy_is_read_as_its_next_choice():
+    witness = observed()
+    for seat, tile in ((0, "5m"), (1, "5m"), (2, "5m"), (3, "5m")):
+        moves(witness.seen(discard(seat, tile)))
+    note, *rest = witness.seen(unsure_discard(0, ("5m", 0.55), ("6m", 0.4), ("3m", 0.05)))
+    assert note.verdict.ok and "taken as 6m" in note.verdict.events[0]
+    assert moves(rest)[-1] == (K.DISCARD, 0) and witness.referee.seats[0].discards[-1] == t("6m")
+
+
+def test_a_misread_discard_is_healed_when_its_pung_is_laid():
+    witness = observed()
+    witness.seen(unsure_discard(0, ("6m", 0.7), ("5m", 0.25), ("9m", 0.05)))  # a 5m, read 6m
+    witness.pressed(claim(2))
+    witness.seen(taken(0, "6m"))
+    rulings = witness.seen(row(2, "555m"))
+    assert any("seat 0's discard 6m taken as 5m" in " ".join(r.verdict.events) for r in rulings)
+    assert not any(ruling.conflict for ruling in rulings)
+    assert witness.referee.seats[2].melds[-1].tiles == (t("5m"),) * 3
+    assert witness.referee.seats[0].discards == [] and witness.referee.turn == 2  # claimed away
+
+
+def test_a_misread_tile_of_a_meld_is_read_as_its_next_choice():
+    witness = observed()
+    witness.seen(discard(0, "5m"))
+    witness.pressed(claim(2))
+    witness.seen(taken(0, "5m"))
+    rulings = witness.seen(read_row(2, "565m", p1=(("6m", 0.6), ("5m", 0.3), ("9m", 0.1))))
+    assert not any(ruling.conflict for ruling in rulings)
+    assert witness.referee.seats[2].melds[-1].tiles == (t("5m"),) * 3
+
+
+def test_a_row_shown_again_keeps_the_tiles_it_showed_even_read_without_them_among_the_choices():
+    witness = observed()
+    witness.seen(discard(0, "5m"))
+    witness.pressed(claim(2))
+    witness.seen(taken(0, "5m"))
+    witness.seen(row(2, "555m"))
+    witness.seen(discard(2, "1z"))
+    witness.seen(discard(3, "7p"))
+    witness.pressed(claim(0))
+    witness.seen(taken(3, "7p"))
+    witness.seen(row(0, "777p"))
+    witness.seen(discard(0, "9s"))
+    witness.seen(discard(1, "3z"))
+    witness.pressed(claim(2))
+    witness.seen(taken(1, "3z"))
+    # the old pung's first 5m read as 3m, 3m's choices do not hold it: the row's old tiles are known
+    rulings = witness.seen(read_row(2, "355m333z", p0=(("3m", 0.9), ("8m", 0.1))))
+    assert not any(ruling.conflict for ruling in rulings), rulings
+    assert [meld.tiles for meld in witness.referee.seats[2].melds] == [(t("5m"),) * 3, (t("3z"),) * 3]
+
+
+def test_a_misread_discard_not_among_its_choices_is_read_as_the_meld_laid_with_it():
+    witness = observed()
+    witness.seen(unsure_discard(0, ("6m", 0.9), ("9m", 0.1)))  # a 5m; neither choice is
+    witness.pressed(claim(2))
+    witness.seen(taken(0, "6m"))
+    rulings = witness.seen(row(2, "555m"))
+    assert not any(ruling.conflict for ruling in rulings)
+    assert witness.referee.seats[2].melds[-1].tiles == (t("5m"),) * 3
+
+
+def test_a_reading_nothing_heals_is_shown_doubtful_and_the_seats_correction_replays_the_hand():
+    witness = observed()
+    witness.seen(discard(0, "5m"))
+    witness.pressed(claim(2))
+    witness.seen(taken(0, "5m"))
+    rulings = witness.seen(read_row(2, "565m", p1=(("6m", 0.9), ("9m", 0.1))))  # the 5m read 6m, 5m not a choice
+    assert any(ruling.conflict for ruling in rulings)
+    shown = {entry["seat"]: entry for entry in witness.unsure}
+    assert shown[2]["doubtful"] and shown[2]["tiles"] == ["5m", "6m", "5m"] and shown[2]["n"] == 2
+    assert shown[2]["unsure"] == [{"at": 1, "choices": [["6m", 0.9], ["9m", 0.1]]}]  # the least sure tile
+    assert shown[0]["doubtful"] and shown[0]["tiles"] == ["5m"]  # the discard on offer may be the misread one
+    rulings = witness.seen(Sight(SightKind.CORRECT, 2, tuple(parse_tiles("555m")), about=2))
+    assert "seat 2 says" in rulings[0].verdict.events[0] and not any(ruling.conflict for ruling in rulings)
+    assert witness.referee.seats[2].melds[-1].tiles == (t("5m"),) * 3
+    assert [entry["seat"] for entry in witness.unsure if entry["doubtful"]] == [0]
+
+
+def test_short_presses_of_the_seat_pick_among_its_readings():
+    witness = observed()
+    witness.seen(unsure_discard(0, ("6m", 0.45), ("5m", 0.4), ("9m", 0.15)))
+    assert [entry["seat"] for entry in witness.unsure] == [0]  # below the confidence level: open
+    assert witness.pressed(claim(0))[0].verdict.ok  # once (no tile on offer to him): the reading shown, confirmed
+    assert witness.referee.seats[0].discards == [t("6m")] and witness.unsure[0]["confirmed"]
+    witness.pressed(claim(0))  # twice: the second choice
+    assert witness.referee.seats[0].discards == [t("5m")]
+    witness.pressed(claim(0))  # three times: the third
+    assert witness.referee.seats[0].discards == [t("9m")]
+    assert witness.pressed(claim(1)) == [] and witness.referee.offer == t("9m")  # seat 1's press claims, as ever
+
+
+def test_a_correction_with_nothing_to_correct_or_the_wrong_count_is_refused():
+    witness = observed()
+    (refused,) = witness.seen(Sight(SightKind.CORRECT, 1, (t("5m"),)))
+    assert not refused.verdict.ok and "none of his is open" in refused.verdict.reason
+    witness.seen(unsure_discard(0, ("6m", 0.45), ("5m", 0.4)))
+    (refused,) = witness.seen(Sight(SightKind.CORRECT, 0, (t("5m"), t("6m"))))
+    assert "2 tiles for the 1 of his discard" in refused.verdict.reason
+
+
+def test_the_witness_heals_the_same_way_when_its_inputs_are_fed_again():
+    """Replaying the journal (a restart) reaches the same state: healing and corrections are functions of the
+    inputs."""
+    inputs = [
+        unsure_discard(0, ("6m", 0.7), ("5m", 0.25)),
+        claim(2),
+        taken(0, "6m"),
+        row(2, "555m"),
+        unsure_discard(2, ("1z", 0.45), ("2z", 0.4)),
+        Sight(SightKind.CORRECT, 2, (t("2z"),)),
+        discard(3, "7p"),
+    ]
+    states = []
+    for _ in range(2):
+        witness = observed()
+        for item in inputs:
+            witness.seen(item) if isinstance(item, Sight) else witness.pressed(item)
+        states.append(witness.referee.to_dict())
+    assert states[0] == states[1] and states[0]["seats"][2]["discards"] == "2z"
+
+
+# --- the sights as journaled (issue 17: ranked readings) ------------------------------------------------------
+
+
+def test_a_sight_keeps_its_ranked_readings_in_the_journal_and_an_old_sight_reads_as_its_one_reading():
+    sight = Sight(SightKind.DISCARD, 2, (t("6m"),), (((t("6m"), 0.6), (t("5m"), 0.3), (t("9m"), 0.1)),))
+    data = sight.to_dict()
+    assert data == {"sight": "discard", "seat": 2, "tiles": "6m", "choices": [[["6m", 0.6], ["5m", 0.3], ["9m", 0.1]]]}
+    again = Sight.from_dict(data)
+    assert again == sight and again.choices == sight.choices and again.unsure() == []
+    old = Sight.from_dict({"sight": "row", "seat": 1, "tiles": "555m"})
+    assert old.choices == () and old.readings(1) == ((t("5m"), 1.0),) and old.unsure() == []
+    correction = Sight(SightKind.CORRECT, 1, (t("5m"),), about=7)
+    assert Sight.from_dict(correction.to_dict()).about == 7
+
+
+@pytest.mark.parametrize(
+    ("choices", "error"),
+    [
+        ("6m", "expected a list of ranked readings per tile"),
+        ([[["5m", 0.6]]], "the first reading is not the tile 6m"),
+        ([[["6m", 1.5]]], "probability 1.5: expected a number 0-1"),
+        ([[["6x", 0.5]]], "sight.choices[0]"),
+        ([[]], "expected 1-5 [tile, probability] pairs"),
+        ([[["6m"]]], "expected [tile, probability] pairs"),
+    ],
+)
+def test_a_journaled_sight_with_bad_choices_is_named(choices, error):
+    with pytest.raises(ValueError, match=re.escape(error)):
+        Sight.from_dict({"sight": "discard", "seat": 2, "tiles": "6m", "choices": choices})
