@@ -2,9 +2,10 @@
 
 Only public facts leave the service: dealer, winds, the wall count, each seat's discards, melds and flowers, the
 last event and its verdict, the numbered log of the latest verdicts (ok, illegal with the reason, a false hu, a
-hand's result), a win with its fans, running scores, a fault with the technician's hint. Concealed hands never do
-(the simulated referee knows them; a display on the LAN must not); a winner's hand is public once laid down. A
-version number and a condition let the page's event stream wait for the next change instead of polling.
+hand's result), a win with its fans, running scores, a fault with the technician's hint, and (people playing) the
+camera's readings open for their seats to confirm or correct (``unsure``: each with its ranked choices). Concealed
+hands never do (the simulated referee knows them; a display on the LAN must not); a winner's hand is public once laid
+down. A version number and a condition let the page's event stream wait for the next change instead of polling.
 """
 
 from __future__ import annotations
@@ -13,18 +14,16 @@ import threading
 from typing import Any
 
 from controller.display.hints import hint
+from controller.display.tablestate import history_entry, result_view, seat_view, wall_break
 from controller.service.events import Event, EventKind
 from controller.service.hand import HandState
 from engine.actions import Verdict
-from engine.tiles import WIND_LETTERS, parse_tiles, tile_code
+from engine.tiles import WIND_LETTERS
 
 KEPT = 30
 """Verdicts the state keeps (the page shows the latest few)."""
-
-
-def _codes(text: str) -> list[str]:
-    """``"5m2z"`` → ``["5m", "2z"]``: the page draws one image per tile."""
-    return [tile_code(tile) for tile in parse_tiles(text)] if text else []
+HISTORY_KEPT = 200
+"""Finished hands ``/api/history`` keeps: a long evening's match, a few kilobytes each."""
 
 
 class TableView:
@@ -39,6 +38,7 @@ class TableView:
         }
         self._verdicts = 0
         self._closed = False
+        self._history: list[dict[str, Any]] = []
 
     def snapshot(self) -> dict[str, Any]:
         with self._changed:
@@ -49,6 +49,12 @@ class TableView:
         with self._changed:
             self._changed.wait_for(lambda: self._closed or self._state["version"] > version, timeout)
             return None if self._closed or self._state["version"] <= version else dict(self._state)
+
+    def history(self) -> list[dict[str, Any]]:
+        """The hands finished since the service started (``tablestate.history_entry``), oldest first; kept apart
+        from the state so that the state pushed on every change stays small."""
+        with self._changed:
+            return list(self._history)
 
     @property
     def closed(self) -> bool:
@@ -93,24 +99,26 @@ class TableView:
             changes["win"] = None
         referee = hand.referee
         if referee is not None:
-            seats = [seat.to_dict() for seat in referee.seats]
             changes["dice"] = list(hand.dice or ())
             changes["wall_remaining"] = referee.wall.live_remaining
             changes["turn"] = referee.turn
             changes["phase"] = referee.phase.value
             changes["waiting"] = None if hand.witness is None else hand.witness.waiting
-            changes["seats"] = [
-                {"discards": _codes(seat["discards"]), "melds": seat["melds"], "flowers": _codes(seat["flowers"])}
-                for seat in seats
-            ]
+            changes["unsure"] = [] if hand.witness is None else hand.witness.unsure
+            changes["seats"] = [seat_view(seat) for seat in referee.seats]
+            changes["wall_break"] = wall_break(referee)
         answer = None if verdict is None else {"hand": record.number, "event": event.to_dict(), **verdict.to_dict()}
         self._update(answer, **changes)
 
     def on_line(self, line: dict[str, Any]) -> None:
         """A hand's result line (its wins with every fan in Chinese and English) or the run's summary."""
         if "wins" in line:
-            win = {"drawn": line["drawn"], "wins": line["wins"]}
-            self._update({"hand": line["hand"], "result": win}, scores=line["scores"], win=win)
+            rules = self._state.get("rules")
+            win = result_view(line, rules)
+            with self._changed:
+                self._history = [*self._history[1 - HISTORY_KEPT :], history_entry(line, rules)]
+            logged = {"drawn": line["drawn"], "wins": line["wins"]}
+            self._update({"hand": line["hand"], "result": logged}, scores=line["scores"], win=win)
         elif line.get("journal") == "behind":  # the journal lost what the table lived through: said on the page
             event = {"kind": "journal"}
             problem = f"{line['reason']}; {line['done']}"

@@ -1,6 +1,9 @@
-"""The display's web server: the page, ``GET /api/state`` (JSON), ``GET /events`` (server-sent events, one per
-change), ``GET /tiles/<tile>.png`` (the tile faces), and the control endpoints ``POST /api/stop`` and
-``POST /api/resume`` (after a repair), which need the configured token.
+"""The display's web server: the pages (``/`` the live table, ``/history``, ``/overlay``; their scripts and styles
+under ``/static/``), ``GET /api/state`` (JSON), ``GET /api/history`` (the finished hands), ``GET /events``
+(server-sent events, one per change), ``GET /tiles/<tile>.png`` (the tile faces), and the control endpoints
+``POST /api/stop`` and ``POST /api/resume`` (after a repair), which need the configured token; so do the inputs,
+which take a JSON object (``POST /api/correct``: a seat's correction of an unsure reading,
+``controller.people.watch.Corrections``).
 
 The connections, their deadlines and bounds are ``controller.display.httpd``'s; closing first wakes every event
 stream through the view. Bad requests get a 4xx with a JSON ``{"error": ...}`` naming the problem.
@@ -20,7 +23,6 @@ from http import HTTPStatus
 from importlib import resources
 
 from controller.display.httpd import GuardedServer, JsonHandler
-from controller.display.page import PAGE
 from controller.display.view import TableView
 
 log = logging.getLogger(__name__)
@@ -30,6 +32,13 @@ MAX_STREAMS = 32
 TILES = resources.files("controller.display") / "static" / "tiles"
 """The tile faces the page draws (package data; see static/tiles/SOURCE.txt)."""
 TILE_IMAGE = re.compile(r"([1-9][mps]|[1-7]z|[1-8]f)\.png")
+STATIC = resources.files("controller.display") / "static"
+PAGES = {"/": "table.html", "/history": "history.html", "/overlay": "overlay.html"}
+"""The pages (package data in static/): the table-shaped live view, the match's hands with a plot of the scores,
+and a read-only view with a transparent background for a stream."""
+ASSET = re.compile(r"[a-z]+\.(js|css)")
+STYLE_LINK = re.compile(r'<link rel="stylesheet" href="/static/([a-z]+\.css)">')
+ASSET_TYPES = {"js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8"}
 
 
 def excerpt(text: str, limit: int = 80) -> str:
@@ -37,9 +46,19 @@ def excerpt(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def page(name: str) -> bytes:
+    """A page with its style sheet written into it: the browser paints once the HTML is in, without asking for the
+    style first (the scripts, at the end of the page, load while it paints). Read per request: a few kilobytes."""
+    html = (STATIC / name).read_text(encoding="utf-8")
+    return STYLE_LINK.sub(
+        lambda link: f"<style>{(STATIC / link[1]).read_text(encoding='utf-8')}</style>", html
+    ).encode()
+
+
 class DisplayServer:
-    """Serves ``view``; ``controls[name]`` is called by an authorised ``POST /api/<name>``; ``token`` "" = none.
-    ``limits`` (tests): ``GuardedServer``'s ``max_connections``, ``request_s``, ``answer_s``."""
+    """Serves ``view``; ``controls[name]`` is called by an authorised ``POST /api/<name>``, ``inputs[name]`` with its
+    JSON body (a ``ValueError`` is the client's 400); ``token`` "" = none. ``limits`` (tests): ``GuardedServer``'s
+    ``max_connections``, ``request_s``, ``answer_s``."""
 
     def __init__(
         self,
@@ -48,11 +67,16 @@ class DisplayServer:
         token: str,
         controls: dict[str, Callable[[], None]],
         max_streams: int = MAX_STREAMS,
+        inputs: dict[str, Callable[[dict], None]] | None = None,
         **limits: float,
     ) -> None:
         self.view = view
         self.token = token
-        self.controls = controls
+        self.inputs = inputs or {}
+        self.controls: dict[str, Callable[[], None]] = {
+            **controls,
+            **{name: _unused for name in self.inputs},  # known names: a GET is told to POST
+        }
         self.streams = threading.BoundedSemaphore(max_streams)
         """Event streams open at once: each holds a thread, so a flood of pages gets 503s, not the Pi's memory."""
         handler = type("Handler", (_Handler,), {"server_state": self})
@@ -69,13 +93,21 @@ class DisplayServer:
         self._server.close()
 
 
+def _unused() -> None:  # pragma: no cover - an input is called with its body, never as a control
+    raise AssertionError("an input is taken with its body")
+
+
 class _Handler(JsonHandler):
     server_state: DisplayServer
 
     def do_GET(self) -> None:
         path = self.path.split("?", 1)[0]
-        if path == "/":
-            self._send(HTTPStatus.OK, PAGE.encode(), "text/html; charset=utf-8")
+        if path in PAGES:
+            self._send(HTTPStatus.OK, page(PAGES[path]), "text/html; charset=utf-8")
+        elif path.startswith("/static/"):
+            self._asset(path.removeprefix("/static/"))
+        elif path == "/api/history":
+            self._json(HTTPStatus.OK, {"hands": self.server_state.view.history()})
         elif path == "/api/state":
             self._json(HTTPStatus.OK, self.server_state.view.snapshot())
         elif path == "/events":
@@ -87,8 +119,16 @@ class _Handler(JsonHandler):
         else:
             self._json(
                 HTTPStatus.NOT_FOUND,
-                {"error": f"{excerpt(path)}: no such page; try /, /api/state, /events, /tiles/5m.png"},
+                {"error": f"{excerpt(path)}: no such page; try /, /history, /overlay, /api/state, /tiles/5m.png"},
             )
+
+    def _asset(self, name: str) -> None:
+        """A script or style sheet of the pages; only the package's own files (a plain name, no path)."""
+        found = ASSET.fullmatch(name)
+        if found is None or not (STATIC / name).is_file():
+            self._json(HTTPStatus.NOT_FOUND, {"error": f"/static/{excerpt(name)}: no such file"})
+            return
+        self._send(HTTPStatus.OK, (STATIC / name).read_bytes(), ASSET_TYPES[found[1]])
 
     def _tile(self, name: str) -> None:
         """A tile face image; a name that is no tile in the notation (``5m.png``, ``7z.png``, ``1f.png``) is a 404."""
@@ -116,8 +156,26 @@ class _Handler(JsonHandler):
             self._json(HTTPStatus.UNAUTHORIZED, {"error": "missing 'Authorization: Bearer <token>'"})
         elif not hmac.compare_digest(given.encode(), token.encode()):
             self._json(HTTPStatus.FORBIDDEN, {"error": "wrong token"})
+        elif path.removeprefix("/api/") in self.server_state.inputs:
+            self._input(path, self.server_state.inputs[path.removeprefix("/api/")])
         else:
             control()
+            self._json(HTTPStatus.ACCEPTED, {"accepted": path})
+
+    def _input(self, path: str, take: Callable[[dict], None]) -> None:
+        """An input's JSON body, checked by ``take``: any problem is a 400 naming it."""
+        try:
+            body = json.loads(self.body.decode("utf-8") or "null")
+            if not isinstance(body, dict):
+                raise ValueError(f"{path}: expected a JSON object as the body")
+            take(body)
+        except UnicodeDecodeError:
+            self._json(HTTPStatus.BAD_REQUEST, {"error": f"{path}: the body is not UTF-8"})
+        except json.JSONDecodeError as error:
+            self._json(HTTPStatus.BAD_REQUEST, {"error": f"{path}: the body is not JSON ({error.msg} at {error.pos})"})
+        except ValueError as error:
+            self._json(HTTPStatus.BAD_REQUEST, {"error": excerpt(str(error), 200)})
+        else:
             self._json(HTTPStatus.ACCEPTED, {"accepted": path})
 
     def _stream(self) -> None:

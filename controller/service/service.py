@@ -32,6 +32,7 @@ from controller.display.view import TableView
 from controller.display.web import DisplayServer
 from controller.errors import JournalError, TableStopped
 from controller.people import watch
+from controller.people.watch import Corrections
 from controller.service.cycle import TableCycle
 from controller.service.events import Event, EventKind, describe_action
 from controller.service.hand import HandRecord, HandState
@@ -41,6 +42,7 @@ from controller.service.nextwalls import NextWalls, fault_code
 from controller.service.players import next_action
 from controller.service.tableside import TableSide, open_table
 from controller.service.tail import table_ahead
+from controller.voice.voice import Voice, open_voice
 from engine.actions import Action, ActionKind, Verdict
 from engine.match import Match
 from engine.referee import Phase
@@ -85,8 +87,11 @@ class Service:
         stop: threading.Event | None = None,
         resume: threading.Event | None = None,
         camera_swap: Swap | None = None,
+        corrections: Corrections | None = None,
     ) -> None:
         self.config = config
+        self.corrections = corrections or Corrections()
+        """People playing: the seats' corrections of unsure readings, posted to the display (``POST /api/correct``)."""
         self.journal = journal
         self.emit = emit
         self.clock = clock
@@ -472,19 +477,29 @@ def serve(config: Config, emit: Emit, faults: FaultPlan = NO_FAULTS, hooks: tupl
     table, ``hooks`` are attached once the table is open."""
     view = TableView()
     stop, resume = threading.Event(), threading.Event()
+    corrections = Corrections()
+    voice: Voice | None = None
 
     def show(line: dict[str, Any]) -> None:
         view.on_line(line)
+        if voice is not None:
+            voice.on_line(line)
         emit(line)
 
     with ExitStack() as stack:
+        voice = open_voice(config.voice)  # [voice]: says claims and verdicts from its own thread
+        if voice is not None:
+            stack.callback(voice.close)
         journal = stack.enter_context(Journal(journal_path(config), config.journal.synchronous))
         if config.http.listen != "off":
             controls = {"stop": stop.set, "resume": resume.set}
-            server = DisplayServer(config.http.listen, view, config.http.token, controls)
+            server = DisplayServer(
+                config.http.listen, view, config.http.token, controls, inputs={"correct": corrections.post}
+            )
             stack.callback(server.close)
         side = stack.enter_context(open_table(config, faults))
-        service = Service(config, side, journal, show, listeners=(view.on_event,), stop=stop, resume=resume)
+        listeners = (view.on_event,) if voice is None else (view.on_event, voice.on_event)
+        service = Service(config, side, journal, show, listeners=listeners, stop=stop, resume=resume)
         for hook in hooks:
             hook(stack, service, view)
         return service.run()

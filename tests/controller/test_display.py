@@ -79,7 +79,14 @@ def test_the_display_follows_the_hand_and_the_token_stops_the_run(tmp_path):
         assert status == 200 and kind.startswith("application/json") and state["version"] >= last["version"]
         assert "concealed" not in body.decode()
         status, kind, page = _request(port, "GET", "/")
-        assert status == 200 and kind.startswith("text/html") and b"EventSource" in page
+        assert status == 200 and kind.startswith("text/html") and b"/static/table.js" in page
+        status, kind, script = _request(port, "GET", "/static/mj.js")  # the pages' shared script follows /events
+        assert status == 200 and kind.startswith("text/javascript") and b"EventSource" in script
+        for path in ("/history", "/overlay", "/static/table.css"):
+            assert _request(port, "GET", path)[0] == 200, path
+        for path in ("/static/nope.js", "/static/..%2Fview.py", "/static/tiles/5m.png"):
+            assert _request(port, "GET", path)[0] == 404, path
+        assert _request(port, "GET", "/api/history")[2].startswith(b'{"hands": [')
         assert _request(port, "GET", "/nope")[0] == 404
         assert _request(port, "GET", "/api/stop")[0] == 405
         assert _request(port, "POST", "/api/stop")[0] == 401
@@ -173,3 +180,75 @@ def test_with_on_fault_wait_the_display_shows_the_hint_and_the_technician_resume
     clean: list[dict] = []
     serve(config.with_service(http="off", state_dir=str(tmp_path / "clean")), clean.append)
     assert lines[1:] == clean
+
+
+def _post(port: int, path: str, body: bytes, token: str = "s3cret") -> tuple[int, dict]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+        connection.request("POST", path, body=body, headers=headers)
+        response = connection.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        connection.close()
+
+
+def test_a_seat_corrects_an_unsure_reading_with_a_tap_carrying_the_token():
+    """POST /api/correct: the body checked field by field, queued for the watch loop (which journals it as a
+    ``correct`` sight); the display lists the open readings with their choices (``unsure``)."""
+    from controller.people.sights import SightKind
+    from controller.people.watch import Corrections
+
+    corrections = Corrections()
+    server = DisplayServer("127.0.0.1:0", TableView(), "s3cret", {}, inputs={"correct": corrections.post})
+    port = int(server.url.rsplit(":", 1)[1])
+    try:
+        assert _post(port, "/api/correct", b'{"seat": 2, "tiles": "5m", "sight": 17}') == (
+            202,
+            {"accepted": "/api/correct"},
+        )
+        sight = corrections.take()
+        assert sight is not None and sight.kind is SightKind.CORRECT and (sight.seat, sight.about) == (2, 17)
+        assert corrections.take() is None
+        bad = {
+            b'{"seat": 5, "tiles": "5m"}': "correct.seat: expected a seat number 0-3, got 5",
+            b'{"seat": 1, "tiles": "5x"}': "correct.tiles:",
+            b'{"seat": 1}': "correct.tiles: expected the tiles it shows",
+            b'{"seat": 1, "tiles": "5m", "sight": "x"}': "correct.sight: expected the number of a sight",
+            b'{"seat": 1, "tiles": "5m", "who": 1}': "correct: unknown field 'who'",
+            b"[1, 2]": "/api/correct: expected a JSON object as the body",
+            b"{nope": "/api/correct: the body is not JSON",
+            b"\xff": "/api/correct: the body is not UTF-8",
+        }
+        for body, error in bad.items():
+            status, answer = _post(port, "/api/correct", body)
+            assert status == 400 and answer["error"].startswith(error), (body, answer)
+        assert _post(port, "/api/correct", b'{"seat": 1, "tiles": "5m"}', token="guess")[0] == 403
+        assert corrections.take() is None  # nothing refused was queued
+        assert _request(port, "GET", "/api/correct")[0] == 405
+    finally:
+        server.close()
+
+
+def test_the_display_state_lists_the_open_readings_of_a_people_hand():
+    from controller.people.sights import Sight, SightKind
+    from controller.service.events import Event
+    from controller.service.hand import HandRecord, HandState
+
+    hand = HandState.start(HandRecord(0, 1, 0, 0, 1, "basic", players="people"))
+    view = TableView()
+    for event in (
+        Event.dice((3, 4), 0.0),
+        Event.sight(Sight(SightKind.DISCARD, 0, (5,), (((5, 0.4), (6, 0.35)),)), 1.0),
+    ):
+        view.on_event(hand, event, hand.apply(event))
+    (shown,) = view.snapshot()["unsure"]
+    assert shown == {
+        "n": 0,
+        "seat": 0,
+        "sight": "discard",
+        "tiles": ["6m"],
+        "doubtful": False,
+        "confirmed": False,
+        "unsure": [{"at": 0, "choices": [["6m", 0.4], ["7m", 0.35]]}],
+    }

@@ -75,32 +75,32 @@ def test_live_page_follows_the_table_in_both_languages(tmp_path):
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": 390, "height": 844})
             page.goto(url)
-            page.wait_for_function("document.getElementById('summary').textContent.includes('局')")
-            seen = {page.text_content("#last")}
+            page.wait_for_function("document.getElementById('info').textContent.includes('局')")
+            seen = {page.text_content("#log")}
             deadline = time.monotonic() + 30
             while len(seen) < 3 and time.monotonic() < deadline:  # the page changes without being reloaded
                 page.wait_for_timeout(200)
-                seen.add(page.text_content("#last"))
+                seen.add(page.text_content("#log"))
             assert len(seen) >= 3, f"the page did not follow the table: {seen}"
 
             with urllib.request.urlopen(url + "/api/state", timeout=5) as answer:
                 state = json.load(answer)
             # The page shows the hand the API reports (it may be a moment behind, never ahead).
-            page.wait_for_function(f"document.getElementById('summary').textContent.includes('局 {state['hand'] + 1}')")
+            page.wait_for_function(f"document.getElementById('info').textContent.includes('第 {state['hand'] + 1} 局')")
 
-            page.wait_for_selector("#verdicts li")  # the latest verdicts, listed from the state's log
-            assert page.locator("#verdicts li").count() <= 6
-            page.wait_for_function("[...document.querySelectorAll('#seats .tiles img')].some(i => i.naturalWidth)")
+            page.wait_for_selector("#log li")  # the latest verdicts, listed from the state's log
+            assert page.locator("#log li").count() <= 7  # six verdicts and what the table waits for
+            page.wait_for_function("[...document.querySelectorAll('.zone img')].some(i => i.naturalWidth)")
             # An image still loading is not complete; one that failed is complete with no width.
             broken = page.eval_on_selector_all(
-                "#seats img", "imgs => imgs.filter(i => i.complete && !i.naturalWidth).map(i => i.src)"
+                ".zone img", "imgs => imgs.filter(i => i.complete && !i.naturalWidth).map(i => i.src)"
             )
             assert broken == [], f"tile images did not load: {broken}"
             page.screenshot(path=str(SCREENSHOTS / "display-zh.png"), full_page=True)  # Chinese: needs a CJK font
             page.click("#lang")
-            assert page.text_content("#lang") == "中文"
-            page.wait_for_function("document.getElementById('summary').textContent.includes('hand')")
-            assert "dealer" in page.text_content("#seats")
+            assert page.text_content("#lang") == "Chinese"
+            page.wait_for_function("document.getElementById('info').textContent.includes('hand')")
+            assert "Dealer" in page.text_content("#centre")
             shot = SCREENSHOTS / "display.png"
             page.screenshot(path=str(shot), full_page=True)
             browser.close()

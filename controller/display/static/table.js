@@ -1,0 +1,121 @@
+"use strict";
+// The live table (/) and its read-only twin for a stream (/overlay, body.overlay): the four seats round a square,
+// each seat's river in rows of six in front of it and its melds and flowers at its right; the labels (wind,
+// dealer, score) and the hand's facts in the centre. Beside the table: a win with the winner's hand and what each
+// seat paid, a drawn hand's settlement and the latest verdicts. A fault covers the table with the technician's
+// hint; people playing, the camera's unsure readings wait there for their seats (unsure.js). The overlay shows no
+// panel, no winning hand and no face of a concealed kong.
+(() => {
+  const overlay = document.body.classList.contains("overlay");
+  const $ = id => document.getElementById(id);
+  const DICE = "⚀⚁⚂⚃⚄⚅";
+  const EMPTY = {discards: [], melds: [], flowers: []};
+  let state = {};
+  let flat = MJ.query.get("flat") === "1" || (MJ.query.get("flat") === null && localStorage.getItem("mjtable.flat") === "1");
+
+  function zone(s, seat, i) {
+    const last = s.last_event && s.last_event.action;
+    const newest = last && last.kind === "discard" && last.seat === i ? seat.discards.length - 1 : -1;
+    const river = seat.discards.map((code, k) => MJ.tile(code, k === newest ? "last" : "")).join("");
+    const flowers = seat.flowers.length ? `<div class="flowers">${seat.flowers.map(c => MJ.tile(c)).join("")}</div>` : "";
+    return `<div class="river${seat.discards.length > 24 ? " long" : ""}">${river}</div>` +
+      `<div class="melds">${flowers}${seat.melds.map(m => MJ.meld(m, overlay)).join("")}</div>`;
+  }
+
+  function label(s, i) {
+    const dealer = i === s.dealer;
+    const streak = dealer && s.consecutive_dealer > 1 ? `<br>${MJ.word("streak")(s.consecutive_dealer - 1)}` : "";
+    const badge = dealer ? `<span class="dl">${MJ.word("dealer")}</span>` : "";
+    return `<span class="id"><b class="wd">${MJ.wind(s.seat_winds[i])}</b>${badge}</span><span class="who">${MJ.word("seat")(i)}${streak}<br><b>${MJ.number(s.scores[i])}</b></span>`;
+  }
+
+  function info(s) {
+    const lines = [`<div>${MJ.word("round")(MJ.wind(s.round_wind))} ${MJ.word("hand")(s.hand + 1)}</div>`];
+    if (s.wall_remaining != null) lines.push(`<div class="left">${MJ.word("left")(s.wall_remaining)}</div>`);
+    if (s.dice && s.dice.length) lines.push(`<div class="dice">${s.dice.map(d => DICE[d - 1]).join("")}</div>`);
+    const opened = s.wall_break;
+    if (opened) lines.push(`<div class="br">${MJ.word("opened")(MJ.wind(s.seat_winds[opened.seat]), opened.stack)}</div>`);
+    return lines.join("");
+  }
+
+  /** A winner's hand laid down: melds, the standing tiles, the winning tile set apart. */
+  function shown(w) {
+    if (!w.tiles) return MJ.esc(w.hand);
+    const standing = `<span class="standing">${w.tiles.map(c => MJ.tile(c)).join("")}</span>`;
+    return w.melds.map(m => MJ.meld(m)).join("") + standing + (w.win_tile ? `<span class="wt">${MJ.tile(w.win_tile)}</span>` : "");
+  }
+
+  function result(s) {
+    const win = s.win;
+    if (!win) return "";
+    const zh = MJ.lang === "zh";
+    let head = "";
+    if (win.voided) head = MJ.word("voided");
+    else if (win.drawn) head = MJ.word("drawn") + (win.settled ? ` · ${win.settled[zh ? 0 : 1]}` : "");
+    const wins = win.wins.map(w => {
+      const how = w.self_drawn ? MJ.word("selfDrawn") : MJ.word("onDiscard");
+      const fans = w.score.fans.map(f => `<li>${MJ.esc(zh ? f.name_zh : MJ.english(f.name_en))} ` +
+        `<b>${MJ.word("fan")(f.points, f.count)}</b></li>`).join("");
+      return `<div class="win"><h2>${MJ.seat(s, w.seat)} ${MJ.word("wins")} · ${how} ` +
+        `<span class="tot">${MJ.word("total")(w.score.total)}</span></h2><div class="hand">${shown(w)}</div>` +
+        `<ul class="fans">${fans}</ul></div>`;
+    }).join("");
+    const cells = (values, mark) => values.map(v => `<td class="${mark && v > 0 ? "up" : mark && v < 0 ? "down" : ""}">` +
+      `${mark ? MJ.number(v) : v}</td>`).join("");
+    const pay = `<table class="pay"><tr><th></th>${[0, 1, 2, 3].map(i => `<th>${MJ.seat(s, i)}</th>`).join("")}</tr>` +
+      `<tr><th>${MJ.word("thisHand")}</th>${cells(win.payments, true)}</tr>` +
+      `<tr><th>${MJ.word("totals")}</th>${cells(s.scores, false)}</tr></table>`;
+    return (head ? `<h2>${head}</h2>` : "") + wins + pay;
+  }
+
+  function waiting(text) {
+    if (MJ.lang === "en") return `${MJ.word("waiting")} ${MJ.english(text)}`;
+    const claims = text.match(/claims on seat (\d)'s (\w+)/);
+    return claims ? `等待对${MJ.word("seat")(claims[1])}打出的 ${claims[2]} 叫牌` : MJ.word("waiting");
+  }
+
+  function panel(s) {
+    $("lang").textContent = MJ.word("lang");
+    $("flat").textContent = MJ.word(flat ? "upright" : "flat");
+    $("historylink").textContent = MJ.word("history");
+    const notes = [];
+    if (s.journal) notes.push(`<p class="warn">${MJ.esc(MJ.lang === "en" ? MJ.english(s.journal) : MJ.word("journal"))}</p>`);
+    $("unsure").innerHTML = Unsure.html(s);
+    $("result").innerHTML = notes.join("") + result(s);
+    const items = (s.verdicts || []).slice(-6).reverse().map(v => `<li class="${v.ok === false ? "no" : ""}">${MJ.esc(MJ.verdict(v))}</li>`);
+    if (s.waiting) items.unshift(`<li>${MJ.esc(waiting(s.waiting))}</li>`);
+    $("log").innerHTML = items.join("");
+  }
+
+  function render(s) {
+    state = s;
+    document.body.classList.toggle("flat", flat);
+    if (!overlay) panel(s);
+    if (s.hand === null || s.hand === undefined) {
+      $("info").textContent = MJ.word("noHand");
+      return;
+    }
+    const seats = s.seats || [EMPTY, EMPTY, EMPTY, EMPTY];
+    document.querySelectorAll(".zone").forEach(el => { el.innerHTML = zone(s, seats[+el.dataset.seat], +el.dataset.seat); });
+    document.querySelectorAll(".lab").forEach((el, i) => {
+      el.innerHTML = label(s, i);
+      el.classList.toggle("turn", s.turn === i && s.phase !== "over");
+    });
+    $("info").innerHTML = info(s);
+    const fault = $("fault");
+    if (fault) {
+      fault.hidden = !s.fault;
+      if (s.fault) {
+        fault.innerHTML = `<b>${MJ.word("fault")}</b><p>${MJ.esc(MJ.lang === "zh" ? s.fault.hint_zh : s.fault.hint_en)}</p>`;
+        fault.title = s.fault.code;
+      }
+    }
+  }
+
+  if (!overlay) {
+    Unsure.bind($("unsure"));
+    $("lang").onclick = () => { MJ.setLang(MJ.lang === "zh" ? "en" : "zh"); render(state); };
+    $("flat").onclick = () => { flat = !flat; localStorage.setItem("mjtable.flat", flat ? "1" : "0"); render(state); };
+  }
+  MJ.follow(render);
+})();
