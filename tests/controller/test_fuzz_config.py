@@ -78,3 +78,4 @@ def test_mutated_configuration_files_load_or_are_refused_by_name(tmp_path):
 def test_ten_thousand_mutated_configuration_files(tmp_path):
     loaded, refused = _fuzz(10_000, 2, tmp_path)
     assert loaded + refused == 10_000
+    print(f"fuzz configuration, 10,000 files: {loaded} loaded, {refused} refused by name")
