@@ -24,12 +24,14 @@ from __future__ import annotations
 import contextlib
 import errno
 import http.client
+import io
 import json
 import logging
 import socket
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -58,6 +60,8 @@ class _Connection:
     sock: socket.socket
     deadline: float | None
     reading: bool = True
+    head: bool = False
+    """The request began ``HEAD ``: a timeout's answer to it carries no body either."""
     dropped: bool = False
     thread: threading.Thread | None = field(default=None, repr=False)
 
@@ -68,10 +72,10 @@ def _send_now(sock: socket.socket, data: bytes) -> None:
         sock.send(data, socket.MSG_DONTWAIT)
 
 
-def _plain(status: HTTPStatus, error: str) -> bytes:
+def _plain(status: HTTPStatus, error: str, *, head_only: bool = False) -> bytes:
     body = json.dumps({"error": error}).encode()
     head = f"HTTP/1.0 {status.value} {status.phrase}\r\nContent-Type: application/json\r\n"
-    return (head + f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body
+    return (head + f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + (b"" if head_only else body)
 
 
 class GuardedServer(ThreadingHTTPServer):
@@ -179,6 +183,13 @@ class GuardedServer(ThreadingHTTPServer):
                 if not connection.dropped and connection.deadline is not None and connection.deadline < now:
                     self._drop(connection, f"the request did not arrive within {self.request_s:g} s")
 
+    def asked_head(self, sock: socket.socket) -> None:
+        """The request on ``sock`` began ``HEAD ``, whatever may still be missing of it."""
+        with self._lock:
+            connection = self._connections.get(sock)
+            if connection is not None:
+                connection.head = True
+
     def answering(self, sock: socket.socket, stream: bool = False) -> None:
         """The handler has read its request and answers: the answer's deadline, none for an event stream."""
         with self._lock:
@@ -193,7 +204,7 @@ class GuardedServer(ThreadingHTTPServer):
             return
         connection.dropped = True
         if why and connection.reading:
-            _send_now(connection.sock, _plain(HTTPStatus.REQUEST_TIMEOUT, why))
+            _send_now(connection.sock, _plain(HTTPStatus.REQUEST_TIMEOUT, why, head_only=connection.head))
         with contextlib.suppress(OSError):
             connection.sock.shutdown(socket.SHUT_RDWR)
 
@@ -206,6 +217,31 @@ class GuardedServer(ThreadingHTTPServer):
             log.debug("%s: %s: %s", self.name, client_address, error)
         else:
             log.error("%s: %s: %s: %s", self.name, client_address, type(error).__name__, error)
+
+
+class _FirstBytes(io.RawIOBase):
+    """The socket as the handler reads it, telling ``on_head`` as soon as the request's first bytes say ``HEAD ``:
+    the guard may answer a request cut short while its first line is still unread (a ``408`` without a body)."""
+
+    def __init__(self, raw: io.RawIOBase, on_head: Callable[[], None]) -> None:
+        self._raw = raw
+        self._on_head = on_head
+        self._first = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int | None:
+        count = self._raw.readinto(buffer)
+        if count and len(self._first) < 5:
+            self._first += bytes(buffer[: min(count, 5 - len(self._first))])
+            if self._first == b"HEAD ":
+                self._on_head()
+        return count
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
 
 
 class _Head:
@@ -244,7 +280,9 @@ class JsonHandler(BaseHTTPRequestHandler):
 
     def setup(self) -> None:
         super().setup()
-        self.rfile = _Head(self.rfile, MAX_HEAD)  # type: ignore[assignment]
+        self.rfile.close()  # the stdlib's reader, replaced by one that notices a HEAD at its first bytes
+        raw = _FirstBytes(socket.SocketIO(self.connection, "rb"), lambda: self.server.asked_head(self.connection))
+        self.rfile = _Head(io.BufferedReader(raw), MAX_HEAD)  # type: ignore[assignment]
 
     def handle_one_request(self) -> None:
         """One request, one answer: a head over the budget is a ``431``, a bug in a handler a ``500`` and one ERROR
@@ -282,6 +320,8 @@ class JsonHandler(BaseHTTPRequestHandler):
         log.debug("%s %s", self.address_string(), format % args)
 
     def send_response(self, code: int, message: str | None = None) -> None:
+        if self.request_version == "HTTP/0.9":  # refused after the version was read: still a status line and headers
+            self.request_version = self.default_request_version
         self._answered = True
         self.server.answering(self.connection)
         super().send_response(code, message)

@@ -168,7 +168,8 @@ def test_under_systemd_ready_pings_only_while_healthy_and_sigterm_stops_the_tabl
         listener = Listener(broker)
         env = {**os.environ, "NOTIFY_SOCKET": str(systemd.path), "WATCHDOG_USEC": str(WATCHDOG_USEC)}
         log = (tmp_path / "service.log").open("wb")
-        command = [sys.executable, "-m", "controller.cli", "run", "--config", str(config), "--json"]
+        # -v as the systemd unit runs it: the shutdown steps are INFO lines
+        command = [sys.executable, "-m", "controller.cli", "run", "--config", str(config), "--json", "-v"]
         process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=log)
         try:
             ready = systemd.wait_for("READY", "1")
