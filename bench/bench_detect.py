@@ -3,7 +3,9 @@ detector (by default the one before detection was reworked for real photos), mea
 
 Real photos: the overhead photos of ``shared/photos/scenes`` (``vision/scenes_views.csv`` says which: tiles lying
 face up seen from above; standing hands, close-ups and heaps are left out), each given the tile size a calibration
-would (``vision.scenes.tile_size``: the median label box, the photo's stretch undone). A labelled tile is found when
+would (``vision.scenes.tile_size``: the width and height of an upright face in the photo's stretched pixels, from
+the median label box, or for rows laid at an angle solved from the boxes and their spacing along the row; the
+detector gets both, as ``vision detect --tile-px W,H`` does). A labelled tile is found when
 a detection's box overlaps its box at IoU >= 0.5 (each used once); a detection that matches no label is a false
 tile. The reference detector gets the same scaled photo and its ``find_tiles``.
 
@@ -15,7 +17,7 @@ Per series of photos (``vision.scenes.series``), the shipped detector's figures;
 trays and the green mat, the red mat and the hands are held out (``HELD_OUT``). ``--view heap`` (or another view)
 measures photos the table never sees, for information.
 
-    python bench/bench_detect.py [--reference REV] [--photos N] [--view VIEW] [--json]
+    python bench/bench_detect.py [--reference REV] [--photos N] [--view VIEW] [--series SERIES] [--json]
 """
 
 from __future__ import annotations
@@ -83,12 +85,13 @@ HELD_OUT = ("red mat", "hands")
 one for photos never seen."""
 
 
-def photos(reference: ModuleType, limit: int | None, view: str = "overhead") -> dict:
-    """Found and false tiles of both detectors over the photos of one view, and the shipped detector's per series
-    of photos (held-out series marked)."""
+def photos(reference: ModuleType, limit: int | None, view: str = "overhead", only: str | None = None) -> dict:
+    """Found and false tiles of both detectors over the photos of one view (of one series, given ``only``), and the
+    shipped detector's per series of photos (held-out series marked)."""
     folder = default_artwork_dir().parent / "photos" / "scenes"
     views = scenes.read_views()
-    names = sorted(name for name, seen in views.items() if seen == view)[:limit]
+    names = [name for name, seen in sorted(views.items()) if seen == view and only in (None, scenes.series(name))]
+    names = names[:limit]
     totals = {"photos": len(names), "labelled": 0}
     per_series: dict[str, list[int]] = {}
     for name in ("shipped", "reference"):
@@ -173,12 +176,17 @@ def main() -> int:
     parser.add_argument("--reference", default=REFERENCE, help="git revision of the reference vision/detect.py")
     parser.add_argument("--photos", type=int, help="only the first N overhead photos")
     parser.add_argument("--view", default="overhead", choices=scenes.VIEWS, help="the photos of another view")
+    series = [label for label, _ in scenes.SERIES] + ["other"]
+    parser.add_argument("--series", choices=series, help="only the photos of one series")
     parser.add_argument("--repeat", type=int, default=30, help="timed runs per measurement")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--json", action="store_true", help="one JSON object instead of lines")
     args = parser.parse_args()
     reference = load_reference(args.reference)
-    result = {"speed": speed(reference, args.seed, args.repeat), "photos": photos(reference, args.photos, args.view)}
+    result = {
+        "speed": speed(reference, args.seed, args.repeat),
+        "photos": photos(reference, args.photos, args.view, args.series),
+    }
     if args.json:
         print(json.dumps(result))
     else:

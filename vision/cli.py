@@ -149,9 +149,9 @@ def _detect(args: argparse.Namespace, out: TextIO) -> int:
     for path in args.images:
         try:
             image = load_image(path)
-            if min(image.shape[:2]) < args.tile_px:
+            if min(image.shape[:2]) < min(size for size in args.tile_px if size is not None):
                 raise VisionError(f"{path}: {image.shape[1]}x{image.shape[0]} px is smaller than one tile")
-            found = find_in_photo(image, args.tile_px).tiles
+            found = find_in_photo(image, *args.tile_px).tiles
         except VisionError as error:
             _dump({"file": str(path), "error": str(error)}, out)
             status = 1
@@ -239,6 +239,10 @@ def _calibrate(args: argparse.Namespace, out: TextIO) -> int:
 Handler = Callable[[argparse.Namespace, TextIO], int]
 MIN_TILE_PX, MAX_TILE_PX = 8, 2000
 TILE_PX_HELP = f"width of a tile's face in the photo, px ({MIN_TILE_PX}-{MAX_TILE_PX}; the height is 4/3 of it)"
+FACE_PX_HELP = (
+    f"W or W,H: width (along x) and height (along y) of an upright tile's face in the photo, px ({MIN_TILE_PX}-"
+    f"{MAX_TILE_PX}; H defaults to 4/3 of W: give both for a stretched photo, non-square pixels)"
+)
 
 
 def _ranged(kind: type, low: float, high: float) -> Callable[[str], Any]:
@@ -255,6 +259,15 @@ def _ranged(kind: type, low: float, high: float) -> Callable[[str], Any]:
 
     parse.__name__ = kind.__name__  # argparse names the type in its messages
     return parse
+
+
+def _face_px(text: str) -> tuple[float, float | None]:
+    """An argparse type: ``W`` or ``W,H``, each a size in px within the tile sizes' range."""
+    parts = text.split(",")
+    if len(parts) > 2:
+        raise argparse.ArgumentTypeError(f"expected W or W,H, found {text[:40]!r}")
+    sizes = [_ranged(float, MIN_TILE_PX, MAX_TILE_PX)(part) for part in parts]
+    return sizes[0], sizes[1] if len(sizes) == 2 else None
 
 
 def _guarded(handler: Handler) -> Handler:
@@ -314,7 +327,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     with_model(parser)
 
     parser = sub("detect", "every tile of each photo: face corners, kind and confidence, one JSON line each", _detect)
-    parser.add_argument("--tile-px", type=_ranged(float, MIN_TILE_PX, MAX_TILE_PX), required=True, help=TILE_PX_HELP)
+    parser.add_argument("--tile-px", type=_face_px, required=True, help=FACE_PX_HELP)
     parser.add_argument("--json", action="store_true", help="JSON lines (the only output format)")
     parser.add_argument("images", type=Path, nargs="+")
     with_model(parser)

@@ -520,6 +520,28 @@ def _blank_at_edge(zone: np.ndarray, piece: Piece) -> bool:
     return not inside and not _inked(zone, [piece])
 
 
+DIM = 0.6
+"""Off the mat (a photo), a piece's body (the 75th percentile of its tile-coloured pixels' brightness) must reach this
+share of the photo's tile-coloured brightness (its 90th percentile): the floor ``MIN_BRIGHTNESS`` lets grey things
+(a table's slots and fittings, a tray's shadowed floor) pass as tile body, which a photo's tiles, lit as the photo
+is, outshine. The true tiles of the tuned series (trays, green mat) reach about 0.7 of it at the least (their
+shadowed ones), the grey things a third to two thirds."""
+
+
+def _dim(value: np.ndarray, mask: np.ndarray, floor: float, piece: Piece) -> bool:
+    """Whether a piece's tile-coloured body is darker than ``floor`` (``DIM``)."""
+    centre, long_side, short_side, sideways, tilt = piece
+    up = np.array([-1.0, 0.0]) if sideways else np.array([0.0, -1.0])
+    corners = _quad(centre, up, long_side, short_side, tilt)
+    x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int), 0)
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
+    inside = np.zeros((max(y1 - y0, 0), max(x1 - x0, 0)), np.uint8)
+    cv2.fillConvexPoly(inside, np.round(corners - (x0, y0)).astype(np.int32), 1)
+    inside = inside[: value.shape[0] - y0, : value.shape[1] - x0]
+    body = value[y0:y1, x0:x1][(inside > 0) & (mask[y0:y1, x0:x1] > 0)]
+    return body.size == 0 or float(np.percentile(body, 75)) < floor
+
+
 def _moved(piece: Piece, x: float, y: float) -> Piece:
     """A piece found in a region of interest, in the coordinates of the image the region starts at (x, y) in."""
     centre, long_side, short_side, sideways, tilt = piece
@@ -554,10 +576,13 @@ def find_tiles(
     """Tiles in a zone's rectified image (``ppm`` px per mm). ``to_image`` maps zone pixels to the camera image
     so that crops come straight from the full-resolution frame; None means the zone image itself. ``mask`` is
     the zone's ``tile_mask`` if the caller has it already. ``on_mat``: the zone shows the table's mat around the
-    tiles (a calibrated zone), rather than any surroundings (a photo); see ``_pieces``."""
+    tiles (a calibrated zone), rather than any surroundings (a photo); see ``_pieces`` and ``DIM``."""
     mask = tile_mask(zone) if mask is None else mask
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     tile_area = TILE_W_MM * TILE_H_MM * ppm * ppm
+    if not on_mat:  # a photo: the floor on a piece's body (``DIM``)
+        value = cv2.cvtColor(zone, cv2.COLOR_BGR2HSV)[..., 2]
+        floor = DIM * float(np.percentile(value[mask > 0], 90)) if cv2.countNonZero(mask) else 0.0
     found, stray = [], 0.0
     for contour in contours:
         area = cv2.contourArea(contour)
@@ -565,7 +590,7 @@ def find_tiles(
             continue
         pieces, unexplained = _pieces(zone, contour, tile_area, on_mat) if area >= 0.6 * tile_area else ([], area)
         if not on_mat:
-            pieces = [piece for piece in pieces if not _blank_at_edge(zone, piece)]
+            pieces = [p for p in pieces if not _blank_at_edge(zone, p) and not _dim(value, mask, floor, p)]
         stray += unexplained
         for centre, long_side, short_side, sideways, tilt in pieces:
             up = np.array([-1.0, 0.0]) if sideways else np.array([0.0, -1.0])

@@ -13,7 +13,8 @@ any detector ran on them (one view per photo):
 
 The export stretched every photo to 640 x 640 from its camera's aspect ratio, so a tile's proportions in a photo
 depend on the photo; ``tile_size`` gives the size of an upright tile's face in that photo's own pixels, which is what
-a calibration measures (the table's homography includes any stretch).
+a calibration measures (the table's homography includes any stretch): its width along x and height along y, which
+differ from 3:4 by the photo's stretch (``mjtable vision detect --tile-px W,H`` takes both).
 """
 
 from __future__ import annotations
@@ -133,22 +134,44 @@ def tile_size(boxes: list[Box]) -> tuple[float, float]:
     """The width and height (px) of an upright tile's face in a photo, as a calibration would measure them, from the
     labelled boxes: tight boxes (tiles square to the frame) give the median box's short and long side, measured
     along x and y as most boxes stand (a stretched photo's tiles are wider or narrower than 3:4). Loose boxes
-    (``LOOSE``) are tiles turned at an angle: each box is the bounding box of a 3:4 rectangle at some angle, which
-    gives the rectangle's short side; the photo's pixels are then taken as square."""
+    (``LOOSE``) are tiles turned at an angle in a stretched photo: solved from each box and the step to its
+    nearest neighbour in the row (``turned_size``)."""
     widths = np.array([b.width for b in boxes])
     heights = np.array([b.height for b in boxes])
     if overlap(boxes) > LOOSE:
-        k = TILE_H_MM / TILE_W_MM
-        # w = a cos t + k a sin t, h = a sin t + k a cos t: w - h = a (1 - k)(cos t - sin t), w + h = a (1 + k)
-        # (cos t + sin t), and (cos t - sin t)^2 + (cos t + sin t)^2 = 2.
-        short = np.sqrt((((widths - heights) / (1 - k)) ** 2 + ((widths + heights) / (1 + k)) ** 2) / 2)
-        side = float(np.median(short))
-        return side, side * k
+        return turned_size(boxes)
     short, long = float(np.median(np.minimum(widths, heights))), float(np.median(np.maximum(widths, heights)))
     if np.count_nonzero(heights >= widths) >= len(boxes) / 2:
         return short, long
     # Most tiles lie sideways: ``long`` px along x is 40 mm, ``short`` px along y is 30 mm.
     return long * TILE_W_MM / TILE_H_MM, short * TILE_H_MM / TILE_W_MM
+
+
+def turned_size(boxes: list[Box]) -> tuple[float, float]:
+    """The width and height (px) of an upright tile's face in a photo whose tiles lie turned at an angle in rows,
+    the photo stretched by some factor along x and y (``a`` px per tile width along x, ``b`` along y): from each
+    box and the step from its centre to its nearest neighbour's, the next tile of its row. A tile turned by ``t``
+    lying against its neighbour along its side of ``m`` tile widths (the other side ``n``) has a box of
+    ``a (m |cos t| + n |sin t|)`` by ``b (m |sin t| + n |cos t|)`` px, and the step to its neighbour is
+    ``m (a cos t, b sin t)``: the step and the box give ``a cos t``, ``a sin t``, ``b cos t`` and ``b sin t``, so
+    ``a``, ``b``, and the angle twice. Tiles side by side (``m`` = 1, as rows are laid) or end to end (``m`` = 4/3):
+    whichever gives the two angles that agree best. The medians over the boxes."""
+    k = TILE_H_MM / TILE_W_MM
+    centres = np.array([((b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2) for b in boxes])
+    sizes = np.array([(b.width, b.height) for b in boxes])
+    distance = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    np.fill_diagonal(distance, np.inf)
+    nearest = distance.argmin(axis=1)
+    dx, dy = np.abs(centres[nearest] - centres).T
+    width, height = ((sizes + sizes[nearest]) / 2).T  # the pair's mean box
+    fits = []
+    for m, n in ((1.0, k), (k, 1.0)):
+        a_cos, a_sin = dx / m, np.clip(width - dx, 0, None) / n
+        b_sin, b_cos = dy / m, np.clip(height - dy, 0, None) / n
+        disagree = float(np.median(np.abs(np.arctan2(a_sin, a_cos) - np.arctan2(b_sin, b_cos))))
+        fits.append((disagree, float(np.median(np.hypot(a_cos, a_sin))), float(np.median(np.hypot(b_cos, b_sin)))))
+    _, a, b = min(fits)
+    return a, b * k
 
 
 def match(found: list[Box], labels: list[Box], threshold: float = IOU) -> int:

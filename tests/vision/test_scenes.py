@@ -3,7 +3,7 @@ import pytest
 
 from tests.paths import SHARED
 from vision.errors import LabelsError
-from vision.scenes import VIEWS, Box, match, overlap, read_boxes, read_views, tile_size
+from vision.scenes import LOOSE, VIEWS, Box, match, overlap, read_boxes, read_views, tile_size, turned_size
 
 
 def test_yolo_boxes_and_polygons_become_pixel_boxes(tmp_path):
@@ -33,14 +33,31 @@ def test_tile_size_of_tight_boxes_follows_the_stretch():
     assert tile_size(sideways) == pytest.approx((60, 160 / 3))
 
 
-def test_tile_size_of_loose_boxes_solves_the_turned_tile():
-    """A diagonal row: boxes of 30 x 40 tiles turned 30 degrees overlap; the solved short side is 30."""
-    angle = np.deg2rad(30)
-    w = 30 * np.cos(angle) + 40 * np.sin(angle)
-    h = 30 * np.sin(angle) + 40 * np.cos(angle)
-    row = [Box(i * 26, i * 15, i * 26 + w, i * 15 + h) for i in range(10)]
-    assert overlap(row) > 0.1
-    assert tile_size(row) == pytest.approx((30, 40))
+def _turned_row(angle: float, stretch: tuple[float, float], end_to_end: bool = False) -> list[Box]:
+    """The boxes of ten touching 30 x 40 tiles in a row turned ``angle`` degrees, the photo then stretched."""
+    turn = np.deg2rad(angle)
+    along, across = np.array([np.cos(turn), np.sin(turn)]), np.array([-np.sin(turn), np.cos(turn)])
+    sides = (40, 30) if end_to_end else (30, 40)
+    corners = np.array([along * x * sides[0] + across * y * sides[1] for x in (-0.5, 0.5) for y in (-0.5, 0.5)])
+    boxes = []
+    for i in range(10):
+        quad = (corners + along * sides[0] * i) * stretch + 300
+        boxes.append(Box(*quad.min(axis=0), *quad.max(axis=0)))
+    return boxes
+
+
+@pytest.mark.parametrize("angle", [25, 30, 45, 60, -35])
+@pytest.mark.parametrize("stretch", [(1.0, 1.0), (1.0, 0.75), (0.75, 1.0), (1.2, 1.6)])
+def test_tile_size_of_loose_boxes_solves_the_turned_row_and_the_stretch(angle, stretch):
+    """A diagonal row in a stretched photo: the boxes overlap, and the size is the upright face's in its pixels."""
+    row = _turned_row(angle, stretch)
+    assert overlap(row) > LOOSE
+    assert tile_size(row) == pytest.approx((30 * stretch[0], 40 * stretch[1]), rel=1e-6)
+
+
+def test_tile_size_of_a_turned_row_of_tiles_end_to_end():
+    for angle in (30, 45, -60):
+        assert turned_size(_turned_row(angle, (1.0, 0.8), end_to_end=True)) == pytest.approx((30, 32), rel=1e-6)
 
 
 def test_match_pairs_each_label_once_at_iou_one_half():

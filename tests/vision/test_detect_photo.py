@@ -1,0 +1,63 @@
+"""The detector on a whole photo (``find_in_photo``, ``vision detect``): given its tile face's width and height (a
+stretched photo's face is not 3:4 in its pixels), and with a brightness floor of the photo's own."""
+
+import io
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.paths import SHARED
+from vision import detect, scenes
+from vision.cli import main
+from vision.detect import find_in_photo
+
+SCENES = SHARED / "photos" / "scenes"
+TURNED_ROW = "396615245_1012553140002307_5358505426230"
+"""A row of 15 tiles laid at about 40 degrees on the green mat, the photo stretched (its tiles' faces measure
+about 49 x 55 px, not 3:4)."""
+
+
+@pytest.fixture(scope="module")
+def turned_row():
+    path = next((SCENES / "images").glob(f"{TURNED_ROW}*.jpg"))
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    labels = scenes.read_boxes(SCENES / "labels" / f"{path.stem}.txt", image.shape[1], image.shape[0])
+    return path, image, labels
+
+
+def _matched(found, labels) -> int:
+    return scenes.match([scenes.Box(*tile.quad.min(axis=0), *tile.quad.max(axis=0)) for tile in found], labels)
+
+
+def test_a_turned_row_of_a_stretched_photo_is_found_given_its_faces_width_and_height(turned_row):
+    _, image, labels = turned_row
+    width, height = scenes.tile_size(labels)
+    assert 1.05 < height / width < 1.25  # stretched: a 3:4 face is 4:3.6 here
+    found = _matched(find_in_photo(image, width, height).tiles, labels)
+    assert found >= 0.75 * len(labels)
+    assert _matched(find_in_photo(image, width).tiles, labels) < found - 2  # as if 3:4 in square pixels
+
+
+def test_detect_takes_the_faces_width_and_height(turned_row):
+    path, image, labels = turned_row
+    width, height = scenes.tile_size(labels)
+    out = io.StringIO()
+    assert main(["vision", "detect", "--tile-px", f"{width:.2f},{height:.2f}", "--json", str(path)], out) == 0
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert lines[-1] == {"file": str(path), "tiles": len(find_in_photo(image, width, height).tiles)}
+
+
+def test_a_grey_slot_as_large_as_a_tile_is_no_tile_in_a_photo(monkeypatch):
+    """A table's grey slot passes the brightness floor of tile body, but not a photo's own (``DIM``)."""
+    photo = np.zeros((300, 400, 3), np.uint8)
+    photo[:] = (90, 90, 190)  # a red mat
+    cv2.rectangle(photo, (60, 100), (119, 179), (235, 240, 240), -1)  # a tile, 60 x 80 px
+    cv2.putText(photo, "8", (75, 160), cv2.FONT_HERSHEY_SIMPLEX, 1.5, (30, 30, 30), 3)
+    cv2.rectangle(photo, (240, 100), (299, 179), (80, 80, 80), -1)  # a grey slot as large, a darker hole in it
+    cv2.rectangle(photo, (255, 125), (284, 150), (40, 40, 40), -1)
+    (tile,) = find_in_photo(photo, 60).tiles
+    assert np.allclose(tile.quad.mean(axis=0), (90, 140), atol=3)
+    monkeypatch.setattr(detect, "DIM", 0.0)
+    assert len(find_in_photo(photo, 60).tiles) == 2  # the slot, without the photo's floor
