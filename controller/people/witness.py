@@ -29,12 +29,15 @@ as a fifth copy or a flower in a set without flowers, a row that makes no move, 
 witness try the camera's other readings (``Sight.choices``) of the sights of the last ``WINDOW`` inputs, most likely
 first: it rewinds to the earliest sight it reads otherwise and plays the inputs again, and keeps the first reading
 under which none of them conflicts (``heal``). A misread discard is seen when it is claimed or won (the meld or the
-hand does not fit it), a misread row at once. When no reading helps, the conflicting sight and the discard on offer
-are kept open as doubtful, beside the readings below ``UNSURE``: ``unsure`` lists them for the display, and their
-seat can say what they are, by a tap on the display (a ``correct`` sight: the tiles it shows) or by short presses of
-his button while no tile is on offer to him (``pick``: one press confirms the reading shown, two take the second
-choice of its least sure tile, three the third, four the first again). A correction is taken as it is (never healed
-away) and the inputs after it are played again. The witness stays a pure function of its inputs.
+hand does not fit it), a misread row at once; a hand laid down out of order conflicts too, even when it makes a win
+(people lay it sorted, the winning tile last), and its tile out of order may be read as one between its neighbours.
+A taken tile read as the camera read the discard on offer is that discard, however it was read again or corrected.
+When no reading helps, the conflicting sight and the discard on offer are kept open as doubtful, beside the readings
+below ``UNSURE``: ``unsure`` lists them for the display, and their seat can say what they are, by a tap on the
+display (a ``correct`` sight: the tiles it shows) or by short presses of his button while no tile is on offer to him
+(``pick``: one press confirms the reading shown, two take the second choice of its least sure tile, three the third,
+four the first again). A correction is taken as it is (never healed away) and the inputs after it are played again.
+The witness stays a pure function of its inputs.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from __future__ import annotations
 import math
 from collections import Counter, deque
 from dataclasses import dataclass, field, replace
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import Any
 
 from controller.people.sights import Sight, SightKind
@@ -51,7 +54,7 @@ from controller.service.inputs import Button, Press
 from engine.actions import Action, ActionKind, Verdict
 from engine.referee import SEATS, Phase, Referee
 from engine.rulesets.base import MultipleWinners, Ruleset
-from engine.tiles import Tile, format_tiles, is_flower, is_suited, make_tile, tile_code
+from engine.tiles import NUM_TILE_IDS, Tile, format_tiles, is_flower, is_suited, make_tile, tile_code
 
 _OFFER = (Phase.CLAIMS, Phase.ROB)
 _VOID_OF_PRESSES = {presses: make_tile(suit, 1) for suit, presses in VOID_PRESSES.items()}
@@ -77,6 +80,12 @@ knows it, so it is nearly as likely as the camera's first reading (the row may h
 FIT_COST = 2.5
 """The cost of reading a discard as a tile of a row laid after it (the meld or hand it was claimed into): what the
 table shows for it, though not among the camera's choices."""
+ORDER_COST = 1.0
+"""The least cost of reading a tile of a hand laid down out of order as a tile that puts it in order (people lay a
+hand sorted, ``controller.people.tablemodel``): the tiles from its left neighbour's to its right neighbour's, at most
+``ORDER_SPAN`` from either. To it adds how much surer the camera was of its reading than of any tile beyond its
+choices (the probability left over): the tile out of order is the unsure one, not its surely read neighbour."""
+ORDER_SPAN = 2
 
 
 @dataclass(frozen=True)
@@ -116,6 +125,9 @@ class _Step:
     """A row sight: the seat's row as last taken before it (its tiles are known, wherever the row grew)."""
     number: int = -1
     """A sight: its number among the hand's sights (from 0), by which the display and a correction name it."""
+    ordered: tuple[int, ...] = ()
+    """A row sight that laid a hand down: the positions of the hand's tiles that lie sorted (all but the winning
+    tile laid last), in row order."""
 
     @property
     def conflicts(self) -> int:
@@ -138,14 +150,24 @@ def _note(text: str) -> Ruling:
 def laid_tiles(row: tuple[Tile, ...], exposed: Counter[Tile]) -> list[Tile]:
     """The tiles of ``row`` beyond the ``exposed`` ones, in row order. The old row stands at the right end, so it
     is matched from the right: what a player lays down at the left keeps its order (the winning tile last)."""
+    return [row[at] for at in laid_positions(row, exposed)]
+
+
+def laid_positions(row: tuple[Tile, ...], exposed: Counter[Tile]) -> list[int]:
+    """The positions in ``row`` of its tiles beyond the ``exposed`` ones (see ``laid_tiles``), left to right."""
     left = Counter(exposed)
-    laid: list[Tile] = []
-    for tile in reversed(row):
-        if left[tile] > 0:
-            left[tile] -= 1
+    laid: list[int] = []
+    for at in reversed(range(len(row))):
+        if left[row[at]] > 0:
+            left[row[at]] -= 1
         else:
-            laid.append(tile)
+            laid.append(at)
     return laid[::-1]
+
+
+def out_of_order(tiles: list[Tile]) -> bool:
+    """Whether ``tiles`` are not sorted as people lay a hand down."""
+    return any(low > high for low, high in pairwise(tiles))
 
 
 class Witness:
@@ -157,6 +179,14 @@ class Witness:
         """Presses on the tile on offer, by seat."""
         self._taken = False
         """Whether the discard on offer was seen taken out of its zone (a win on it, not a self-draw)."""
+        self._offer_read: frozenset[Tile] = frozenset()
+        """How the camera read the discard on offer (its first reading, and the reading taken): a taken tile read so
+        is that discard, however the discard was read again or corrected since (the tracker reads a taken tile as
+        it read the discard)."""
+        self._laying: list[int] = []
+        """While a row sight is ruled on: the positions of the tiles it lays beyond the seat's exposed ones."""
+        self._ordered: tuple[int, ...] = ()
+        """While a row sight is ruled on: the positions of a hand it lays down that lie sorted (``_Step.ordered``)."""
         self._self_hu: int | None = None
         """A seat that pressed hu in its turn and has not laid its hand down yet."""
         self._self_win: Action | None = None
@@ -232,7 +262,9 @@ class Witness:
         if sight.kind is not SightKind.ROW or not 0 <= sight.seat < SEATS:
             return self._sight(replace(sight, tiles=step.reading))
         step.old_row = self._rows[sight.seat]
+        self._laying, self._ordered = [], ()
         rulings = self._sight(replace(sight, tiles=step.reading))
+        step.ordered, self._laying, self._ordered = self._ordered, [], ()
         if not any(ruling.conflict for ruling in rulings):
             self._rows[sight.seat] = step.reading
         return rulings
@@ -351,16 +383,17 @@ class Witness:
     def _state(self) -> tuple[Any, ...]:
         """Everything the next input can change: the referee's state and the witness's own."""
         claims = {seat: replace(claim) for seat, claim in self._claims.items()}
-        mine = (claims, self._taken, self._self_hu, self._self_win, Counter(self._void_presses), list(self._rows))
+        rows, void_presses = list(self._rows), Counter(self._void_presses)
+        mine = (claims, self._taken, self._offer_read, self._self_hu, self._self_win, void_presses, rows)
         return self.referee._snapshot(), mine
 
     def _restore(self, state: tuple[Any, ...]) -> tuple[Any, ...]:
         """Go back to ``state``; a fresh copy of it to keep (the referee takes the lists it is given, so a state is
         restored once and its copy kept for the next time)."""
-        referee, (claims, taken, self_hu, self_win, void_presses, rows) = state
+        referee, (claims, taken, offer_read, self_hu, self_win, void_presses, rows) = state
         self.referee._restore(referee)
         self._claims = {seat: replace(claim) for seat, claim in claims.items()}
-        self._taken, self._self_hu, self._self_win = taken, self_hu, self_win
+        self._taken, self._offer_read, self._self_hu, self._self_win = taken, offer_read, self_hu, self_win
         self._void_presses = Counter(void_presses)
         self._rows = list(rows)
         return self._state()
@@ -384,7 +417,10 @@ class Witness:
                 return self._flower(sight.seat, sight.tiles[0])
             rulings = self._abandon_self_hu()
             rulings += self._bring_to_turn(sight.seat)
-            return [*rulings, self._apply(Action(ActionKind.DISCARD, sight.seat, sight.tiles[0]))]
+            rulings.append(self._apply(Action(ActionKind.DISCARD, sight.seat, sight.tiles[0])))
+            if rulings[-1].verdict.ok:
+                self._offer_read = frozenset({sight.tiles[0], sight.readings(0)[0][0]})
+            return rulings
         return self._row(sight.seat, sight.tiles)
 
     def _press(self, press: Press) -> list[Ruling]:
@@ -428,12 +464,15 @@ class Witness:
         return []
 
     def _note_taken(self, sight: Sight) -> None:
-        """The discard on offer taken: any of the readings of the tile taken may be it (the take is read as its
-        discard was, and that discard may have been read again)."""
+        """The discard on offer taken: any of the readings of the tile taken may be it, and so is the tile as the
+        camera read the discard (the take is read as its discard was, and that discard may have been read again
+        or corrected to a tile none of the take's readings name)."""
         referee = self.referee
         if referee.phase is not Phase.CLAIMS or sight.seat != referee.offer_seat or len(sight.tiles) != 1:
             return
-        if referee.offer in {tile for tile, _ in sight.readings(0)} | set(sight.tiles):
+        if referee.offer in {tile for tile, _ in sight.readings(0)} | set(sight.tiles) or (
+            sight.tiles[0] in self._offer_read
+        ):
             self._taken = True
 
     def _row(self, seat: int, row: tuple[Tile, ...]) -> list[Ruling]:
@@ -445,7 +484,8 @@ class Witness:
         exposed = Counter(tile for meld in state.melds for tile in meld.tiles) + Counter(state.flowers)
         if referee.phase is Phase.ROB and seat == referee.offer_seat:
             exposed[referee.offer] += 1  # type: ignore[index]
-        laid = laid_tiles(row, exposed)
+        self._laying = laid_positions(row, exposed)
+        laid = [row[at] for at in self._laying]
         if not laid:
             return []
         claim = self._claims.get(seat) if referee.phase in _OFFER else None
@@ -464,7 +504,8 @@ class Witness:
         """A hand laid down without a press once the live wall is empty: shown to the referee, which settles a drawn
         hand on the hands left standing (查叫); once they are all shown the last discard (or the win held on the
         last tile) is settled."""
-        rulings = [self._apply(Action(ActionKind.SHOW, seat, revealed=tuple(sorted(laid))))]
+        rulings = self._in_order(seat, laid, won_last=False)
+        rulings.append(self._apply(Action(ActionKind.SHOW, seat, revealed=tuple(sorted(laid)))))
         if self._self_win is None:
             return rulings + self._resolve_when_decided()
         if not self._standing_unshown({self._self_win.seat}):
@@ -513,17 +554,29 @@ class Witness:
             why = f"the table counts {size} concealed tiles"
             return [_refusal(f"seat {seat} laid down {format_tiles(laid)}: {why}", True)]
         claim.ready = Action(ActionKind.HU, seat, revealed=tuple(held))
-        return self._resolve_when_decided()
+        return self._in_order(seat, laid, won_last=with_offer) + self._resolve_when_decided()
 
     def _self_drawn_win(self, seat: int, laid: list[Tile]) -> list[Ruling]:
         """The winning tile is the one laid last, next to the old row."""
         self._self_hu = None
-        rulings = self._bring_to_turn(seat)
+        rulings = self._in_order(seat, laid, won_last=True) + self._bring_to_turn(seat)
         win = Action(ActionKind.HU, seat, laid[-1], revealed=tuple(sorted(laid)))
         if self.referee.phase is Phase.ACT and self._standing_unshown({seat}):
             self._self_win = win
             return rulings
         return [*rulings, self._apply(win)]
+
+    def _in_order(self, seat: int, laid: list[Tile], *, won_last: bool) -> list[Ruling]:
+        """A hand laid down lies sorted, the winning tile last when ``won_last`` (``controller.people.tablemodel``):
+        out of order, a tile is misread (a conflict, though the move stands when no other reading heals it)."""
+        if len(self._laying) != len(laid):
+            return []
+        count = len(laid) - 1 if won_last else len(laid)
+        self._ordered = tuple(self._laying[:count])
+        if not out_of_order(laid[:count]):
+            return []
+        why = "a hand is laid down sorted" + (", the winning tile last" if won_last else "")
+        return [_refusal(f"seat {seat} laid down {format_tiles(laid)} out of order: {why}", True)]
 
     def _flower(self, seat: int, flower: Tile) -> list[Ruling]:
         """A flower put into the seat's discard zone is set aside (out of turn in the opening where the referee
@@ -657,10 +710,16 @@ def _cost(ranked: tuple[tuple[Tile, float], ...], rank: int) -> float:
     return math.log(first) - math.log(other) + 1e-3 * rank
 
 
+def _order_cost(ranked: tuple[tuple[Tile, float], ...]) -> float:
+    """The cost of reading a tile the camera read as ``ranked`` as a tile that puts a hand in order (``ORDER_COST``)."""
+    first, beyond = max(ranked[0][1], _FLOOR), max(1.0 - sum(p for _, p in ranked), _FLOOR)
+    return ORDER_COST + max(0.0, math.log(first) - math.log(beyond))
+
+
 def _options(steps: list[_Step]) -> list[tuple[tuple[int, int, Tile], ...]]:
     """Other readings of the kept sights, most likely first: single tiles read as their next choices, then the most
     likely of those two at a time. A change is (input position, tile position, tile)."""
-    singles: list[tuple[float, tuple[int, int, Tile]]] = []
+    costs: dict[tuple[int, int, Tile], float] = {}
     for index, step in enumerate(steps):
         sight = step.sight
         if sight is None or sight.kind not in _HEALED or step.pinned:
@@ -670,12 +729,17 @@ def _options(steps: list[_Step]) -> list[tuple[tuple[int, int, Tile], ...]]:
             ranked = sight.readings(at)
             offered |= {(at, tile) for tile, _ in ranked}
             for rank in range(1, len(ranked)):
-                if ranked[rank][0] != step.reading[at]:
-                    singles.append((_cost(ranked, rank), (index, at, ranked[rank][0])))
+                change = (index, at, ranked[rank][0])
+                if change[2] != step.reading[at]:
+                    costs[change] = min(costs.get(change, math.inf), _cost(ranked, rank))
         for at, tile, cost in _table_readings(steps, index):
             if (at, tile) not in offered and tile != step.reading[at]:
-                singles.append((cost, (index, at, tile)))
-    singles = sorted(set(singles))
+                costs[index, at, tile] = min(costs.get((index, at, tile), math.inf), cost)
+        for at, tile in _order_readings(step):
+            if tile != step.reading[at]:
+                cost = _order_cost(sight.readings(at))
+                costs[index, at, tile] = min(costs.get((index, at, tile), math.inf), cost)
+    singles = sorted((cost, change) for change, cost in costs.items())
     pairs = [(a[0] + b[0], (a[1], b[1])) for a, b in combinations(singles[:PAIRED], 2) if a[1][:2] != b[1][:2]]
     ranked = sorted([(cost, (change,)) for cost, change in singles] + pairs, key=lambda option: option[0])
     return [changes for _, changes in ranked]
@@ -699,6 +763,22 @@ def _table_readings(steps: list[_Step], index: int) -> list[tuple[int, int, floa
     prefix = [(at, tile, KNOWN_COST) for at, tile in enumerate(old)]
     suffix = [(size - len(old) + at, tile, KNOWN_COST) for at, tile in enumerate(old)]
     return prefix + suffix
+
+
+def _order_readings(step: _Step) -> list[tuple[int, Tile]]:
+    """Readings that put a hand laid down out of order back in order, as (tile position, tile): a tile out of order
+    with its neighbours read as a tile between them (at most ``ORDER_SPAN`` from either)."""
+    tiles = [step.reading[at] for at in step.ordered]
+    found = []
+    for k, (at, tile) in enumerate(zip(step.ordered, tiles, strict=True)):
+        before = tiles[k - 1] if k else None
+        after = tiles[k + 1] if k + 1 < len(tiles) else None
+        if not ((before is not None and before > tile) or (after is not None and tile > after)):
+            continue
+        low = before if before is not None else max(0, after - ORDER_SPAN)  # type: ignore[operator]
+        high = after if after is not None else min(NUM_TILE_IDS - 1, low + ORDER_SPAN)
+        found += [(at, other) for other in range(low, high + 1) if min(other - low, high - other) <= ORDER_SPAN]
+    return found
 
 
 def _changed(steps: list[_Step], changes: tuple[tuple[int, int, Tile], ...]) -> dict[int, tuple[Tile, ...]]:

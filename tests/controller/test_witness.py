@@ -2,6 +2,7 @@
 
 import random
 import re
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -543,6 +544,45 @@ def test_a_correction_with_nothing_to_correct_or_the_wrong_count_is_refused():
     witness.seen(unsure_discard(0, ("6m", 0.45), ("5m", 0.4)))
     (refused,) = witness.seen(Sight(SightKind.CORRECT, 0, (t("5m"), t("6m"))))
     assert "2 tiles for the 1 of his discard" in refused.verdict.reason
+
+
+def test_a_hand_laid_down_out_of_order_is_read_in_order():
+    """People lay a hand down sorted, the winning tile last: a 7m misread 4m still makes a win (456m 789m 99m), but
+    lies out of order, so the tile is read as one that puts it in order (a 7m or an 8m; only the 7m wins)."""
+    witness = observed()
+    witness.seen(discard(0, "9m"))
+    witness.pressed(hu(1))
+    witness.seen(taken(0, "9m"))
+    rulings = witness.seen(read_row(1, "5674899m123456p9m", p3=(("4m", 0.9), ("1m", 0.1))))
+    assert not any(ruling.conflict for ruling in rulings), rulings
+    assert "taken as 5677899m123456p9m" in rulings[0].verdict.events[0]
+    win = witness.referee.wins[0]
+    assert sorted(win.hand.standing) == parse_tiles("5677899m123456p") and win.hand.win_tile == t("9m")
+
+
+def test_a_hand_laid_down_out_of_order_that_nothing_heals_stands_and_is_shown_doubtful():
+    witness = observed()
+    witness.seen(discard(0, "7z"))
+    witness.pressed(hu(1))
+    witness.seen(taken(0, "7z"))
+    rulings = witness.seen(row(1, "22m11m33m44p55p66s7z7z"))  # sure tiles, laid out of order
+    assert [r.verdict.reason for r in rulings if r.conflict] == [
+        "seat 1 laid down 221133m4455p66s77z out of order: a hand is laid down sorted, the winning tile last"
+    ]
+    assert witness.referee.result is not None and witness.referee.result.winners == (1,)  # the win stands
+    assert [entry["seat"] for entry in witness.unsure if entry["doubtful"]] == [0, 1]
+
+
+def test_a_discard_corrected_by_its_seat_is_the_tile_taken_read_as_the_camera_read_the_discard():
+    """The take is read as the discard was (5z); the seat said the discard is a 7z: a hu on it, not a self-draw."""
+    witness = observed()
+    seen = unsure_discard(0, ("5z", 0.08), ("5f", 0.07), ("6f", 0.06))
+    witness.seen(seen)
+    witness.seen(Sight(SightKind.CORRECT, 0, (t("7z"),)))
+    witness.pressed(hu(1))
+    assert witness.seen(replace(seen, kind=SightKind.TAKEN)) == []
+    assert moves(witness.seen(row(1, SEVEN_PAIRS + "7z"))) == [(K.HU, 1), (K.PASS, 2), (K.PASS, 3)]
+    assert witness.referee.wins[0].context.discarder == 0
 
 
 def test_the_witness_heals_the_same_way_when_its_inputs_are_fed_again():
