@@ -61,6 +61,7 @@ def _require_chromium() -> None:
     pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium")
 
 
+@pytest.mark.slow  # 23 s: a whole run at speed 20 watched live (test_display_table checks the page's content fast)
 def test_live_page_follows_the_table_in_both_languages(tmp_path):
     _require_chromium()
     SCREENSHOTS.mkdir(exist_ok=True)

@@ -1,4 +1,5 @@
 import numpy as np
+import pytest
 
 from vision import learn
 from vision.classify import NOTHING
@@ -21,6 +22,7 @@ class Tiny:
         return self.items[index]
 
 
+@pytest.mark.slow  # 11 s: three small training runs
 def test_training_repeats_exactly_for_a_seed_and_differs_for_another():
     first, again = fit(Tiny(), 2, seed=3, log=False), fit(Tiny(), 2, seed=3, log=False)
     other = fit(Tiny(), 2, seed=4, log=False)
