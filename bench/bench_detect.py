@@ -30,7 +30,6 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import argparse
 import importlib.util
 import json
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -46,6 +45,7 @@ cv2.setNumThreads(1)
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.timing import median_ms  # noqa: E402
 from vision import detect as shipped  # noqa: E402
 from vision import recognize, scenes  # noqa: E402
 from vision.artwork import default_artwork_dir  # noqa: E402
@@ -128,14 +128,6 @@ def photos(reference: ModuleType, limit: int | None, view: str = "overhead", onl
         totals[name] = f"{found}/{labelled} found ({found / labelled:.4f}), {false:.4f} false"
     return totals
 
-
-def median_ms(work: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times) * 1000
 
 
 def speed(reference: ModuleType, seed: int, repeat: int) -> dict:

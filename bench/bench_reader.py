@@ -31,6 +31,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.timing import median_ms
 from vision import accuracy
 from vision.classify import DEFAULT_MODEL, Model, load_model
 from vision.enroll import enroll
@@ -39,14 +40,6 @@ from vision.train import HELD_OUT
 
 REFERENCE = DEFAULT_MODEL.parent / "features"
 
-
-def median_ms(work, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times) * 1000
 
 
 def speed(models: dict[str, Model], crops: list[np.ndarray]) -> dict:

@@ -24,9 +24,7 @@ import argparse
 import json
 import statistics
 import sys
-import time
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -34,6 +32,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.timing import median_ms
 from engine.tiles import NUM_TILE_IDS, tile_code
 from vision.artwork import load_faces
 from vision.calibrate import from_markers
@@ -118,14 +117,6 @@ def unseen_set(model: Model, seed: int) -> dict:
 
     return {"artwork_model": score(model), "enrolled_5_per_kind": score(enrolled)}
 
-
-def median_ms(work: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times) * 1000
 
 
 def speed(model: Model, seed: int) -> dict:
