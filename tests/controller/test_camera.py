@@ -66,6 +66,7 @@ def test_the_camera_reads_every_discard_and_the_results_are_those_without_it(tmp
     assert sorted(parse_tiles(hu["action"]["revealed"])) in (sorted(concealed), sorted(concealed[:-1]))
 
 
+@pytest.mark.slow  # 9 s: a whole camera hand; test_the_camera_reads_every_discard runs one by default
 def test_a_misreading_camera_is_shown_and_the_hand_completes_with_the_bots_reports(tmp_path, plain, caplog):
     config = _config(tmp_path, camera="sim")
     laid: list[int] = []
@@ -106,6 +107,7 @@ def test_the_camera_option_is_off_by_default_and_checked():
         Config().with_service(camera="usb")
 
 
+@pytest.mark.slow  # 10 s: two camera runs
 def test_a_camera_run_stopped_mid_hand_resumes_from_the_journal_with_the_same_results(tmp_path, plain):
     """The camera's zones are not journaled: a resumed hand starts with them swept, and plays on as read (a
     misread is shown, and the bot's report stands in)."""

@@ -270,6 +270,7 @@ server.close()
 """
 
 
+@pytest.mark.slow  # 8 s: a thousand sockets
 def test_a_thousand_half_sent_requests_hold_at_most_twice_the_connection_bound_and_sigterm_still_stops(tmp_path):
     """The issue's flood, in a process of its own (its file descriptors counted alone): the default bounds."""
     server = subprocess.Popen([sys.executable, "-c", FLOOD_SERVER], stdout=subprocess.PIPE, stderr=subprocess.PIPE)

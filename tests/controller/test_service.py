@@ -28,6 +28,7 @@ def _play(config: Config, faults: FaultPlan = NO_FAULTS) -> list[dict]:
     return lines
 
 
+@pytest.mark.slow  # 4 s: the same run at two speeds
 def test_same_seed_same_results_whatever_the_speed(tmp_path):
     first = _play(_config(tmp_path / "a", seed=5, hands=2))
     second = _play(_config(tmp_path / "b", seed=5, hands=2, speed=300.0))
