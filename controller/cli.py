@@ -22,7 +22,7 @@ from controller.ops.doctor import checks
 from controller.service.journal import Journal
 from controller.service.records import describe_result, hand_log, run_records
 from controller.service.service import journal_path
-from engine.errors import MjtableError, TileCountError, quoted
+from engine.errors import MissingSituation, MjtableError, TileCountError, quoted
 from engine.notation import Hand
 from engine.referee import deal_for
 from engine.rulesets.base import Ruleset, WinContext
@@ -149,10 +149,7 @@ def score_line(ruleset: Ruleset, text: str) -> dict[str, Any]:
         raise TileCountError("a waiting hand has no winning tile to score; use 'mjtable waits'")
     try:
         return ruleset.evaluate(hand, win_context(hand)).to_dict()
-    except MjtableError as error:
-        if "situation field" not in str(error) or "is missing" not in str(error):
-            raise
-        # MCR notation has no place for a wildcard indicator, a void suit, a dice unit ...: settle takes them
+    except MissingSituation as error:  # MCR notation has no place for it; settle takes every situation field
         raise MjtableError(f"{error}; MCR notation cannot say it: send the hand to 'mjtable settle'") from None
 
 

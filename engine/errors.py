@@ -53,5 +53,13 @@ class SettleError(MjtableError, ValueError):
     meld that cannot be read, a query the ruleset does not answer."""
 
 
+class MissingSituation(RulesetError, SettleError):
+    """A situation field the ruleset cannot score without (a wildcard indicator, a void suit, a dice unit): what a
+    hand in MCR notation cannot carry, so ``mjtable score`` can point to ``mjtable settle``."""
+
+    def __init__(self, field: str, why: str = "") -> None:
+        super().__init__(f"situation field {field!r} is missing" + (f": {why}" if why else ""))
+
+
 class IllegalAction(MjtableError):
     """An action the referee rejects; the state is unchanged."""

@@ -12,7 +12,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.errors import SettleError, quoted
+from engine.errors import MissingSituation, SettleError, quoted
 from engine.procedure.dice import check_seat
 from engine.rulesets.terms import KongType
 from engine.settlement import Amount, exact
@@ -28,7 +28,7 @@ SEAT_KEYS = ("0", "1", "2", "3")
 def require(situation: Mapping[str, Any], key: str) -> Any:
     """A situation key the query cannot do without."""
     if key not in situation:
-        raise SettleError(f"situation field {key!r} is missing")
+        raise MissingSituation(key)
     return situation[key]
 
 

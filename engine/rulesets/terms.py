@@ -14,7 +14,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
-from engine.errors import RulesetError, quoted
+from engine.errors import MissingSituation, RulesetError, quoted
 from engine.settlement import Payments, exact
 from engine.tiles import EAST, GREEN, NORTH, RED, SOUTH, WEST, WHITE, WIND_LETTERS, Tile, is_honor, rank_of
 
@@ -273,7 +273,7 @@ class _Situation:
         names = {f.name for f in fields(cls) if f.name != "extra"}  # type: ignore[arg-type]
         for name in cls._REQUIRED:
             if name not in data:
-                raise RulesetError(f"situation field {name!r} is missing")
+                raise MissingSituation(name)
         known = {key: value for key, value in data.items() if key in names}
         extra = {key: value for key, value in data.items() if key not in names}
         return cls(**known, extra=extra)

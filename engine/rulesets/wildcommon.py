@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.analysis import ShapeRules, is_win_wild
-from engine.errors import RulesetError
+from engine.errors import MissingSituation, RulesetError
 from engine.notation import Hand, Meld, MeldKind
 from engine.rulesets.base import WildcardRule
 from engine.rulesets.contract import read_tile
@@ -37,7 +37,7 @@ def wildcard_faces(
 ) -> frozenset[Tile]:
     """The wild faces of the hand from the flipped indicator in ``extra[key]`` (wild.md §1 successor table)."""
     if key not in extra:
-        raise RulesetError(f"situation field {key!r} is missing: the flipped indicator decides the wildcard")
+        raise MissingSituation(key, "the flipped indicator decides the wildcard")
     return rule.wildcards(read_tile(extra[key], key, tile_set))
 
 

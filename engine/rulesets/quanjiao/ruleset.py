@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.analysis import ShapeRules
-from engine.errors import RulesetError
+from engine.errors import MissingSituation
 from engine.notation import Hand
 from engine.rulesets.base import DrawContext, Ruleset, Score, WinContext
 from engine.rulesets.contract import boolean, number, whole_number
@@ -39,7 +39,7 @@ def dice_unit(extra: Mapping[str, Any]) -> int:
     dice = extra.get("dice")
     if isinstance(dice, list | tuple) and len(dice) == 2 and all(type(d) is int and 1 <= d <= 6 for d in dice):
         return sum(dice)
-    raise RulesetError("situation field 'dice_unit' is missing: Quanjiao pays F + D·k with D the dealer's dice sum")
+    raise MissingSituation("dice_unit", "Quanjiao pays F + D·k with D the dealer's dice sum")
 
 
 def dealer_share(ctx: WinContext, fan: int, unit: int) -> int:

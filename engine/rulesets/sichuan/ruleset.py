@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
-from engine.errors import RulesetError
+from engine.errors import MissingSituation, RulesetError
 from engine.match import MultiWinDealer, Rotation, RotationPolicy
 from engine.notation import Hand
 from engine.rulesets.base import (
@@ -144,7 +144,7 @@ class SichuanRuleset(Suited108Ruleset):
         if self.options["void_rule"] == "any_two_suits":
             return "the hand holds all three suits (缺门 needed)" if len(held) == 3 else None
         if void_suit is None:
-            raise RulesetError("situation field 'void_suit' is missing: the suit the winner declared void (定缺)")
+            raise MissingSituation("void_suit", "the suit the winner declared void (定缺)")
         return f"the hand still holds the declared void suit {void_suit} (定缺)" if void_suit in held else None
 
     def evaluate(self, hand: Hand, ctx: WinContext) -> Score:
