@@ -227,6 +227,8 @@ class _FirstBytes(io.RawIOBase):
         self._raw = raw
         self._on_head = on_head
         self._first = b""
+        self.head = False
+        """The request began ``HEAD ``."""
 
     def readable(self) -> bool:
         return True
@@ -236,6 +238,7 @@ class _FirstBytes(io.RawIOBase):
         if count and len(self._first) < 5:
             self._first += bytes(buffer[: min(count, 5 - len(self._first))])
             if self._first == b"HEAD ":
+                self.head = True
                 self._on_head()
         return count
 
@@ -250,13 +253,10 @@ class _Head:
     def __init__(self, raw: Any, budget: int) -> None:
         self._raw = raw
         self.budget = budget
-        self.start = b""
-        """The first bytes of the request: a head refused as too long may still be a HEAD's (no body back)."""
 
     def readline(self, limit: int = -1) -> bytes:
         allowed = self.budget if limit < 0 else min(limit, self.budget)
         line: bytes = self._raw.readline(allowed)
-        self.start = self.start or line[:8]
         self.budget -= len(line)
         if self.budget <= 0 and not line.endswith(b"\n"):
             raise http.client.LineTooLong(f"request head over {MAX_HEAD} bytes")
@@ -281,8 +281,10 @@ class JsonHandler(BaseHTTPRequestHandler):
     def setup(self) -> None:
         super().setup()
         self.rfile.close()  # the stdlib's reader, replaced by one that notices a HEAD at its first bytes
-        raw = _FirstBytes(socket.SocketIO(self.connection, "rb"), lambda: self.server.asked_head(self.connection))
-        self.rfile = _Head(io.BufferedReader(raw), MAX_HEAD)  # type: ignore[assignment]
+        self._first_bytes = _FirstBytes(
+            socket.SocketIO(self.connection, "rb"), lambda: self.server.asked_head(self.connection)
+        )
+        self.rfile = _Head(io.BufferedReader(self._first_bytes), MAX_HEAD)  # type: ignore[assignment]
 
     def handle_one_request(self) -> None:
         """One request, one answer: a head over the budget is a ``431``, a bug in a handler a ``500`` and one ERROR
@@ -345,8 +347,7 @@ class JsonHandler(BaseHTTPRequestHandler):
 
     def _asked_head(self) -> bool:
         """A HEAD request, also one refused before its command was parsed (an answer to it has no body)."""
-        start = getattr(self.rfile, "start", b"")
-        return self.command == "HEAD" or (not self.command and start.startswith(b"HEAD "))
+        return self.command == "HEAD" or (not self.command and self._first_bytes.head)
 
     def _json(self, status: HTTPStatus, data: dict[str, Any]) -> None:
         self._send(status, json.dumps(data, ensure_ascii=False).encode(), "application/json; charset=utf-8")
