@@ -3,8 +3,9 @@
 
 - Never seen: the scene sets the shipped reader was trained without (``vision.train.HELD_OUT``; heaps left out:
   tiles lying on each other are not what the table's camera reads) and the face-on sets, over the 34 kinds.
-- Enrolled: for each set, ``--per-kind`` tiles of each kind enrolled from as few photos as possible, tested on the
-  set's other photos (all its kinds; the ``hk`` set has flowers and seasons, and the shipped reader learned from it).
+- Enrolled: for each set, ``--per-kind`` tiles of each kind enrolled from as few of its overhead photos (what the
+  table camera sees: ``vision.accuracy.TABLE_VIEW``) as possible, tested on the set's other overhead photos (all its
+  kinds; the ``hk`` set has flowers and seasons, and the shipped reader learned from it).
 - Speed: the median time of one crop read (``classify``), and of the 20 crops of a frame read at once (``read``),
   with the ratio of the two readers.
 - Bulk enrolment: ``--bulk`` crops at once (real ones, blank ones, 2x2 ones) end in a model, not a traceback.

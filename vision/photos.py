@@ -25,7 +25,7 @@ from vision.artwork import parse_class_code
 from vision.errors import ImageError, LabelsError
 from vision.images import load_image
 from vision.labels import read_labels
-from vision.scenes import read_boxes, read_views
+from vision.scenes import LOOSE, Box, lies_sideways, overlap, read_boxes, read_views, tile_size, turned_quads
 
 SERIES = (("IMG_2023", "ivory"), ("IMG_27", "pink"), ("Screenshot", "hk"), ("hand_", "mixed"))
 """File-name prefix -> set; any other name (the numbered series) is the ``hk`` set."""
@@ -53,9 +53,10 @@ def set_of(name: str) -> str:
 
 @dataclass(frozen=True)
 class Sample:
-    """One labelled tile: ``patch`` around it (portrait: a box wider than high is turned a quarter), ``quad`` the
-    box's corners in the patch (top-left first, clockwise), its kind, its photo, set and view (``vision.scenes``:
-    ``overhead``, ``standing``, ``close-up`` or ``heap``)."""
+    """One labelled tile: ``patch`` around it (portrait: a face lying sideways is turned a quarter), ``quad`` the
+    face's corners in the patch (top-left first, clockwise): its box's, or in a photo of loose boxes its turned
+    face's (``vision.scenes.turned_quads``); its kind, its photo, set and view (``vision.scenes``: ``overhead``,
+    ``standing``, ``close-up`` or ``heap``)."""
 
     patch: np.ndarray
     quad: np.ndarray
@@ -83,19 +84,23 @@ def _classes(folder: Path) -> list[Tile]:
         raise LabelsError(f"{path}: bad class table ({error})") from None
 
 
-def _patch(image: np.ndarray, x: float, y: float, w: float, h: float) -> tuple[np.ndarray, np.ndarray]:
-    """The patch around one box and the box's quad in it, turned portrait."""
-    sideways = w > h
-    long_side, short_side = (w, h) if sideways else (h, w)
+def _box_corners(box: Box, size: tuple[float, float]) -> np.ndarray:
+    """A tight box's corners, top-left first and clockwise, turned portrait: a box that holds a face lying sideways
+    (``lies_sideways``, in a photo whose upright face is ``size`` px) has its right side made the top."""
+    x, y = (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2
+    unit = np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]])
+    if lies_sideways(box, size):
+        return np.float32([x, y]) + unit[:, ::-1] * np.float32([-box.width / 2, box.height / 2])
+    return np.float32([x, y]) + unit * np.float32([box.width / 2, box.height / 2])
+
+
+def _patch(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The portrait patch around one face (its corners, top-left first and clockwise) and the face's quad in it."""
+    corners = np.float32(corners)
+    long_side, short_side = np.linalg.norm(corners[3] - corners[0]), np.linalg.norm(corners[1] - corners[0])
     scale = PATCH_H / (CONTEXT * long_side)
-    size = (round(CONTEXT * short_side * scale), PATCH_H)
-    half_w, half_h = short_side / 2, long_side / 2
-    unit = np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]])  # top-left first, clockwise
-    if sideways:  # the box's right side becomes the patch's top
-        corners = np.float32([x, y]) + unit[:, ::-1] * np.float32([-half_h, half_w])
-    else:
-        corners = np.float32([x, y]) + unit * np.float32([half_w, half_h])
-    centre = np.array([x, y], np.float32)
+    size = (max(1, round(CONTEXT * short_side * scale)), PATCH_H)
+    centre = corners.mean(axis=0)
     outer = centre + (corners - centre) * CONTEXT
     target = np.float32([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]])
     matrix = cv2.getPerspectiveTransform(outer, target)
@@ -116,13 +121,20 @@ def scene_samples(folder: Path | None = None) -> list[Sample]:
         if image is None:
             raise ImageError(f"{path}: not an image OpenCV can read")
         height, width = image.shape[:2]
-        for box in read_boxes(scenes / "labels" / f"{path.stem}.txt", width, height):
+        boxes = read_boxes(scenes / "labels" / f"{path.stem}.txt", width, height)
+        if not boxes:
+            continue
+        if overlap(boxes) > LOOSE:
+            faces = turned_quads(boxes)
+        else:
+            size = tile_size(boxes)
+            faces = [_box_corners(box, size) for box in boxes]
+        for box, corners in zip(boxes, faces, strict=True):
             if not 0 <= box.kind < len(classes):
                 raise LabelsError(f"{scenes}/labels/{path.stem}.txt: class {box.kind} not in classes.csv")
             if min(box.width, box.height) < 4:
                 continue
-            x, y = (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2
-            patch, quad = _patch(image, x, y, box.width, box.height)
+            patch, quad = _patch(image, corners)
             view = views.get(path.name, "heap")
             out.append(Sample(patch, quad, classes[box.kind], path.name, set_of(path.name), view))
     return out

@@ -3,7 +3,18 @@ import pytest
 
 from tests.paths import SHARED
 from vision.errors import LabelsError
-from vision.scenes import LOOSE, VIEWS, Box, match, overlap, read_boxes, read_views, tile_size, turned_size
+from vision.scenes import (
+    LOOSE,
+    VIEWS,
+    Box,
+    match,
+    overlap,
+    read_boxes,
+    read_views,
+    tile_size,
+    turned_quads,
+    turned_size,
+)
 
 
 def test_yolo_boxes_and_polygons_become_pixel_boxes(tmp_path):
@@ -65,3 +76,21 @@ def test_match_pairs_each_label_once_at_iou_one_half():
     found = [Box(1, 0, 11, 10), Box(1, 1, 10, 10), Box(20, 5, 30, 15)]  # two on the first, one half off the second
     assert match(found, labels) == 1
     assert match([Box(20, 2, 30, 12)], labels) == 1
+
+
+def _turned_quads(angle: float, stretch: tuple[float, float]) -> list[np.ndarray]:
+    """The true face corners of ``_turned_row``'s tiles, as sets of points."""
+    turn = np.deg2rad(angle)
+    along, across = np.array([np.cos(turn), np.sin(turn)]), np.array([-np.sin(turn), np.cos(turn)])
+    corners = np.array([along * x * 30 + across * y * 40 for x in (-0.5, 0.5) for y in (-0.5, 0.5)])
+    return [(corners + along * 30 * i) * stretch + 300 for i in range(10)]
+
+
+@pytest.mark.parametrize("angle", [25, 40, 60, -35, -50])
+@pytest.mark.parametrize("stretch", [(1.0, 1.0), (1.0, 0.75), (1.2, 1.6)])
+def test_turned_quads_give_each_loose_box_its_tile_turned_the_right_way(angle, stretch):
+    row = _turned_row(angle, stretch)
+    for quad, truth in zip(turned_quads(row), _turned_quads(angle, stretch), strict=True):
+        gap = np.linalg.norm(quad[:, None] - truth[None], axis=2).min(axis=1)  # each corner to the nearest true one
+        assert gap.max() < 1.5, (quad, truth)
+        assert np.linalg.norm(quad[0] - quad[3]) > np.linalg.norm(quad[0] - quad[1])  # portrait: left side longer
