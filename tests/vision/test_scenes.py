@@ -7,6 +7,7 @@ from vision.scenes import (
     LOOSE,
     VIEWS,
     Box,
+    lies_sideways,
     match,
     overlap,
     read_boxes,
@@ -94,3 +95,11 @@ def test_turned_quads_give_each_loose_box_its_tile_turned_the_right_way(angle, s
         gap = np.linalg.norm(quad[:, None] - truth[None], axis=2).min(axis=1)  # each corner to the nearest true one
         assert gap.max() < 1.5, (quad, truth)
         assert np.linalg.norm(quad[0] - quad[3]) > np.linalg.norm(quad[0] - quad[1])  # portrait: left side longer
+
+
+def test_near_square_boxes_are_upright_faces_and_a_sideways_face_is_told_by_the_photos_stretch():
+    square = [Box(x, 0, x + 42, 40) for x in range(0, 400, 43)]  # upright 3:4 faces in a photo squashed to 1:1
+    assert tile_size(square) == (40, 42)
+    assert not any(lies_sideways(box, (40, 42)) for box in square)
+    assert lies_sideways(Box(0, 0, 54, 31), (40, 42))  # the same photo's sideways face: 4/3 as wide, 3/4 as high
+    assert not lies_sideways(Box(0, 0, 30, 40), (30, 40)) and lies_sideways(Box(0, 0, 40, 30), (30, 40))
