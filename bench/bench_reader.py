@@ -5,7 +5,8 @@
   tiles lying on each other are not what the table's camera reads) and the face-on sets, over the 34 kinds.
 - Enrolled: for each set, ``--per-kind`` tiles of each kind enrolled from as few of its overhead photos (what the
   table camera sees: ``vision.accuracy.TABLE_VIEW``) as possible, tested on the set's other overhead photos (all its
-  kinds; the ``hk`` set has flowers and seasons, and the shipped reader learned from it).
+  kinds; the ``hk`` set has flowers and seasons, and the shipped reader learned from it); and, for information, on
+  its other photos of every view but heaps (standing hands, close-ups).
 - Speed: the median time of one crop read (``classify``), and of the 20 crops of a frame read at once (``read``),
   with the ratio of the two readers.
 - Bulk enrolment: ``--bulk`` crops at once (real ones, blank ones, 2x2 ones) end in a model, not a traceback.
@@ -37,6 +38,7 @@ from vision import accuracy
 from vision.classify import DEFAULT_MODEL, Model, load_model
 from vision.enroll import enroll
 from vision.photos import face_sets, scene_samples
+from vision.scenes import VIEWS
 from vision.train import HELD_OUT
 
 REFERENCE = DEFAULT_MODEL.parent / "features"
@@ -98,9 +100,16 @@ def main() -> int:
         print(f"never seen ({', '.join(hold_out)} + face-on sets, 34 kinds), {name}: {score.to_dict()}", flush=True)
     for group in sorted({s.set for s in samples} - {"mixed"}):
         for name, model in models.items():
-            score, kinds = accuracy.enrolled(model, [s for s in samples if s.set == group], args.per_kind)
-            summary["enrolled"].setdefault(group, {})[name] = {"kinds": kinds, **score.to_dict()}
+            of_set = [s for s in samples if s.set == group]
+            score, kinds = accuracy.enrolled(model, of_set, args.per_kind)
+            every_view, _ = accuracy.enrolled(model, of_set, args.per_kind, views=VIEWS)
+            summary["enrolled"].setdefault(group, {})[name] = {
+                "kinds": kinds,
+                **score.to_dict(),
+                "every_view": every_view.to_dict(),
+            }
             print(f"enrolled {args.per_kind}/kind, set {group} ({kinds} kinds), {name}: {score.to_dict()}", flush=True)
+            print(f"  the same on its photos of every view but heaps: {every_view.to_dict()}", flush=True)
     crops, _ = accuracy.sample_crops(samples[:: max(1, len(samples) // 300)])
     summary["speed"] = speed(models, crops)
     print(f"speed (one core): {summary['speed']}", flush=True)

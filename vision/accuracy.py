@@ -98,15 +98,19 @@ def enrolment_split(samples: list[Sample], per_kind: int) -> tuple[list[Sample],
 
 
 TABLE_VIEW = "overhead"
-"""The view (``vision.scenes``) of the photos a set is enrolled from and tested on: the table's camera looks down on
-tiles lying face up. Standing hands are seen from the side, and the close-ups are rows squashed several times over
-by the export's stretch to square (a face 640 px wide and 30 high), neither of which the table reads."""
+"""The view (``vision.scenes``) of the photos a set is enrolled from and, by default, tested on: the table's camera
+looks down on tiles lying face up at the table's distance. Standing hands are seen from the side, and close-ups have
+a few tiles fill the frame."""
 
 
-def enrolled(model: Model, samples: list[Sample], per_kind: int = 5) -> tuple[Score, int]:
-    """The model after enrolling ``per_kind`` tiles per kind of one set, on the set's other photos (those of
-    ``TABLE_VIEW``); and how many kinds were enrolled."""
-    enrol, test = enrolment_split([s for s in samples if s.view == TABLE_VIEW], per_kind)
+def enrolled(
+    model: Model, samples: list[Sample], per_kind: int = 5, views: tuple[str, ...] = (TABLE_VIEW,)
+) -> tuple[Score, int]:
+    """The model after enrolling ``per_kind`` tiles per kind of one set from its ``TABLE_VIEW`` photos, on the set's
+    other photos of ``views``; and how many kinds were enrolled."""
+    enrol, _ = enrolment_split([s for s in samples if s.view == TABLE_VIEW], per_kind)
+    used = {s.photo for s in enrol}
+    test = [s for s in samples if s.view in views and s.photo not in used]
     crops, truth = sample_crops(enrol)
     model = enroll(model, list(zip(crops, truth, strict=True)))
     return score(model, *sample_crops(test)), len(set(truth))

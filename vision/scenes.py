@@ -134,21 +134,27 @@ NEAR_SQUARE = 1.22
 """A photo whose median box is this close to square (either way) shows its tiles upright: a portrait photo
 stretched to square makes an upright face's box square, as a landscape one would a sideways face's, so the boxes
 alone cannot tell. By eye, all 47 photos of ``scenes/`` with such boxes (tight ones) show upright faces."""
+SQUASHED = 1 / 3
+"""A photo whose median box is flatter than this (height over width) shows its tiles upright too: a tall strip of a
+row stretched to square (the 28 close-ups, their boxes 0.08 to 0.11 as high as wide, all upright faces by eye)."""
 
 
 def tile_size(boxes: list[Box]) -> tuple[float, float]:
     """The width and height (px) of an upright tile's face in a photo, as a calibration would measure them, from the
     labelled boxes: tight boxes (tiles square to the frame) give the median box's short and long side, measured
-    along x and y as most boxes stand (a stretched photo's tiles are wider or narrower than 3:4; ``NEAR_SQUARE``).
+    along x and y as most boxes stand (a stretched photo's tiles are wider or narrower than 3:4; near-square and
+    squashed boxes are upright faces: ``NEAR_SQUARE``, ``SQUASHED``).
     Loose boxes (``LOOSE``) are tiles turned at an angle in a stretched photo: solved from each box and the step to
     its nearest neighbour in the row (``turned_size``)."""
     widths = np.array([b.width for b in boxes])
     heights = np.array([b.height for b in boxes])
     if overlap(boxes) > LOOSE:
         return turned_size(boxes)
+    ratio = float(np.median(heights / widths))
+    if abs(np.log(ratio)) < np.log(NEAR_SQUARE) or ratio < SQUASHED:
+        return float(np.median(widths)), float(np.median(heights))
     short, long = float(np.median(np.minimum(widths, heights))), float(np.median(np.maximum(widths, heights)))
-    square = abs(np.log(np.median(heights / widths))) < np.log(NEAR_SQUARE)
-    if square or np.count_nonzero(heights >= widths) >= len(boxes) / 2:
+    if np.count_nonzero(heights >= widths) >= len(boxes) / 2:
         return short, long
     # Most tiles lie sideways: ``long`` px along x is 40 mm, ``short`` px along y is 30 mm.
     return long * TILE_W_MM / TILE_H_MM, short * TILE_H_MM / TILE_W_MM
@@ -164,6 +170,12 @@ def lies_sideways(box: Box, size: tuple[float, float]) -> bool:
 
 
 def turned_size(boxes: list[Box]) -> tuple[float, float]:
+    """The width and height (px) of an upright face in a photo of turned rows (``turned_fit``)."""
+    a, b, _ = turned_fit(boxes)
+    return a, b
+
+
+def turned_fit(boxes: list[Box]) -> tuple[float, float, bool]:
     """The width and height (px) of an upright tile's face in a photo whose tiles lie turned at an angle in rows,
     the photo stretched by some factor along x and y (``a`` px per tile width along x, ``b`` along y): from each
     box and the step from its centre to its nearest neighbour's, the next tile of its row. A tile turned by ``t``
@@ -171,7 +183,7 @@ def turned_size(boxes: list[Box]) -> tuple[float, float]:
     ``a (m |cos t| + n |sin t|)`` by ``b (m |sin t| + n |cos t|)`` px, and the step to its neighbour is
     ``m (a cos t, b sin t)``: the step and the box give ``a cos t``, ``a sin t``, ``b cos t`` and ``b sin t``, so
     ``a``, ``b``, and the angle twice. Tiles side by side (``m`` = 1, as rows are laid) or end to end (``m`` = 4/3):
-    whichever gives the two angles that agree best. The medians over the boxes."""
+    whichever gives the two angles that agree best (the third value: end to end). The medians over the boxes."""
     k = TILE_H_MM / TILE_W_MM
     centres = np.array([((b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2) for b in boxes])
     sizes = np.array([(b.width, b.height) for b in boxes])
@@ -181,13 +193,13 @@ def turned_size(boxes: list[Box]) -> tuple[float, float]:
     dx, dy = np.abs(centres[nearest] - centres).T
     width, height = ((sizes + sizes[nearest]) / 2).T  # the pair's mean box
     fits = []
-    for m, n in ((1.0, k), (k, 1.0)):
+    for end_to_end, (m, n) in enumerate(((1.0, k), (k, 1.0))):
         a_cos, a_sin = dx / m, np.clip(width - dx, 0, None) / n
         b_sin, b_cos = dy / m, np.clip(height - dy, 0, None) / n
         disagree = float(np.median(np.abs(np.arctan2(a_sin, a_cos) - np.arctan2(b_sin, b_cos))))
-        fits.append((disagree, float(np.median(np.hypot(a_cos, a_sin))), float(np.median(np.hypot(b_cos, b_sin)))))
-    _, a, b = min(fits)
-    return a, b * k
+        a, b = float(np.median(np.hypot(a_cos, a_sin))), float(np.median(np.hypot(b_cos, b_sin)))
+        fits.append((disagree, a, b * k, bool(end_to_end)))
+    return min(fits)[1:]
 
 
 def match(found: list[Box], labels: list[Box], threshold: float = IOU) -> int:
@@ -214,28 +226,19 @@ def turned_quads(boxes: list[Box]) -> list[np.ndarray]:
     """The face corners (4 x 2 px, top-left first and clockwise, upright or upside down) of each tile of a photo
     whose boxes are loose (``LOOSE``: tiles turned at an angle in rows): the crop a detector's turned rectangle
     gives, where the box itself takes in the corners of the next tiles. The photo's upright face is ``a`` x ``b`` px
-    (``turned_size``). A box's row runs through its centre and its nearest neighbours' (``ROW_NEIGHBOURS``, their
-    principal direction with the stretch taken out); the tile lies along it side to side or end to end, whichever
-    predicts the box better: a face turned by ``t`` has a box of ``a (|cos t| + k |sin t|)`` by
-    ``b (|cos t| + |sin t| / k)`` px (``k`` = 4/3)."""
-    a, b = turned_size(boxes)
-    k = TILE_H_MM / TILE_W_MM
+    (``turned_fit``). A box's row runs through its centre and its nearest neighbours' (``ROW_NEIGHBOURS``, their
+    principal direction with the stretch taken out); its tiles lie along it side to side, or end to end if the
+    photo's fit says so (one answer for the photo: one box's proportions tell it badly where boxes overlap most)."""
+    a, b, end_to_end = turned_fit(boxes)
     stretch = np.array([a / TILE_W_MM, b / TILE_H_MM])
     centres = np.array([((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2) for box in boxes])
     distance = np.linalg.norm(centres[:, None] - centres[None], axis=2)
     unit = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * (TILE_W_MM / 2, TILE_H_MM / 2)  # a face in mm
     quads = []
-    for i, box in enumerate(boxes):
+    for i in range(len(boxes)):
         row = centres[np.argsort(distance[i])[: ROW_NEIGHBOURS + 1]] / stretch
         direction = np.linalg.svd(row - row.mean(axis=0))[2][0] if len(row) > 1 else np.array([1.0, 0.0])
-        along = float(np.arctan2(direction[1], direction[0]))
-
-
-        def misfit(turn: float, box: Box = box) -> float:
-            c, s = abs(np.cos(turn)), abs(np.sin(turn))
-            return (box.width / a - (c + k * s)) ** 2 + (box.height / b - (c + s / k)) ** 2
-
-        turn = min((along, along + np.pi / 2), key=misfit)
+        turn = float(np.arctan2(direction[1], direction[0])) + (np.pi / 2 if end_to_end else 0.0)
         quads.append(centres[i] + (unit @ _axes(turn)) * stretch)
     return quads
 

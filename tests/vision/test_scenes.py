@@ -2,7 +2,9 @@ import numpy as np
 import pytest
 
 from tests.paths import SHARED
+from vision.artwork import parse_class_code
 from vision.errors import LabelsError
+from vision.photos import RELABELLED
 from vision.scenes import (
     LOOSE,
     VIEWS,
@@ -97,9 +99,21 @@ def test_turned_quads_give_each_loose_box_its_tile_turned_the_right_way(angle, s
         assert np.linalg.norm(quad[0] - quad[3]) > np.linalg.norm(quad[0] - quad[1])  # portrait: left side longer
 
 
-def test_near_square_boxes_are_upright_faces_and_a_sideways_face_is_told_by_the_photos_stretch():
+def test_near_square_and_squashed_boxes_are_upright_faces_and_a_sideways_face_is_told_by_the_photos_stretch():
     square = [Box(x, 0, x + 42, 40) for x in range(0, 400, 43)]  # upright 3:4 faces in a photo squashed to 1:1
-    assert tile_size(square) == (40, 42)
-    assert not any(lies_sideways(box, (40, 42)) for box in square)
-    assert lies_sideways(Box(0, 0, 54, 31), (40, 42))  # the same photo's sideways face: 4/3 as wide, 3/4 as high
+    assert tile_size(square) == (42, 40)
+    assert not any(lies_sideways(box, (42, 40)) for box in square)
+    assert lies_sideways(Box(0, 0, 56, 30), (42, 40))  # the same photo's sideways face: 4/3 as wide, 3/4 as high
     assert not lies_sideways(Box(0, 0, 30, 40), (30, 40)) and lies_sideways(Box(0, 0, 40, 30), (30, 40))
+    strip = [Box(0, y, 640, y + 50) for y in range(0, 640, 52)]  # a column of upright faces stretched along x
+    assert tile_size(strip) == (640, 50)
+    assert not any(lies_sideways(box, (640, 50)) for box in strip)
+
+
+def test_each_relabelled_tile_is_a_box_whose_label_file_says_another_kind():
+    folder = SHARED / "photos" / "scenes"
+    codes = [line.split(",")[2] for line in (folder / "classes.csv").read_text().splitlines()[1:]]
+    for (photo, number), kind in RELABELLED.items():
+        (label,) = (folder / "labels").glob(f"{photo}.rf.*.txt")
+        boxes = read_boxes(label, 640, 640)
+        assert parse_class_code(codes[boxes[number].kind]) != parse_class_code(kind), (photo, number)
