@@ -329,7 +329,7 @@ BLOCK_STRETCH = (0.8, 1.3)
 """How much a block's tile may be larger or smaller than the given tile: a tile's body is up to a third larger than
 its face; a row laid at an angle in a stretched photo is narrower than the size its square-pixel boxes give."""
 BLOCK_INKED = 0.5
-"""Share of a block's parts that must show ink (a blank white dragon shows none)."""
+"""Share of a block's parts that must show ink (``FACE_INK``; a blank white dragon shows none)."""
 
 
 def _block(zone: np.ndarray, points: np.ndarray | None, tile_area: float) -> list[Piece]:
@@ -366,7 +366,7 @@ def _block(zone: np.ndarray, points: np.ndarray | None, tile_area: float) -> lis
             if piece is None:
                 return []
             pieces.append(piece)
-    inked = sum(_inked(zone, [piece]) for piece in pieces)
+    inked = sum(_inked(zone, [piece], FACE_INK) for piece in pieces)
     return pieces if inked >= BLOCK_INKED * len(pieces) else []
 
 
@@ -489,17 +489,21 @@ def _pieces(zone: np.ndarray, contour: np.ndarray, tile_area: float, on_mat: boo
 
 INK = 0.02
 """Share of a face's middle that is ink (darker than 0.7 of its body) below which a part shows no ink."""
+FACE_INK = 0.15
+"""Share of a face's middle that must be ink where only its place says a part is a tile (a block's cut, a grid's
+proposed neighbour: ``_block``, ``_completed``): such tiles on the tuned series show a fifth of it at the least,
+a table top's grain or a tray's rim and floor mostly less (a blank white dragon none: seams must part it)."""
 
 
-def _inked(zone: np.ndarray, pieces: list[Piece]) -> bool:
-    """Whether every piece shows some ink in the middle of its face."""
+def _inked(zone: np.ndarray, pieces: list[Piece], share: float = INK) -> bool:
+    """Whether every piece shows some ink (``share`` of the middle of its face)."""
     value = zone.min(axis=2)
     for centre, long_side, short_side, sideways, _ in pieces:
         half = np.array([long_side, short_side] if sideways else [short_side, long_side]) * 0.35
         x0, y0 = np.maximum(np.round(centre - half).astype(int), 0)
         x1, y1 = np.round(centre + half).astype(int)
         middle = value[y0:y1, x0:x1]
-        if middle.size == 0 or np.mean(middle < 0.7 * np.percentile(middle, 90)) < INK:
+        if middle.size == 0 or np.mean(middle < 0.7 * np.percentile(middle, 90)) < share:
             return False
     return True
 
@@ -530,6 +534,11 @@ shadowed ones), the grey things a third to two thirds."""
 
 def _dim(value: np.ndarray, mask: np.ndarray, floor: float, piece: Piece) -> bool:
     """Whether a piece's tile-coloured body is darker than ``floor`` (``DIM``)."""
+    return _body(value, mask, piece) < floor
+
+
+def _body(value: np.ndarray, mask: np.ndarray, piece: Piece) -> float:
+    """The brightness of a piece's tile-coloured body: the 75th percentile of ``value`` on ``mask`` (0 if none)."""
     centre, long_side, short_side, sideways, tilt = piece
     up = np.array([-1.0, 0.0]) if sideways else np.array([0.0, -1.0])
     corners = _quad(centre, up, long_side, short_side, tilt)
@@ -539,7 +548,7 @@ def _dim(value: np.ndarray, mask: np.ndarray, floor: float, piece: Piece) -> boo
     cv2.fillConvexPoly(inside, np.round(corners - (x0, y0)).astype(np.int32), 1)
     inside = inside[: value.shape[0] - y0, : value.shape[1] - x0]
     body = value[y0:y1, x0:x1][(inside > 0) & (mask[y0:y1, x0:x1] > 0)]
-    return body.size == 0 or float(np.percentile(body, 75)) < floor
+    return float(np.percentile(body, 75)) if body.size else 0.0
 
 
 def _moved(piece: Piece, x: float, y: float) -> Piece:
@@ -555,6 +564,186 @@ def _quad(centre: np.ndarray, up: np.ndarray, long_side: float, short_side: floa
     right = np.array([-up[1], up[0]])
     top, side = up * long_side / 2, right * short_side / 2
     return np.array([centre + top - side, centre + top + side, centre - top + side, centre - top - side])
+
+
+def _up(sideways: bool) -> np.ndarray:
+    """The direction a piece's top faces before its tilt: up the image, or left for a sideways tile."""
+    return np.array([-1.0, 0.0]) if sideways else np.array([0.0, -1.0])
+
+
+def _axis(sideways: bool, tilt: float) -> np.ndarray:
+    """The unit vector along a piece's long side, towards its top (``_up`` turned by ``tilt``)."""
+    return _quad(np.zeros(2), _up(sideways), 2.0, 0.0, tilt)[0]
+
+
+PAIR = 0.18
+"""How far (a share) a piece's sides may be from a pair's, two of the photo's typical tiles side by side (twice its
+short side by its long side), for ``_halved`` to part it: a single tile is a third off (its long side is 1.3 short
+sides, not 2); the green mat's pairs, seen at a slant and in perspective, lie up to about a fifth off."""
+
+
+def _halved(zone: np.ndarray, pieces: list[Piece]) -> list[Piece]:
+    """A photo's pieces, each that is two tiles side by side parted into them: a pair of touching tiles no seam
+    parted has about the area and proportions ``OFF_MAT_LARGEST`` lets pass as one tile, but sides twice the short
+    and once the long side of the photo's median piece (``PAIR``); both halves must show ink."""
+    if len(pieces) < 3:
+        return pieces
+    long_side, short_side = (float(np.median([piece[i] for piece in pieces])) for i in (1, 2))
+    parted = []
+    for piece in pieces:
+        centre, length, width, sideways, tilt = piece
+        if abs(length / (2 * short_side) - 1) < PAIR and abs(width / long_side - 1) < PAIR:
+            along = _axis(sideways, tilt)
+            halves = [(centre + sign * along * length / 4, width, length / 2, not sideways, tilt) for sign in (-1, 1)]
+            if _inked(zone, halves):
+                parted += halves
+                continue
+        parted.append(piece)
+    return parted
+
+
+FACE_LIT = 0.9
+"""Share of a piece's typical body brightness (the median along it) below which a line across it, at its ends, is
+a tile's side rather than its face (``_faced``)."""
+FACE_TRIM = 0.25
+"""Share of a piece's side that ``_faced`` may trim off at each end: a thick tile's side seen at a slant is at most
+about a quarter of its face."""
+
+
+def _faced(value: np.ndarray, piece: Piece) -> Piece:
+    """A photo's piece cut down to its tile's face: a thick tile seen at a slant shows a side next to its face, shaded
+    and of tile colour, so its region (a whole body) runs past the face that the photo's tile size and its labels
+    measure. Along each axis the lines across the piece's middle whose brightest body (the 90th percentile: ink does
+    not cross a face) is below ``FACE_LIT`` of the piece's typical one are trimmed off its ends (``FACE_TRIM``)."""
+    centre, long_side, short_side, sideways, tilt = piece
+    up = _axis(sideways, tilt)
+    right = np.array([-up[1], up[0]])
+    trims = []
+    for axis, normal, side, across in ((up, right, long_side, short_side), (right, up, short_side, long_side)):
+        along = np.arange(-side / 2 + 0.5, side / 2)
+        spread = np.linspace(-0.3 * across, 0.3 * across, 9)
+        points = centre + along[:, None, None] * axis + spread[None, :, None] * normal
+        xs = np.clip(np.round(points[..., 0]).astype(int), 0, value.shape[1] - 1)
+        ys = np.clip(np.round(points[..., 1]).astype(int), 0, value.shape[0] - 1)
+        profile = np.percentile(value[ys, xs], 90, axis=1)
+        lit = profile >= FACE_LIT * np.median(profile)  # the median line is lit: argmax finds a lit line each way
+        most = int(FACE_TRIM * len(along))
+        trims.append((min(int(np.argmax(lit)), most), min(int(np.argmax(lit[::-1])), most)))
+    (bottom, top), (left, right_end) = trims
+    centre = centre + up * (bottom - top) / 2 + right * (left - right_end) / 2
+    return centre, long_side - bottom - top, short_side - left - right_end, sideways, tilt
+
+
+LATTICE_STEP = 1.03
+"""A tile's side plus the gap to its neighbour, in tile sides, where no found neighbour measures it: the median
+centre-to-centre step of the touching tiles found on the green mat's grids."""
+LATTICE_NEAR = 0.3
+"""Share of a piece's short side within which a found piece stands where a neighbour would (its neighbour)."""
+LATTICE_OVERLAP = 0.15
+"""Share of a tile's area a proposed neighbour may overlap a found piece by."""
+LATTICE_COVER = 0.7
+"""Share of a proposed neighbour's rectangle that must be tile body (``tile_mask``): less than all of it, as a grid
+seen at a slant has smaller tiles further off than the one grown from, whose size the neighbour takes."""
+LATTICE_SHADE = 0.75
+"""Share of the brightness of the tile it grows from that a proposed neighbour's body (and the band between them,
+``_joined``) must reach where that is below the photo's floor (``DIM``): a shadow across a grid darkens it
+gradually, tile by tile, and a tile next to one found in it is a tile in it too."""
+LATTICE_SEAM = 5
+"""Zone px (mm) between a piece and its proposed neighbour that may be no bright tile body (``_joined``): a seam
+between touching tiles, or a narrow gap of mat, is that thin; a tray's dark rim between its tiles and a table top
+of tile colour beyond it is wider."""
+
+
+def _completed(zone: np.ndarray, mask: np.ndarray, value: np.ndarray, floor: float, pieces: list[Piece]) -> list[Piece]:
+    """Tiles of a photo's grids and rows that no seam parted, proposed from the tiles found (lattice completion):
+    touching tiles share an orientation and a spacing, so each found piece's four neighbours along its own axes
+    (one step on: the step to the found neighbour on the other side, or ``LATTICE_STEP``), of its size, are tiles
+    where they lie inside the photo, overlap no piece (``LATTICE_OVERLAP``), lie on tile body (``LATTICE_COVER``)
+    joined to the piece (``_joined``), show a face's ink (``FACE_INK``) and are not dim (``DIM``, or
+    ``LATTICE_SHADE`` in a shadow); each accepted one proposes its own. The mat is no tile body; a table top of
+    tile colour shows too little ink, and lies beyond a tray's dark rim."""
+    height, width = mask.shape[:2]
+    placed = list(pieces)
+    queue = list(range(len(placed)))
+    while queue:
+        parent = placed[queue.pop(0)]
+        centre, long_side, short_side, sideways, tilt = parent
+        shaded = min(floor, LATTICE_SHADE * _body(value, mask, parent))
+        up = _axis(sideways, tilt)
+        right = np.array([-up[1], up[0]])
+        for axis, side, across in (
+            (up, long_side, short_side),
+            (-up, long_side, short_side),
+            (right, short_side, long_side),
+            (-right, short_side, long_side),
+        ):
+            ahead, behind = (_near(placed, centre + sign * axis * side * LATTICE_STEP, short_side) for sign in (1, -1))
+            if ahead is not None:
+                continue
+            step = centre - placed[behind][0] if behind is not None else axis * side * LATTICE_STEP
+            proposal = (centre + step, long_side, short_side, sideways, tilt)
+            corners = _quad(proposal[0], _up(sideways), long_side, short_side, tilt)
+            if (
+                not _joined(mask, value, shaded, centre, proposal[0], across)
+                or np.any(corners < 0)
+                or np.any(corners > [width - 1, height - 1])
+                or _overlaps(corners, placed, long_side * short_side)
+                or _cover(mask, corners) < LATTICE_COVER
+                or not _inked(zone, [proposal], FACE_INK)
+                or _dim(value, mask, shaded, proposal)
+            ):
+                continue
+            placed.append(proposal)
+            queue.append(len(placed) - 1)
+    return placed[len(pieces) :]
+
+
+def _joined(
+    mask: np.ndarray, value: np.ndarray, floor: float, start: np.ndarray, end: np.ndarray, across: float
+) -> bool:
+    """Whether the band from a piece's centre ``start`` to its proposed neighbour's ``end``, ``across`` px wide (a
+    tile's side), crosses no dark line longer than ``LATTICE_SEAM``: along the band, the brightest tile body across
+    its middle (ink does not cross a whole face, a dark rim does) is below ``floor``."""
+    count = max(2, int(np.ceil(np.hypot(*(end - start)))) + 1)
+    normal = np.array([start[1] - end[1], end[0] - start[0]]) / max(count - 1, 1)
+    spread = np.linspace(-0.3 * across, 0.3 * across, 9)
+    points = np.linspace(start, end, count)[:, None, :] + spread[None, :, None] * normal
+    xs = np.clip(np.round(points[..., 0]).astype(int), 0, mask.shape[1] - 1)
+    ys = np.clip(np.round(points[..., 1]).astype(int), 0, mask.shape[0] - 1)
+    body = np.any((mask[ys, xs] > 0) & (value[ys, xs] >= floor), axis=1)
+    runs = np.diff(np.flatnonzero(np.concatenate(([True], body, [True])))) - 1
+    return int(runs.max()) <= LATTICE_SEAM
+
+
+def _near(pieces: list[Piece], point: np.ndarray, short_side: float) -> int | None:
+    """The index of a piece centred near ``point`` (``LATTICE_NEAR``), if any."""
+    for index, piece in enumerate(pieces):
+        if np.hypot(*(piece[0] - point)) < LATTICE_NEAR * short_side:
+            return index
+    return None
+
+
+def _overlaps(corners: np.ndarray, pieces: list[Piece], area: float) -> bool:
+    """Whether a face's corners overlap any piece by more than ``LATTICE_OVERLAP`` of ``area``."""
+    quad = corners.astype(np.float32)
+    for centre, long_side, short_side, sideways, tilt in pieces:
+        if np.hypot(*(centre - corners.mean(axis=0))) > long_side + np.sqrt(area):
+            continue
+        other = _quad(centre, _up(sideways), long_side, short_side, tilt).astype(np.float32)
+        if cv2.intersectConvexConvex(quad, other)[0] > LATTICE_OVERLAP * area:
+            return True
+    return False
+
+
+def _cover(mask: np.ndarray, corners: np.ndarray) -> float:
+    """Share of the face with these corners that is tile body in ``mask``."""
+    x0, y0 = np.floor(corners.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(inside, np.round(corners - (x0, y0)).astype(np.int32), 1)
+    inside = inside[: mask.shape[0] - y0, : mask.shape[1] - x0]
+    body = mask[y0:y1, x0:x1][inside > 0]
+    return float(np.count_nonzero(body)) / max(body.size, 1)
 
 
 @dataclass(frozen=True)
@@ -576,14 +765,16 @@ def find_tiles(
     """Tiles in a zone's rectified image (``ppm`` px per mm). ``to_image`` maps zone pixels to the camera image
     so that crops come straight from the full-resolution frame; None means the zone image itself. ``mask`` is
     the zone's ``tile_mask`` if the caller has it already. ``on_mat``: the zone shows the table's mat around the
-    tiles (a calibrated zone), rather than any surroundings (a photo); see ``_pieces`` and ``DIM``."""
+    tiles (a calibrated zone), rather than any surroundings (a photo); see ``_pieces`` and ``DIM``, and for a
+    photo's grids ``_halved`` and ``_completed``, and its thick tiles' faces ``_faced``."""
     mask = tile_mask(zone) if mask is None else mask
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     tile_area = TILE_W_MM * TILE_H_MM * ppm * ppm
     if not on_mat:  # a photo: the floor on a piece's body (``DIM``)
         value = cv2.cvtColor(zone, cv2.COLOR_BGR2HSV)[..., 2]
         floor = DIM * float(np.percentile(value[mask > 0], 90)) if cv2.countNonZero(mask) else 0.0
-    found, stray = [], 0.0
+    kept: list[Piece] = []
+    stray = 0.0
     for contour in contours:
         area = cv2.contourArea(contour)
         if area < 0.3 * tile_area:
@@ -592,12 +783,17 @@ def find_tiles(
         if not on_mat:
             pieces = [p for p in pieces if not _blank_at_edge(zone, p) and not _dim(value, mask, floor, p)]
         stray += unexplained
-        for centre, long_side, short_side, sideways, tilt in pieces:
-            up = np.array([-1.0, 0.0]) if sideways else np.array([0.0, -1.0])
-            quad = _quad(centre, up, long_side, short_side, tilt)
-            if to_image is not None:
-                quad = apply(to_image, quad)
-            found.append(Found(quad, (float(centre[0]), float(centre[1])), sideways))
+        kept += pieces
+    if not on_mat:
+        kept = _halved(zone, kept)
+        kept += _completed(zone, mask, value, floor, kept)
+        kept = [_faced(value, piece) for piece in kept]
+    found = []
+    for centre, long_side, short_side, sideways, tilt in kept:
+        quad = _quad(centre, _up(sideways), long_side, short_side, tilt)
+        if to_image is not None:
+            quad = apply(to_image, quad)
+        found.append(Found(quad, (float(centre[0]), float(centre[1])), sideways))
     return Detection(found, stray)
 
 

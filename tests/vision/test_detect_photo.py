@@ -61,3 +61,34 @@ def test_a_grey_slot_as_large_as_a_tile_is_no_tile_in_a_photo(monkeypatch):
     assert np.allclose(tile.quad.mean(axis=0), (90, 140), atol=3)
     monkeypatch.setattr(detect, "DIM", 0.0)
     assert len(find_in_photo(photo, 60).tiles) == 2  # the slot, without the photo's floor
+
+
+def _photo(stem: str):
+    path = next((SCENES / "images").glob(f"{stem}*.jpg"))
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    return image, scenes.read_boxes(SCENES / "labels" / f"{path.stem}.txt", image.shape[1], image.shape[0])
+
+
+GRIDS = {"393902821_641958228090685": 11, "396063483_615992130507261": 20}
+"""Grids of touching tiles on the green mat (3 x 4 and 5 x 5, thick tiles seen at a slant) whose seams part about
+half the tiles (6 of 12, 11 of 25), and how many of them lattice completion finds (12 and 21 when measured)."""
+
+
+@pytest.mark.parametrize("stem", GRIDS)
+def test_lattice_completion_finds_the_tiles_of_a_grid_no_seam_parted(stem, monkeypatch):
+    image, labels = _photo(stem)
+    width, height = scenes.tile_size(labels)
+    found = find_in_photo(image, width, height).tiles
+    assert _matched(found, labels) >= GRIDS[stem]
+    assert len(found) - _matched(found, labels) <= 1
+    monkeypatch.setattr(detect, "_completed", lambda *_: [])
+    assert _matched(find_in_photo(image, width, height).tiles, labels) < GRIDS[stem] - 4
+
+
+def test_lattice_completion_proposes_no_tile_on_a_table_top_beyond_a_trays_rim():
+    """The table top around a tray is tile-coloured and grained, next to the tray's rim; the rim is a dark band no
+    seam is as wide as (``LATTICE_SEAM``) and the grain shows too little ink (``LATTICE_INK``)."""
+    image, labels = _photo("IMG_20231217_172349")
+    width, height = scenes.tile_size(labels)
+    found = find_in_photo(image, width, height).tiles
+    assert _matched(found, labels) == len(labels) == len(found)
