@@ -72,12 +72,13 @@ def load_reference(revision: str) -> ModuleType:
     return module
 
 
-def scaled(image: np.ndarray, tile_w: float, tile_h: float) -> tuple[np.ndarray, np.ndarray]:
-    """The photo at the zones' 1 px per mm and the matrix back to its pixels (as ``find_in_photo`` does)."""
+def scaled(image: np.ndarray, tile_w: float, tile_h: float) -> tuple[np.ndarray, float, np.ndarray]:
+    """The photo at the zones' 1 px per mm, that scale, and the matrix back to its pixels (as ``find_in_photo``
+    does): the reference detector's arguments."""
     fx, fy = 30.0 / tile_w, 40.0 / tile_h
     size = (max(1, round(image.shape[1] * fx)), max(1, round(image.shape[0] * fy)))
     work = cv2.resize(image, size, interpolation=cv2.INTER_AREA if fx * fy < 1 else cv2.INTER_LINEAR)
-    return work, np.diag([image.shape[1] / size[0], image.shape[0] / size[1], 1.0])
+    return work, 1.0, np.diag([image.shape[1] / size[0], image.shape[0] / size[1], 1.0])
 
 
 HELD_OUT = ("red mat", "hands")
@@ -96,27 +97,22 @@ def photos(reference: ModuleType, limit: int | None, view: str = "overhead", onl
     per_series: dict[str, list[int]] = {}
     for name in ("shipped", "reference"):
         totals |= {f"{name}_found": 0, f"{name}_detections": 0, f"{name}_s": 0.0}
+    finders = {
+        "shipped": lambda image, w, h: [tile.quad for tile in shipped.find_in_photo(image, w, h).tiles],
+        "reference": lambda image, w, h: [tile.quad for tile in reference.find_tiles(*scaled(image, w, h)).tiles],
+    }
     for name in names:
-        image = cv2.imread(str(folder / "images" / name), cv2.IMREAD_COLOR)
-        labels = scenes.read_boxes(folder / "labels" / f"{Path(name).stem}.txt", image.shape[1], image.shape[0])
-        tile_w, tile_h = scenes.tile_size(labels)
-        work, back = scaled(image, tile_w, tile_h)
-        for which, find, given in (
-            ("shipped", shipped.find_in_photo, (image, tile_w, tile_h)),
-            ("reference", reference.find_tiles, (work, 1.0, back)),
-        ):
+        for which, find in finders.items():
             started = time.perf_counter()
-            found = find(*given).tiles
+            result = scenes.detected(folder, name, find)
             totals[f"{which}_s"] += time.perf_counter() - started
-            boxes = [scenes.Box(*tile.quad.min(axis=0), *tile.quad.max(axis=0)) for tile in found]
-            matched = scenes.match(boxes, labels)
-            totals[f"{which}_found"] += matched
-            totals[f"{which}_detections"] += len(boxes)
+            totals[f"{which}_found"] += result.matched
+            totals[f"{which}_detections"] += result.detections
             if which == "shipped":
                 counts = per_series.setdefault(scenes.series(name), [0, 0, 0])
-                for i, value in enumerate((len(labels), matched, len(boxes))):
+                for i, value in enumerate((result.labelled, result.matched, result.detections)):
                     counts[i] += value
-        totals["labelled"] += len(labels)
+        totals["labelled"] += result.labelled
     for which in ("shipped", "reference"):
         found, detections = totals[f"{which}_found"], totals[f"{which}_detections"]
         totals[f"{which}_recall"] = round(found / totals["labelled"], 4)

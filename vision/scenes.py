@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import csv
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from vision.errors import LabelsError
@@ -247,3 +249,24 @@ def _axes(turn: float) -> np.ndarray:
     """The unit width and height axes (rows) of a face turned by ``turn`` radians, clockwise as the image shows it."""
     c, s = np.cos(turn), np.sin(turn)
     return np.array([[c, s], [-s, c]])
+
+
+@dataclass(frozen=True)
+class Found:
+    """A detector's figures on one photo: its labelled tiles, those a detection matches, and its detections."""
+
+    labelled: int
+    matched: int
+    detections: int
+
+
+def detected(folder: Path, name: str, find: Callable[[np.ndarray, float, float], list[np.ndarray]]) -> Found:
+    """How ``find`` (photo, tile width, tile height -> face corners, 4 x 2 px each) does on one labelled photo of
+    ``folder`` (``images/``, ``labels/``), given the tile size a calibration would (``tile_size``)."""
+    image = cv2.imread(str(folder / "images" / name), cv2.IMREAD_COLOR)
+    if image is None:
+        raise LabelsError(f"{folder / 'images' / name}: not an image OpenCV can read")
+    labels = read_boxes(folder / "labels" / f"{Path(name).stem}.txt", image.shape[1], image.shape[0])
+    quads = find(image, *tile_size(labels))
+    boxes = [Box(*quad.min(axis=0), *quad.max(axis=0)) for quad in quads]
+    return Found(len(labels), match(boxes, labels), len(boxes))
