@@ -315,12 +315,24 @@ def _part(
         return block, area if not block else max(area - len(block) * tile_area, 0.0)
     rest = lost + sum(len(points) for points in merged)
     for points in merged if depth < SPLIT_DEPTH else []:
-        part = np.zeros(region.shape, bool)
-        part[points[:, 0, 1], points[:, 0, 0]] = True
-        more, left = _part(zone, value, top, part, tile_area, largest, depth + 1, seams)
-        pieces = pieces + more
+        # Parted again within its own box (and a margin of background, which the watershed's border of boundary
+        # pixels may take): the same tiles as on the whole region, at the cost of the part, not of the region.
+        x0, y0 = np.maximum(points[:, 0].min(axis=0) - PART_MARGIN, 0)
+        x1, y1 = points[:, 0].max(axis=0) + PART_MARGIN + 1
+        box = (slice(y0, y1), slice(x0, x1))
+        part = np.zeros(region[box].shape, bool)
+        part[points[:, 0, 1] - y0, points[:, 0, 0] - x0] = True
+        cut = None if seams is None else seams[box]
+        more, left = _part(
+            np.ascontiguousarray(zone[box]), value[box], top[box], part, tile_area, largest, depth + 1, cut
+        )
+        pieces = pieces + [_moved(piece, x0, y0) for piece in more]
         rest -= len(points) - left
     return pieces, max(rest, 0.0)
+
+
+PART_MARGIN = 2
+"""Px of background kept around a region parted again (``_part``)."""
 
 
 BLOCK_FILL = 0.85
@@ -496,13 +508,13 @@ a table top's grain or a tray's rim and floor mostly less (a blank white dragon 
 
 
 def _inked(zone: np.ndarray, pieces: list[Piece], share: float = INK) -> bool:
-    """Whether every piece shows some ink (``share`` of the middle of its face)."""
-    value = zone.min(axis=2)
+    """Whether every piece shows some ink (``share`` of the middle of its face, in the faintest channel: taken of
+    the middle alone, so that a block of a thousand parts costs a thousand middles, not a thousand photos)."""
     for centre, long_side, short_side, sideways, _ in pieces:
         half = np.array([long_side, short_side] if sideways else [short_side, long_side]) * 0.35
         x0, y0 = np.maximum(np.round(centre - half).astype(int), 0)
         x1, y1 = np.round(centre + half).astype(int)
-        middle = value[y0:y1, x0:x1]
+        middle = zone[y0:y1, x0:x1].min(axis=2) if x1 > x0 and y1 > y0 else np.zeros(0)
         if middle.size == 0 or np.mean(middle < 0.7 * np.percentile(middle, 90)) < share:
             return False
     return True
