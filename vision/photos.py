@@ -42,6 +42,8 @@ RELABELLED = {
 """Single tiles labelled as another kind (photo name before ``.rf.``, the box's line in its label file counting
 from 0) -> the kind they show, checked by eye on the crop, its printed index and its ink: the reader's misreads
 on the hk set's other photos after enrolment were 8, of which these 5."""
+MIN_BOX = 4
+"""Px a labelled box must measure each way to be a tile's crop (a thinner one is a slip of the labelling tool)."""
 FACE_SETS = ("kch3coo", "cyfef")
 CONTEXT = 2.0
 """A scene tile's patch reaches this many times its box around the box centre, so that training can move, turn and
@@ -132,18 +134,19 @@ def scene_samples(folder: Path | None = None) -> list[Sample]:
             raise ImageError(f"{path}: not an image OpenCV can read")
         height, width = image.shape[:2]
         boxes = read_boxes(scenes / "labels" / f"{path.stem}.txt", width, height)
-        if not boxes:
-            continue
-        if overlap(boxes) > LOOSE:
-            faces = turned_quads(boxes)
-        else:
-            size = tile_size(boxes)
-            faces = [_box_corners(box, size) for box in boxes]
-        for number, (box, corners) in enumerate(zip(boxes, faces, strict=True)):
+        for box in boxes:
             if not 0 <= box.kind < len(classes):
                 raise LabelsError(f"{scenes}/labels/{path.stem}.txt: class {box.kind} not in classes.csv")
-            if min(box.width, box.height) < 4:
-                continue
+        kept = [(number, box) for number, box in enumerate(boxes) if min(box.width, box.height) >= MIN_BOX]
+        tight = [box for _, box in kept]
+        if not tight:
+            continue
+        if overlap(tight) > LOOSE:
+            faces = turned_quads(tight)
+        else:
+            size = tile_size(tight)
+            faces = [_box_corners(box, size) for box in tight]
+        for (number, box), corners in zip(kept, faces, strict=True):
             patch, quad = _patch(image, corners)
             view = views.get(path.name, "heap")
             relabelled = RELABELLED.get((path.name.split(".rf.")[0], number))
