@@ -252,7 +252,7 @@ def _axes(turn: float) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Found:
+class Detected:
     """A detector's figures on one photo: its labelled tiles, those a detection matches, and its detections."""
 
     labelled: int
@@ -260,7 +260,7 @@ class Found:
     detections: int
 
 
-def detected(folder: Path, name: str, find: Callable[[np.ndarray, float, float], list[np.ndarray]]) -> Found:
+def detected(folder: Path, name: str, find: Callable[[np.ndarray, float, float], list[np.ndarray]]) -> Detected:
     """How ``find`` (photo, tile width, tile height -> face corners, 4 x 2 px each) does on one labelled photo of
     ``folder`` (``images/``, ``labels/``), given the tile size a calibration would (``tile_size``)."""
     image = cv2.imread(str(folder / "images" / name), cv2.IMREAD_COLOR)
@@ -269,4 +269,4 @@ def detected(folder: Path, name: str, find: Callable[[np.ndarray, float, float],
     labels = read_boxes(folder / "labels" / f"{Path(name).stem}.txt", image.shape[1], image.shape[0])
     quads = find(image, *tile_size(labels))
     boxes = [Box(*quad.min(axis=0), *quad.max(axis=0)) for quad in quads]
-    return Found(len(labels), match(boxes, labels), len(boxes))
+    return Detected(len(labels), match(boxes, labels), len(boxes))
