@@ -497,10 +497,21 @@ def _command(args: argparse.Namespace, commands: Mapping[str, Command], source: 
 
 def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["vision"]:
-        from vision.cli import main as vision_main  # OpenCV is loaded only for the camera commands
+    try:
+        if argv[:1] == ["vision"]:
+            from vision.cli import main as vision_main  # OpenCV is loaded only for the camera commands
 
-        return vision_main(argv, stdout)
+            code = vision_main(argv, stdout)
+            (stdout or sys.stdout).flush()  # inside the try, as below
+            return code
+        return _main(argv, stdin, stdout)
+    except BrokenPipeError:  # the reader left (`mjtable rules | head`): nothing more to say, and no traceback
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def _main(argv: list[str], stdin: TextIO | None, stdout: TextIO | None) -> int:
     args = build_parser().parse_args(argv)
     source, out = stdin or sys.stdin, stdout or sys.stdout
     commands = {
@@ -519,10 +530,6 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: Tex
     except MjtableError as error:
         out.write(_dump({"error": str(error)}) + "\n")
         return 2
-    except BrokenPipeError:  # the reader left (`mjtable rules | head`): nothing more to say, and no traceback
-        with contextlib.suppress(OSError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
 
 
 if __name__ == "__main__":

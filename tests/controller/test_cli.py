@@ -8,7 +8,7 @@ from collections import Counter
 from controller.cli import main
 from engine.rulesets.registry import all_rulesets, get_ruleset
 from engine.tiles import parse_tiles
-from tests.paths import REPO
+from tests.paths import REPO, SHARED
 
 
 def run(argv: list[str], stdin: str = "") -> tuple[int, list[dict]]:
@@ -198,3 +198,12 @@ def test_rules_reads_as_a_list_by_default_and_a_closed_pipe_is_no_traceback():
                                stderr=subprocess.PIPE)  # fmt: skip
     listing.stdout.close()  # the reader is gone before a byte is written, as after `mjtable rules | head -c 1`
     assert listing.wait(timeout=30) == 0 and listing.stderr.read() == b""
+
+
+def test_a_camera_command_whose_reader_left_ends_with_no_traceback():
+    """``mjtable vision detect ... | head -1``: the tiles of a photo of trays, the pipe closed before the first."""
+    photo = sorted((SHARED / "photos" / "scenes" / "images").glob("IMG_2023*.jpg"))[0]
+    command = [sys.executable, "-m", "controller.cli", "vision", "detect", "--tile-px", "40,53", "--json", str(photo)]
+    detecting = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    detecting.stdout.close()
+    assert detecting.wait(timeout=60) == 0 and detecting.stderr.read() == b""
