@@ -7,8 +7,10 @@ as is a failure of the link or the firmware build: never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
+import os
 import sys
 from collections.abc import Callable
 from typing import NoReturn
@@ -148,3 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     except (BridgeError, HarnessError) as exc:
         print(json.dumps({"error": str(exc)}) if json_errors else f"error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader left (`... --json | head`): no traceback, and no pass for a suite cut short
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1

@@ -62,6 +62,16 @@ def test_soak_prints_one_json_object():
     assert result["retransmits"] > 0 and result["rtt_p99_ms"] >= result["rtt_p50_ms"] > 0
 
 
+def test_a_reader_gone_is_no_traceback_and_no_pass():
+    """``python -m hw_tests soak --json | head -c 0``: the verdict cannot be written, so it is not a pass."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    command = [sys.executable, "-m", "hw_tests", "soak", "--commands", "20", "--json"]
+    soaking = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    soaking.stdout.close()
+    assert soaking.wait(timeout=120) == 1
+    assert b"Traceback" not in soaking.stderr.read()
+
+
 @pytest.mark.parametrize("bad", [["soak", "--corrupt", "2"], ["--speed", "fast"]])
 def test_bad_arguments_are_usage_errors(bad, capsys):
     with pytest.raises(SystemExit) as exited:
