@@ -87,7 +87,7 @@ def test_lattice_completion_finds_the_tiles_of_a_grid_no_seam_parted(stem, monke
 
 def test_lattice_completion_proposes_no_tile_on_a_table_top_beyond_a_trays_rim():
     """The table top around a tray is tile-coloured and grained, next to the tray's rim; the rim is a dark band no
-    seam is as wide as (``LATTICE_SEAM``) and the grain shows too little ink (``LATTICE_INK``)."""
+    seam is as wide as (``LATTICE_SEAM``) and the grain shows too little ink (``FACE_INK``)."""
     image, labels = _photo("IMG_20231217_172349")
     width, height = scenes.tile_size(labels)
     found = find_in_photo(image, width, height).tiles
