@@ -104,13 +104,20 @@ def _seams(zone: np.ndarray, centre: np.ndarray, axis: np.ndarray, size: tuple[f
     value = cv2.cvtColor(zone, cv2.COLOR_BGR2HSV)[..., 2].astype(np.float32)
     normal = np.array([-axis[1], axis[0]])
     along = np.arange(-length / 2, length / 2)
-    spread = np.linspace(-0.3 * across, 0.3 * across, 9)
-    points = centre + along[:, None, None] * axis + spread[None, :, None] * normal
-    xs = np.clip(np.round(points[..., 0]).astype(int), 0, zone.shape[1] - 1)
-    ys = np.clip(np.round(points[..., 1]).astype(int), 0, zone.shape[0] - 1)
-    rise = np.diff(np.percentile(value[ys, xs], 90, axis=1))
+    band = _across(centre + along[:, None] * axis, normal, across, value.shape)
+    rise = np.diff(np.percentile(value[band], 90, axis=1))
     cuts = [round(length * i / count) for i in range(1, count)]
     return float(np.median([rise[max(0, cut - 3) : cut + 2].max() for cut in cuts]))
+
+
+def _across(line: np.ndarray, normal: np.ndarray, across: float, shape: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+    """The pixels (an index: ys, xs) of a band along ``line`` (N x 2 points): at each point, 9 points along
+    ``normal`` over the middle 60% of ``across`` px, kept inside an image of ``shape``."""
+    spread = np.linspace(-0.3 * across, 0.3 * across, 9)
+    points = line[:, None, :] + spread[None, :, None] * normal
+    xs = np.clip(np.round(points[..., 0]).astype(int), 0, shape[1] - 1)
+    ys = np.clip(np.round(points[..., 1]).astype(int), 0, shape[0] - 1)
+    return ys, xs
 
 
 def _cores(zone: np.ndarray, blob: np.ndarray, tile_area: float) -> tuple[int, np.ndarray]:
@@ -386,8 +393,7 @@ def _seeds(pieces: list[Piece], shape: tuple[int, ...], share: float = 1 / 3) ->
     """Labelled seeds: the middle ``share`` of each piece's sides, tilted as the piece is."""
     markers = np.zeros(shape[:2], np.int32)
     for label, (centre, long_side, short_side, sideways, tilt) in enumerate(pieces, start=1):
-        up = np.array([-1.0, 0.0]) if sideways else np.array([0.0, -1.0])
-        corners = _quad(centre, up, share * long_side, share * short_side, tilt)
+        corners = _quad(centre, _up(sideways), share * long_side, share * short_side, tilt)
         cv2.fillConvexPoly(markers, np.round(corners).astype(np.int32), label)
     return markers
 
@@ -528,9 +534,7 @@ def _blank_at_edge(zone: np.ndarray, piece: Piece) -> bool:
     """Whether a piece found in a photo runs off the photo's edge and shows no ink: a table top of tile colour
     running off the photo, parted where it narrows, rather than a tile (a blank white dragon lies whole inside
     the photo, a tile cut by the edge shows its face)."""
-    centre, long_side, short_side, sideways, tilt = piece
-    up = np.array([-1.0, 0.0]) if sideways else np.array([0.0, -1.0])
-    corners = _quad(centre, up, long_side, short_side, tilt)
+    corners = _corners(piece)
     height, width = zone.shape[:2]
     inside = np.all((corners >= EDGE) & (corners <= [width - 1 - EDGE, height - 1 - EDGE]))
     return not inside and not _inked(zone, [piece])
@@ -551,16 +555,19 @@ def _dim(value: np.ndarray, mask: np.ndarray, floor: float, piece: Piece) -> boo
 
 def _body(value: np.ndarray, mask: np.ndarray, piece: Piece) -> float:
     """The brightness of a piece's tile-coloured body: the 75th percentile of ``value`` on ``mask`` (0 if none)."""
-    centre, long_side, short_side, sideways, tilt = piece
-    up = np.array([-1.0, 0.0]) if sideways else np.array([0.0, -1.0])
-    corners = _quad(centre, up, long_side, short_side, tilt)
+    box, inside = _within(_corners(piece), value.shape)
+    body = value[box][inside & (mask[box] > 0)]
+    return float(np.percentile(body, 75)) if body.size else 0.0
+
+
+def _within(corners: np.ndarray, shape: tuple[int, ...]) -> tuple[tuple[slice, slice], np.ndarray]:
+    """The box (slices) around a face's corners inside an image of ``shape``, and which of its pixels the face
+    covers."""
     x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int), 0)
     x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
     inside = np.zeros((max(y1 - y0, 0), max(x1 - x0, 0)), np.uint8)
     cv2.fillConvexPoly(inside, np.round(corners - (x0, y0)).astype(np.int32), 1)
-    inside = inside[: value.shape[0] - y0, : value.shape[1] - x0]
-    body = value[y0:y1, x0:x1][(inside > 0) & (mask[y0:y1, x0:x1] > 0)]
-    return float(np.percentile(body, 75)) if body.size else 0.0
+    return (slice(y0, y1), slice(x0, x1)), inside[: shape[0] - y0, : shape[1] - x0] > 0
 
 
 def _moved(piece: Piece, x: float, y: float) -> Piece:
@@ -581,6 +588,12 @@ def _quad(centre: np.ndarray, up: np.ndarray, long_side: float, short_side: floa
 def _up(sideways: bool) -> np.ndarray:
     """The direction a piece's top faces before its tilt: up the image, or left for a sideways tile."""
     return np.array([-1.0, 0.0]) if sideways else np.array([0.0, -1.0])
+
+
+def _corners(piece: Piece) -> np.ndarray:
+    """A piece's face corners (``_quad``)."""
+    centre, long_side, short_side, sideways, tilt = piece
+    return _quad(centre, _up(sideways), long_side, short_side, tilt)
 
 
 def _axis(sideways: bool, tilt: float) -> np.ndarray:
@@ -633,11 +646,8 @@ def _faced(value: np.ndarray, piece: Piece) -> Piece:
     trims = []
     for axis, normal, side, across in ((up, right, long_side, short_side), (right, up, short_side, long_side)):
         along = np.arange(-side / 2 + 0.5, side / 2)
-        spread = np.linspace(-0.3 * across, 0.3 * across, 9)
-        points = centre + along[:, None, None] * axis + spread[None, :, None] * normal
-        xs = np.clip(np.round(points[..., 0]).astype(int), 0, value.shape[1] - 1)
-        ys = np.clip(np.round(points[..., 1]).astype(int), 0, value.shape[0] - 1)
-        profile = np.percentile(value[ys, xs], 90, axis=1)
+        band = _across(centre + along[:, None] * axis, normal, across, value.shape)
+        profile = np.percentile(value[band], 90, axis=1)
         lit = profile >= FACE_LIT * np.median(profile)  # the median line is lit: argmax finds a lit line each way
         most = int(FACE_TRIM * len(along))
         trims.append((min(int(np.argmax(lit)), most), min(int(np.argmax(lit[::-1])), most)))
@@ -694,7 +704,7 @@ def _completed(zone: np.ndarray, mask: np.ndarray, value: np.ndarray, floor: flo
                 continue
             step = centre - placed[behind][0] if behind is not None else axis * side * LATTICE_STEP
             proposal = (centre + step, long_side, short_side, sideways, tilt)
-            corners = _quad(proposal[0], _up(sideways), long_side, short_side, tilt)
+            corners = _corners(proposal)
             if (
                 not _joined(mask, value, shaded, centre, proposal[0], across)
                 or np.any(corners < 0)
@@ -718,11 +728,8 @@ def _joined(
     its middle (ink does not cross a whole face, a dark rim does) is below ``floor``."""
     count = max(2, int(np.ceil(np.hypot(*(end - start)))) + 1)
     normal = np.array([start[1] - end[1], end[0] - start[0]]) / max(count - 1, 1)
-    spread = np.linspace(-0.3 * across, 0.3 * across, 9)
-    points = np.linspace(start, end, count)[:, None, :] + spread[None, :, None] * normal
-    xs = np.clip(np.round(points[..., 0]).astype(int), 0, mask.shape[1] - 1)
-    ys = np.clip(np.round(points[..., 1]).astype(int), 0, mask.shape[0] - 1)
-    body = np.any((mask[ys, xs] > 0) & (value[ys, xs] >= floor), axis=1)
+    band = _across(np.linspace(start, end, count), normal, across, mask.shape)
+    body = np.any((mask[band] > 0) & (value[band] >= floor), axis=1)
     runs = np.diff(np.flatnonzero(np.concatenate(([True], body, [True])))) - 1
     return int(runs.max()) <= LATTICE_SEAM
 
@@ -738,10 +745,10 @@ def _near(pieces: list[Piece], point: np.ndarray, short_side: float) -> int | No
 def _overlaps(corners: np.ndarray, pieces: list[Piece], area: float) -> bool:
     """Whether a face's corners overlap any piece by more than ``LATTICE_OVERLAP`` of ``area``."""
     quad = corners.astype(np.float32)
-    for centre, long_side, short_side, sideways, tilt in pieces:
-        if np.hypot(*(centre - corners.mean(axis=0))) > long_side + np.sqrt(area):
+    for piece in pieces:
+        if np.hypot(*(piece[0] - corners.mean(axis=0))) > piece[1] + np.sqrt(area):
             continue
-        other = _quad(centre, _up(sideways), long_side, short_side, tilt).astype(np.float32)
+        other = _corners(piece).astype(np.float32)
         if cv2.intersectConvexConvex(quad, other)[0] > LATTICE_OVERLAP * area:
             return True
     return False
@@ -749,12 +756,8 @@ def _overlaps(corners: np.ndarray, pieces: list[Piece], area: float) -> bool:
 
 def _cover(mask: np.ndarray, corners: np.ndarray) -> float:
     """Share of the face with these corners that is tile body in ``mask``."""
-    x0, y0 = np.floor(corners.min(axis=0)).astype(int)
-    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
-    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(inside, np.round(corners - (x0, y0)).astype(np.int32), 1)
-    inside = inside[: mask.shape[0] - y0, : mask.shape[1] - x0]
-    body = mask[y0:y1, x0:x1][inside > 0]
+    box, inside = _within(corners, mask.shape)
+    body = mask[box][inside]
     return float(np.count_nonzero(body)) / max(body.size, 1)
 
 
@@ -801,10 +804,9 @@ def find_tiles(
         kept += _completed(zone, mask, value, floor, kept)
         kept = [_faced(value, piece) for piece in kept]
     found = []
-    for centre, long_side, short_side, sideways, tilt in kept:
-        quad = _quad(centre, _up(sideways), long_side, short_side, tilt)
-        if to_image is not None:
-            quad = apply(to_image, quad)
+    for piece in kept:
+        quad = _corners(piece) if to_image is None else apply(to_image, _corners(piece))
+        centre, sideways = piece[0], piece[3]
         found.append(Found(quad, (float(centre[0]), float(centre[1])), sideways))
     return Detection(found, stray)
 
