@@ -52,6 +52,10 @@ MAX_HEAD = 16 * 1024
 """Bytes of request line and headers (stdlib alone would take 100 headers of 64 KiB each, per connection)."""
 MAX_BODY = 4 * 1024
 """Bytes of a request body (the controls take none; a small one is read and ignored)."""
+LINGER_S = 0.5
+LINGER_BYTES = 64 * 1024
+"""After its answer, what a client still sends is read and dropped for at most this long and this much
+(``JsonHandler.finish``)."""
 OUT_OF_FILES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 
 
@@ -285,6 +289,21 @@ class JsonHandler(BaseHTTPRequestHandler):
             socket.SocketIO(self.connection, "rb"), lambda: self.server.asked_head(self.connection)
         )
         self.rfile = _Head(io.BufferedReader(self._first_bytes), MAX_HEAD)  # type: ignore[assignment]
+
+    def finish(self) -> None:
+        """The answer sent and the sending side shut, what the client still sends is read and dropped (``LINGER_S``,
+        ``LINGER_BYTES``) before the socket closes: closed with unread bytes, a socket resets the connection, and a
+        client answered before it finished sending (a ``431`` over a long header) lost its answer to the reset."""
+        super().finish()
+        end, left = time.monotonic() + LINGER_S, LINGER_BYTES
+        with contextlib.suppress(OSError):
+            self.connection.shutdown(socket.SHUT_WR)
+            while left > 0 and (wait := end - time.monotonic()) > 0:
+                self.connection.settimeout(wait)
+                chunk = self.connection.recv(min(left, 65536))
+                if not chunk:
+                    break
+                left -= len(chunk)
 
     def handle_one_request(self) -> None:
         """One request, one answer: a head over the budget is a ``431``, a bug in a handler a ``500`` and one ERROR
