@@ -51,10 +51,17 @@ WALLS = (34, 34, 34, 34)
 CONFIG = Configure.build(WALLS, 30, 1000, 200)
 QUICK_WATCHDOG = Configure.build(WALLS, 30, 50, 200)  # trips long before the shuffle's 160 ms are over
 ANSWERS = {MsgType.ACK, MsgType.NAK, MsgType.IDENTITY}
+BOOT_NONCE = 0  # an IDENTITY no host asked for: the MCU announcing a boot
+
+
+def is_boot(frame: Frame) -> bool:
+    return frame.type == MsgType.IDENTITY and int.from_bytes(frame.payload[:2], "big") == BOOT_NONCE
 
 
 class Wire:
-    """The host end of the MCU's pty, frame by frame; keeps the latest snapshot it read past."""
+    """The host end of the MCU's pty, frame by frame; keeps the latest snapshot it read past, and counts the boot
+    announcements it read past (the power-on one is sent before the wire opens: whether it is still in the pty or
+    was flushed by the open's ``setraw`` is a race of the kernel's, so it is counted, not compared)."""
 
     def __init__(self, path: str) -> None:
         self.fd = os.open(path, os.O_RDWR | os.O_NOCTTY)
@@ -62,19 +69,23 @@ class Wire:
         self.decoder = FrameDecoder()
         self.frames: list[Frame] = []
         self.snapshot: Frame | None = None
+        self.boots = 0
 
     def send(self, data: bytes) -> None:
         os.write(self.fd, data)
 
-    def next_answer(self, timeout: float = 2.0) -> Frame:
-        """The next ACK, NAK or IDENTITY (snapshots read past are kept in ``snapshot``)."""
+    def next_answer(self, timeout: float = 2.0, boot: bool = False) -> Frame:
+        """The next ACK, NAK or IDENTITY, or with ``boot`` the next boot announcement (snapshots read past are kept
+        in ``snapshot``, boot announcements read past are counted in ``boots``)."""
         deadline = time.monotonic() + timeout
         while True:
             while self.frames:
                 frame = self.frames.pop(0)
                 if frame.type == MsgType.SNAPSHOT:
                     self.snapshot = frame
-                elif frame.type in ANSWERS:
+                elif is_boot(frame) and not boot:
+                    self.boots += 1
+                elif frame.type in ANSWERS and is_boot(frame) == boot:
                     return frame
             left = deadline - time.monotonic()
             assert left > 0 and select.select([self.fd], [], [], left)[0], "no answer from the MCU"
@@ -111,7 +122,8 @@ def masked(frame: Frame) -> str:
 
 
 def play(mcu: McuSimulator | FirmwareMcu) -> list[tuple[str, str]]:
-    """The session against one MCU: (step, masked answer or resting snapshot) in order."""
+    """The session against one MCU: (step, masked answer or resting snapshot) in order, and last the number of
+    boot announcements the session read past."""
     wire = Wire(mcu.path)
     transcript: list[tuple[str, str]] = []
     seq = 0
@@ -185,8 +197,9 @@ def play(mcu: McuSimulator | FirmwareMcu) -> list[tuple[str, str]]:
         rest("emergency stop")
         command("stop cleared", ClearFault())
         mcu.reset(ResetReason.WATCHDOG)
-        transcript.append(("boot after a reset", masked(wire.next_answer())))
+        transcript.append(("boot after a reset", masked(wire.next_answer(boot=True))))
         ask("sequenced after the reset", Nop(1).frame(seq + 1).encode())
+        transcript.append(("boots read past", "at most the power-on one" if wire.boots <= 1 else str(wire.boots)))
     finally:
         wire.close()
     return transcript
