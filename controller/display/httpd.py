@@ -154,24 +154,28 @@ class GuardedServer(ThreadingHTTPServer):
         return request
 
     def process_request(self, request: Any, client_address: Any) -> None:
-        """Room for the newcomer (or a ``503``), then its daemon thread."""
+        """Room for the newcomer (or a ``503``, sent outside the lock: ``shutdown_request`` takes it), then its
+        daemon thread."""
         with self._lock:
             live = [c for c in self._connections.values() if not c.dropped]
-            if len(live) >= self.max_connections:
-                readers = [c for c in live if c.reading]
-                if not readers or len(self._connections) >= 2 * self.max_connections:
-                    _send_now(request, _plain(HTTPStatus.SERVICE_UNAVAILABLE, "too many connections; try again"))
-                    self.shutdown_request(request)
-                    return
-                slowest = min(readers, key=lambda c: c.deadline or 0.0)
-                self._drop(slowest, "the server is full and this request was the slowest to arrive")
-            connection = _Connection(request, time.monotonic() + self.request_s)
-            self._connections[request] = connection
-            connection.thread = threading.Thread(
-                target=self.process_request_thread, args=(request, client_address), name=f"{self.name}-conn"
-            )
-            connection.thread.daemon = True
-        connection.thread.start()
+            readers = [c for c in live if c.reading]
+            full = len(live) >= self.max_connections
+            refused = full and (not readers or len(self._connections) >= 2 * self.max_connections)
+            if not refused:
+                if full:
+                    slowest = min(readers, key=lambda c: c.deadline or 0.0)
+                    self._drop(slowest, "the server is full and this request was the slowest to arrive")
+                connection = _Connection(request, time.monotonic() + self.request_s)
+                self._connections[request] = connection
+                connection.thread = threading.Thread(
+                    target=self.process_request_thread, args=(request, client_address), name=f"{self.name}-conn"
+                )
+                connection.thread.daemon = True
+        if refused:
+            _send_now(request, _plain(HTTPStatus.SERVICE_UNAVAILABLE, "too many connections; try again"))
+            self.shutdown_request(request)
+        else:
+            connection.thread.start()
 
     def shutdown_request(self, request: Any) -> None:
         with self._lock:

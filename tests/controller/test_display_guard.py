@@ -4,6 +4,7 @@ Everything on loopback; every flood is bounded and stops by itself."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import logging
@@ -170,6 +171,48 @@ def test_a_flood_of_half_sent_requests_holds_few_sockets_and_the_page_stays_reac
         for client in flood:
             client.close()
         server.close()
+
+
+def _refused_or_answered(port: int) -> bytes:
+    """What the server sends for a GET until it closes: a 503 comes, and the socket closes, before the request
+    is sent (so the client does not half-close: its socket may be gone already)."""
+    with _connect(port) as client:
+        with contextlib.suppress(OSError):
+            client.sendall(b"GET /api/state HTTP/1.0\r\n\r\n")
+        chunks = []
+        with contextlib.suppress(ConnectionResetError):
+            while chunk := client.recv(65536):
+                chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def test_a_server_full_of_streams_answers_503_and_serves_again_once_one_is_gone():
+    """Every connection answering (streams), none reading a request to make room with: the newcomer gets a 503. The
+    seed's server wrote it while holding its connection lock, whose ``shutdown_request`` takes that lock again: the
+    serving thread hung for good, and ``close`` with it (found as a hung CI run)."""
+    view = TableView()
+    server = DisplayServer("127.0.0.1:0", view, "", {}, max_connections=2, request_s=600)
+    port = _port(server)
+    closing = threading.Thread(target=server.close, daemon=True)
+    try:
+        streams = [_connect(port, b"GET /events HTTP/1.0\r\n\r\n") for _ in range(2)]
+        for stream in streams:
+            assert stream.recv(4096).startswith(b"HTTP/1.0 200")
+        for _ in range(3):
+            answer = _refused_or_answered(port)
+            assert _status(answer) == 503 and "too many connections" in answer.decode()
+        _reset(streams.pop())
+        view.on_line({"hand": 0, "wins": [], "drawn": True, "scores": [0, 0, 0, 0]})  # its stream writes, and ends
+        deadline = time.monotonic() + 5
+        while _status(answer := _refused_or_answered(port)) == 503:
+            assert time.monotonic() < deadline, "the server stayed full after a stream left"
+            time.sleep(0.05)
+        assert _status(answer) == 200
+        streams.pop().close()
+    finally:
+        closing.start()
+        closing.join(10)
+    assert not closing.is_alive(), "close hung"
 
 
 def test_out_of_file_descriptors_the_server_backs_off_instead_of_spinning(monkeypatch, caplog):
