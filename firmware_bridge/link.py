@@ -123,6 +123,9 @@ class Link:
         self._identity: Identity | None = None
         self._estop_acked = threading.Event()
         self._snapshot: Snapshot | None = None
+        self._acks = 0
+        """Commands acknowledged so far; ``_snapshot_acks`` is what it was when the snapshot in hand arrived."""
+        self._snapshot_acks = 0
         self._listeners: list[Callable[[Snapshot], None]] = []
         self._next_seq = 1
         self._up = False
@@ -190,11 +193,21 @@ class Link:
         """Call ``callback(snapshot)`` from the reader thread on every snapshot; it must not block."""
         self._listeners.append(callback)
 
-    def wait_snapshot(self, predicate: Callable[[Snapshot], bool], timeout: float) -> Snapshot | None:
-        """The first snapshot (the current one included) that satisfies ``predicate``, or None after ``timeout``."""
+    def wait_snapshot(
+        self, predicate: Callable[[Snapshot], bool], timeout: float, *, since_ack: bool = False
+    ) -> Snapshot | None:
+        """The first snapshot (the current one included) that satisfies ``predicate``, or None after ``timeout``.
+
+        ``since_ack`` takes only a snapshot that arrived after the last acknowledged command: what the table did
+        with it. The one in hand at the ACK may predate the command (the MCU need not send one between two ACKs, and
+        a noisy line loses some), and after a clear it would still show the fault."""
         with self._cv:
-            found = self._cv.wait_for(lambda: self._snapshot is not None and predicate(self._snapshot), timeout)
-            return self._snapshot if found else None
+            acks = self._acks if since_ack else 0
+
+            def seen() -> bool:
+                return self._snapshot is not None and self._snapshot_acks >= acks and predicate(self._snapshot)
+
+            return self._snapshot if self._cv.wait_for(seen, timeout) else None
 
     def command(self, message: Message) -> Result:
         """Send a sequenced command; return the MCU's result once acknowledged (exactly once, in call order)."""
@@ -448,6 +461,7 @@ class Link:
             pending = self._pending
             if pending is not None and pending.seq == seq and pending.command is ack.command:
                 pending.result = ack.result
+                self._acks += 1
                 self._cv.notify_all()
 
     def _on_identity(self, identity: Identity) -> None:
@@ -462,7 +476,7 @@ class Link:
     def _on_snapshot(self, snapshot: Snapshot) -> None:
         with self._cv:
             previous = self._snapshot
-            self._snapshot = snapshot
+            self._snapshot, self._snapshot_acks = snapshot, self._acks
             self._cv.notify_all()
         if previous is None or previous.phase is not snapshot.phase:
             log.info("table phase %s", snapshot.phase.name)

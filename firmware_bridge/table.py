@@ -169,7 +169,7 @@ class Table:
     def _move(self, message: Message, done: Callable[[Snapshot], bool], timeout: float, what: str) -> Snapshot:
         self._command(message)
         timeout *= self.time_scale
-        snapshot = self.link.wait_snapshot(lambda s: s.fault is not FaultKind.NONE or done(s), timeout)
+        snapshot = self.link.wait_snapshot(lambda s: s.fault is not FaultKind.NONE or done(s), timeout, since_ack=True)
         if snapshot is None:
             phase = self.state.phase.name if self.state else "unknown"
             raise BridgeTimeout(f"{message.TYPE.name}: not {what} within {timeout:.2f} s (phase {phase})")

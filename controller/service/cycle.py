@@ -62,7 +62,9 @@ class TableCycle:
             log.info("clearing fault %s (repaired, or left from before the restart)", state.fault_code)
             table.clear_fault()
         if state is not None and state.phase in MOVING:
-            settled = table.link.wait_snapshot(lambda s: s.phase not in MOVING or s.fault is not FaultKind.NONE, 60)
+            settled = table.link.wait_snapshot(
+                lambda s: s.phase not in MOVING or s.fault is not FaultKind.NONE, 60, since_ack=True
+            )  # since the clear: the snapshot in hand may still show the fault just cleared
             if settled is None:
                 raise BridgeTimeout(f"the table stays in {state.phase.name}")
             state = settled

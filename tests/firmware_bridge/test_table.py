@@ -7,7 +7,7 @@ import pytest
 
 from firmware_bridge.config import McuConfig
 from firmware_bridge.errors import BridgeTimeout, CommandRejected, TableFault
-from firmware_bridge.messages import LampPattern, Mechanism, MsgType, Phase, Sensor, StateFlag
+from firmware_bridge.messages import Ack, LampPattern, Mechanism, MsgType, Phase, Sensor, Snapshot, StateFlag
 from hw_tests.faults import FaultPlan, Jam
 from hw_tests.harness import simulated_table
 
@@ -162,3 +162,33 @@ def test_one_log_line_per_state_change(caplog):
         time.sleep(0.5)  # a few periodic snapshots more, which change nothing
     phases = [record.getMessage() for record in caplog.records if record.getMessage().startswith("table phase")]
     assert phases == ["table phase INTAKE_OPEN", "table phase IDLE"]
+
+
+def test_a_move_is_judged_by_snapshots_sent_after_its_acknowledgement():
+    """The snapshot in hand when a command's ACK arrives may predate the command: the MCU need not send one between
+    two commands' ACKs (the firmware, a loaded loop, did not), and a noisy line loses snapshots. After a clear the
+    one in hand still shows the fault, and a build sent then was reported stopped by it while the MCU went on
+    stacking (the hardware suite failed so on a loaded machine). Here the snapshot after the clear is lost, and
+    the reader dwells 0.2 s before the snapshot that follows any other ACK, as a loaded host's would."""
+    with simulated_table(seed=3, speed=50) as (sim, table):
+        sim.inject(FaultPlan(short_side=3))
+        table.shuffle()
+        with pytest.raises(TableFault, match="MISCOUNT"):
+            table.build_walls()
+        sim.inject(FaultPlan())
+        link = table.link
+        dispatch, last = link._dispatch, [None]
+
+        def lose_the_snapshot_after_a_clear(seq: int, message: object) -> None:
+            after, last[0] = last[0], message
+            if isinstance(after, Ack) and isinstance(message, Snapshot):
+                if after.command is MsgType.CLEAR_FAULT:
+                    return
+                time.sleep(0.2)
+            dispatch(seq, message)
+
+        link._dispatch = lose_the_snapshot_after_a_clear
+        table.clear_fault()
+        assert table.state.fault_code == "MISCOUNT/STACKER/side3"  # what the caller holds after the ACK
+        walls = table.build_walls()
+        assert walls.counts == walls.targets and not walls.fault_code
