@@ -379,15 +379,22 @@ class FirmwareMcu:
 
     @property
     def executed(self) -> list[tuple[int, int, int]]:
-        return list(self.channel.executed)
+        return list(self._caught_up().executed)
 
     @property
     def execution_counts(self) -> Counter[int]:
-        return Counter(seq for seq, _type, _token in self.channel.executed)
+        return Counter(seq for seq, _type, _token in self._caught_up().executed)
+
+    def _caught_up(self) -> SideChannel:
+        """The side channel once it has read every event the firmware wrote before now. A command's EXEC travels
+        on the side channel and its ACK on the host link, so the ACK can arrive first (a soak once counted its last
+        NOP as lost); the firmware answers a QUERY after the events it wrote before it, in order."""
+        self.channel.request(QUERY)
+        return self.channel
 
     @property
     def watchdog_trips(self) -> int:
-        return self.channel.watchdog_trips
+        return self._caught_up().watchdog_trips
 
     @property
     def duplicates_dropped(self) -> int:
@@ -395,4 +402,4 @@ class FirmwareMcu:
 
     def tokens(self) -> list[int]:
         """The tokens of the NOP commands executed, in order: the link tests compare it with what was sent."""
-        return [token for _seq, kind, token in self.channel.executed if kind == MsgType.NOP]
+        return [token for _seq, kind, token in self.executed if kind == MsgType.NOP]
