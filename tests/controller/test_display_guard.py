@@ -49,6 +49,19 @@ def _answer(port: int, data: bytes) -> bytes:
     return b"".join(chunks)
 
 
+def _refused_or_answered(port: int) -> bytes:
+    """What the server sends for a GET until it closes: a 503 comes, and the socket closes, before the request
+    is sent (so the client does not half-close: its socket may be gone already)."""
+    with _connect(port) as client:
+        with contextlib.suppress(OSError):
+            client.sendall(b"GET /api/state HTTP/1.0\r\n\r\n")
+        chunks = []
+        with contextlib.suppress(ConnectionResetError):
+            while chunk := client.recv(65536):
+                chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def _status(answer: bytes) -> int:
     assert answer.startswith(b"HTTP/1.0 "), answer[:80]
     return int(answer[9:12])
@@ -161,7 +174,11 @@ def test_a_flood_of_half_sent_requests_holds_few_sockets_and_the_page_stays_reac
     try:
         for _ in range(200):
             flood.append(_connect(port, HALF))
-        answer = _answer(port, b"GET /api/state HTTP/1.0\r\n\r\n")
+        deadline = time.monotonic() + 5
+        # A 503 says "try again", as it should while the threads of the connections cut for room wind down (they
+        # count towards twice the bound until then: seen on a loaded machine); a page that tries again gets in.
+        while _status(answer := _refused_or_answered(port)) == 503 and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert _status(answer) == 200 and json.loads(answer.partition(b"\r\n\r\n")[2])["version"] == 0
         deadline = time.monotonic() + 5
         while (held := _sockets_on(port)) > 2 * 8 + 1 and time.monotonic() < deadline:
@@ -171,19 +188,6 @@ def test_a_flood_of_half_sent_requests_holds_few_sockets_and_the_page_stays_reac
         for client in flood:
             client.close()
         server.close()
-
-
-def _refused_or_answered(port: int) -> bytes:
-    """What the server sends for a GET until it closes: a 503 comes, and the socket closes, before the request
-    is sent (so the client does not half-close: its socket may be gone already)."""
-    with _connect(port) as client:
-        with contextlib.suppress(OSError):
-            client.sendall(b"GET /api/state HTTP/1.0\r\n\r\n")
-        chunks = []
-        with contextlib.suppress(ConnectionResetError):
-            while chunk := client.recv(65536):
-                chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def test_a_server_full_of_streams_answers_503_and_serves_again_once_one_is_gone():
