@@ -6,10 +6,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 
 from firmware_bridge.config import BridgeConfig, LinkConfig
 from firmware_bridge.table import Table
 from hw_tests.cli import main
+from hw_tests.firmware import EXEC
+from hw_tests.harness import simulated_table
 from hw_tests.soak import soak
 from tests.paths import REPO
 
@@ -42,3 +45,22 @@ def test_serve_runs_the_firmware_for_other_programs():
             table.set_dealer(1, 0)
         server.stdin.close()
         assert server.wait(timeout=10) == 0
+
+
+def test_what_the_firmware_ran_is_counted_after_its_acks_however_late_its_side_channel():
+    """A command's EXEC comes back on the side channel, its ACK on the host link: the ACK may come first (a loaded
+    soak once counted its last NOP lost). Here the side channel's reader dwells 0.3 s on every EXEC."""
+    with simulated_table(seed=1, speed=50, firmware="host") as (mcu, table):
+        decoder = mcu.channel._decoder
+        feed = decoder.feed
+
+        def late(data: bytes) -> list:
+            frames = feed(data)
+            if any(frame.type == EXEC for frame in frames):
+                time.sleep(0.3)
+            return frames
+
+        decoder.feed = late
+        for token in range(3):
+            table.nop(token)
+        assert mcu.tokens() == [0, 1, 2]

@@ -177,10 +177,11 @@ def test_a_move_is_judged_by_snapshots_sent_after_its_acknowledgement():
             table.build_walls()
         sim.inject(FaultPlan())
         link = table.link
-        dispatch, last = link._dispatch, [None]
+        dispatch, last = link._dispatch, None
 
         def lose_the_snapshot_after_a_clear(seq: int, message: object) -> None:
-            after, last[0] = last[0], message
+            nonlocal last
+            after, last = last, message
             if isinstance(after, Ack) and isinstance(message, Snapshot):
                 if after.command is MsgType.CLEAR_FAULT:
                     return
