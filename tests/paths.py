@@ -1,11 +1,23 @@
-"""Where the read-only ``shared/`` folder (rule specs, anchor corpora, tile artwork) is: beside the checkout.
-
-``MJTABLE_SHARED`` overrides it, for a checkout that lives elsewhere.
+"""Where the tests' data is. The small corpora live in the repository (``tests/data``: the MCR anchor corpora with their
+sources and licences), so that a clone with nothing beside it passes the default run; the tile artwork ships with
+the package (``vision/faces``). The large real photographs (``photos/``, 25 MB) and the rule documents stay in the
+read-only ``shared/`` folder beside the checkout, or wherever ``MJTABLE_SHARED`` points; a test that needs them is
+skipped with the reason when they are absent (``needs_photos``), and CI, which has them, fails on any skip
+(``MJTABLE_NO_SKIPS``, see ``tests/conftest.py``).
 """
 
 import os
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("MJTABLE_SHARED", REPO.parent / "shared"))
-ANCHOR = SHARED / "anchor-data"
+SHARED = Path(os.environ.get("MJTABLE_SHARED") or REPO.parent / "shared")
+ANCHOR = REPO / "tests" / "data" / "anchor-data"
+PHOTOS = SHARED / "photos"
+
+needs_photos = pytest.mark.skipif(
+    not (PHOTOS / "scenes").is_dir() or not (PHOTOS / "sets").is_dir(),
+    reason=f"the real photographs are not at {PHOTOS} (shared/photos beside the checkout, or set MJTABLE_SHARED)",
+)
+"""For a test that reads ``shared/photos``."""

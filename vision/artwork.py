@@ -1,4 +1,5 @@
-"""Tile-face artwork from ``shared/tiles`` as multiply layers, so that any tile body colour and light can be applied.
+"""Tile-face artwork (``vision/faces``, shipped with the package) as multiply layers, so that any tile body colour
+and light can be applied.
 
 Styles: ``uni`` (Chinese faces, all 42 kinds: the default model's set), ``riichi`` (Japanese faces, 34 kinds) and
 ``other`` (riichi faces plus recoloured, heavier uni flowers on an ivory body: a stand-in for a physical set the
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import csv
 import functools
-import os
+from importlib import resources
 from pathlib import Path
 
 import cv2
@@ -24,13 +25,17 @@ FACE_W, FACE_H = 96, 128
 STYLES = ("uni", "riichi", "other")
 CLASS_CODES = {"E": "1z", "S": "2z", "W": "3z", "N": "4z", "WD": "5z", "GD": "6z", "RD": "7z"}
 CLASS_CODES |= {f"S{n}": f"{n}f" for n in range(1, 5)} | {f"F{n}": f"{n + 4}f" for n in range(1, 5)}
-"""``shared/tiles/CLASSES.csv`` codes that differ from the compact notation (seasons are 1f-4f, flowers 5f-8f)."""
+"""``vision/faces/CLASSES.csv`` codes that differ from the compact notation (seasons are 1f-4f, flowers 5f-8f)."""
 
 
 def default_artwork_dir() -> Path:
-    """``$MJTABLE_SHARED/tiles``, else ``shared/tiles`` beside the checkout."""
-    shared = os.environ.get("MJTABLE_SHARED")
-    return Path(shared) / "tiles" if shared else Path(__file__).resolve().parents[2] / "shared" / "tiles"
+    """The artwork shipped inside the package (``vision/faces``, its licences and credit beside it), so that an
+    installed mjtable renders its simulated camera with nothing beside it. Setuptools installs packages as plain
+    files, so the resource is a folder on disk that OpenCV can read by path."""
+    faces = resources.files("vision") / "faces"
+    if not isinstance(faces, Path):
+        raise ImageError(f"the tile artwork {faces} is not a folder on disk; install mjtable unzipped")
+    return faces
 
 
 def parse_class_code(code: str) -> Tile:

@@ -1,7 +1,7 @@
 """Labelled photos for enrolment: a CSV naming each photo and its kind, every problem named with its line.
 
-The kind is the ``code`` column (codes of ``shared/tiles/CLASSES.csv`` or compact notation); the photo is the
-``file`` column, else the first column (``shared/tiles/*/labels.csv`` call it ``png``). Other columns are ignored.
+The kind is the ``code`` column (codes of ``vision/faces/CLASSES.csv`` or compact notation); the photo is the
+``file`` column, else the first column (``vision/faces/*/labels.csv`` call it ``png``). Other columns are ignored.
 """
 
 from __future__ import annotations
@@ -53,9 +53,8 @@ def read_labels(labels: Path, images: Path) -> list[tuple[Path, Tile]]:
         try:
             tile = parse_class_code(code)
         except NotationError:
-            raise LabelsError(
-                f"{labels} line {line}: unknown tile code {code[:20]!r} (see shared/tiles/CLASSES.csv)"
-            ) from None
+            known = "compact notation, or a code of CLASSES.csv in mjtable's vision/faces"
+            raise LabelsError(f"{labels} line {line}: unknown tile code {code[:20]!r} ({known})") from None
         path = images / name
         if not path.is_file():
             raise LabelsError(f"{labels} line {line}: image {name[:80]!r} not found in {images}")

@@ -1,7 +1,7 @@
 """Enrolment from one photo of the whole set laid out face up: every tile is found, given its kind by where it
 lies, and the picture is drawn over so that the person can check it.
 
-The layout is the order of ``shared/tiles/CLASSES.csv``, a row per suit, read top to bottom and left to right:
+The layout is the order of ``vision/faces/CLASSES.csv``, a row per suit, read top to bottom and left to right:
 characters 1-9, dots 1-9, bamboo 1-9, then the honours and the flowers. Rules choice (not in the sources): "a row
 per suit" is read both ways for the honours and the bonus tiles, so four layouts are accepted, told apart by their
 row lengths: honours in one row of 7 (E S W N, red, green, white) or in a row of winds (4) and one of dragons (3);
@@ -31,7 +31,7 @@ CLASS_ORDER = (
     *("E", "S", "W", "N", "RD", "GD", "WD"),
     *("F1", "F2", "F3", "F4", "S1", "S2", "S3", "S4"),
 )
-"""The codes of ``shared/tiles/CLASSES.csv``, in its order."""
+"""The codes of ``vision/faces/CLASSES.csv``, in its order."""
 LAYOUTS = {
     (9, 9, 9, 7, 8): "suits, honours, flowers and seasons",
     (9, 9, 9, 4, 3, 4, 4): "suits, winds, dragons, flowers, seasons",

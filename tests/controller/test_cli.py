@@ -8,7 +8,7 @@ from collections import Counter
 from controller.cli import main
 from engine.rulesets.registry import all_rulesets, get_ruleset
 from engine.tiles import parse_tiles
-from tests.paths import REPO, SHARED
+from tests.paths import PHOTOS, REPO, needs_photos
 
 
 def run(argv: list[str], stdin: str = "") -> tuple[int, list[dict]]:
@@ -200,9 +200,10 @@ def test_rules_reads_as_a_list_by_default_and_a_closed_pipe_is_no_traceback():
     assert listing.wait(timeout=30) == 0 and listing.stderr.read() == b""
 
 
+@needs_photos
 def test_a_camera_command_whose_reader_left_ends_with_no_traceback():
     """``mjtable vision detect ... | head -1``: the tiles of a photo of trays, the pipe closed before the first."""
-    photo = sorted((SHARED / "photos" / "scenes" / "images").glob("IMG_2023*.jpg"))[0]
+    photo = sorted((PHOTOS / "scenes" / "images").glob("IMG_2023*.jpg"))[0]
     command = [sys.executable, "-m", "controller.cli", "vision", "detect", "--tile-px", "40,53", "--json", str(photo)]
     detecting = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     detecting.stdout.close()

@@ -90,7 +90,7 @@ def valid_lines(rules: str) -> dict[str, list[str]]:
     dealer's 14 tiles to score, the others' 13 to wait on), and settle requests of each query it answers."""
     ruleset = get_ruleset(rules, {})
     score, waits = [], []
-    if rules == "mcr" and (ANCHOR / "mcr-oracle-pymahjonggb-1.4.0.jsonl").is_file():
+    if rules == "mcr":
         with open(ANCHOR / "mcr-oracle-pymahjonggb-1.4.0.jsonl", encoding="utf-8") as corpus:
             score += [json.loads(line)["notation"] for _, line in zip(range(60), corpus, strict=False)]
     for seed in range(6):

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from tests.paths import REPO
+from vision.artwork import default_artwork_dir
 from vision.classify import DEFAULT_MODEL
 from vision.cli import main
 from vision.render import tile_photo
@@ -220,9 +221,7 @@ def test_enroll_out_must_be_a_directory_that_can_be_made(photos, tmp_path):
 
 
 def test_enroll_takes_the_artwork_labels_whose_file_column_is_png(tmp_path):
-    from tests.paths import SHARED
-
-    folder = SHARED / "tiles" / "uni"
+    folder = default_artwork_dir() / "uni"
     code, lines = run(
         ["enroll", "--images", str(folder), "--labels", str(folder / "labels.csv"), "--out", str(tmp_path)]
     )

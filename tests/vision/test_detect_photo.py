@@ -8,12 +8,12 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.paths import SHARED
+from tests.paths import PHOTOS, needs_photos
 from vision import detect, scenes
 from vision.cli import main
 from vision.detect import find_in_photo
 
-SCENES = SHARED / "photos" / "scenes"
+SCENES = PHOTOS / "scenes"
 TURNED_ROW = "396615245_1012553140002307_5358505426230"
 """A row of 15 tiles laid at about 40 degrees on the green mat, the photo stretched (its tiles' faces measure
 about 49 x 55 px, not 3:4)."""
@@ -31,6 +31,7 @@ def _matched(found, labels) -> int:
     return scenes.match([scenes.Box(*tile.quad.min(axis=0), *tile.quad.max(axis=0)) for tile in found], labels)
 
 
+@needs_photos
 def test_a_turned_row_of_a_stretched_photo_is_found_given_its_faces_width_and_height(turned_row):
     _, image, labels = turned_row
     width, height = scenes.tile_size(labels)
@@ -40,6 +41,7 @@ def test_a_turned_row_of_a_stretched_photo_is_found_given_its_faces_width_and_he
     assert _matched(find_in_photo(image, width).tiles, labels) < found - 2  # as if 3:4 in square pixels
 
 
+@needs_photos
 def test_detect_takes_the_faces_width_and_height(turned_row):
     path, image, labels = turned_row
     width, height = scenes.tile_size(labels)
@@ -74,6 +76,7 @@ GRIDS = {"393902821_641958228090685": 11, "396063483_615992130507261": 20}
 half the tiles (6 of 12, 11 of 25), and how many of them lattice completion finds (12 and 21 when measured)."""
 
 
+@needs_photos
 @pytest.mark.parametrize("stem", GRIDS)
 def test_lattice_completion_finds_the_tiles_of_a_grid_no_seam_parted(stem, monkeypatch):
     image, labels = _photo(stem)
@@ -85,6 +88,7 @@ def test_lattice_completion_finds_the_tiles_of_a_grid_no_seam_parted(stem, monke
     assert _matched(find_in_photo(image, width, height).tiles, labels) < GRIDS[stem] - 4
 
 
+@needs_photos
 def test_lattice_completion_proposes_no_tile_on_a_table_top_beyond_a_trays_rim():
     """The table top around a tray is tile-coloured and grained, next to the tray's rim; the rim is a dark band no
     seam is as wide as (``LATTICE_SEAM``) and the grain shows too little ink (``FACE_INK``)."""
@@ -94,6 +98,7 @@ def test_lattice_completion_proposes_no_tile_on_a_table_top_beyond_a_trays_rim()
     assert _matched(found, labels) == len(labels) == len(found)
 
 
+@needs_photos
 @pytest.mark.slow  # about 75 s: every overhead photo
 def test_the_detector_finds_97_percent_of_the_overhead_photos_tiles_with_at_most_3_percent_false():
     """Issue 17's target, over the 171 overhead photos of ``scenes/`` (4,801 tiles; measured 97.4% and 1.7%)."""

@@ -1,6 +1,6 @@
 import pytest
 
-from tests.paths import SHARED
+from vision.artwork import default_artwork_dir
 from vision.errors import LabelsError
 from vision.labels import read_labels
 
@@ -25,7 +25,7 @@ def test_without_a_file_column_the_first_column_names_the_photo(tmp_path):
 
 
 def test_the_artwork_labels_of_shared_tiles_are_read():
-    folder = SHARED / "tiles" / "uni"
+    folder = default_artwork_dir() / "uni"
     rows = read_labels(folder / "labels.csv", folder)
     assert len(rows) == 42 and {tile for _, tile in rows} == set(range(42))
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from engine.tiles import tile_code
-from tests.paths import SHARED
-from vision.artwork import parse_class_code
+from tests.paths import PHOTOS, needs_photos
+from vision.artwork import default_artwork_dir, parse_class_code
 from vision.calibrate import Calibration, save
 from vision.cli import main
 from vision.geometry import apply
@@ -19,7 +19,7 @@ from vision.labels import read_labels
 from vision.layout import CLASS_ORDER, LayoutError, read_layout
 from vision.render import Look, Placed, Scene, default_camera, render
 
-FACES = SHARED / "photos" / "sets" / "kch3coo"
+FACES = PHOTOS / "sets" / "kch3coo"
 
 
 def run(argv):
@@ -29,7 +29,7 @@ def run(argv):
 
 
 def test_the_order_is_that_of_classes_csv():
-    with (SHARED / "tiles" / "CLASSES.csv").open(newline="") as handle:
+    with (default_artwork_dir() / "CLASSES.csv").open(newline="") as handle:
         assert tuple(row["code"] for row in csv.DictReader(handle)) == CLASS_ORDER
 
 
@@ -78,6 +78,7 @@ def test_a_rendered_layout_gives_every_tile_its_kind_by_place(rendered):
         assert np.linalg.norm(found.quad.mean(axis=0) - centre) < 5
 
 
+@needs_photos
 def test_a_layout_of_real_photos_gives_every_tile_its_kind_by_place():
     image, kinds = compose()
     layout = read_layout(image)
@@ -87,6 +88,7 @@ def test_a_layout_of_real_photos_gives_every_tile_its_kind_by_place():
     assert rows == [0] * 9 + [1] * 9 + [2] * 9 + [3] * 7
 
 
+@needs_photos
 def test_a_missing_tile_or_a_wrong_grid_is_refused_with_what_was_found():
     image, _ = compose(skip=30)
     with pytest.raises(
@@ -99,6 +101,7 @@ def test_a_missing_tile_or_a_wrong_grid_is_refused_with_what_was_found():
         read_layout(blank, 30)
 
 
+@needs_photos
 def test_enroll_layout_writes_the_model_and_the_checked_picture(tmp_path):
     image, _ = compose()
     photo = tmp_path / "layout.jpg"
@@ -113,6 +116,7 @@ def test_enroll_layout_writes_the_model_and_the_checked_picture(tmp_path):
     assert sum(line["tile"] == truth[line["file"]] for line in lines) >= 32
 
 
+@needs_photos
 def test_enroll_layout_refuses_and_still_draws_what_it_found(tmp_path):
     image, _ = compose(skip=3)
     photo = tmp_path / "layout.png"

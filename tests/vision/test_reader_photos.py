@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from engine.tiles import NUM_TILE_IDS
+from tests.paths import needs_photos
 from vision import accuracy
 from vision.classify import CREDIT_FILE, DEFAULT_MODEL, condense, load_model
 from vision.enroll import enroll
@@ -22,6 +23,7 @@ def samples():
     return _cache["samples"]
 
 
+@needs_photos
 def test_a_set_never_seen_is_read(model):
     held = [s for s in samples() if s.set in HELD_OUT]
     faces = [face for group in face_sets().values() for face in group]
@@ -31,6 +33,7 @@ def test_a_set_never_seen_is_read(model):
     assert score.precision >= 0.98, score.to_dict()
 
 
+@needs_photos
 def test_five_photos_per_kind_of_a_set_never_seen_make_it_read(model):
     """The held-out set has 9 photos of rows and discards (355 tiles); 5 tiles of each of its 34 kinds take 6 of
     them, the other 3 (80 tiles) are tested on. (Its photos of loose heaps are no fair enrolment: their boxes,
@@ -40,6 +43,7 @@ def test_five_photos_per_kind_of_a_set_never_seen_make_it_read(model):
     assert score.right >= 0.99, score.to_dict()
 
 
+@needs_photos
 @pytest.mark.slow
 def test_five_photos_per_kind_of_a_set_with_flowers_make_all_42_kinds_read(model):
     """The hk set's overhead photos: 5 tiles of each of its 42 kinds take 17 of them, the other 631 tiles are tested
@@ -55,6 +59,7 @@ def test_the_shipped_model_is_small_and_carries_the_photos_credit():
     assert "CC BY 4.0" in credit and "riichimahjongdetection" in credit
 
 
+@needs_photos
 def test_an_enrolled_set_carries_the_credit_too(model, tmp_path):
     crop = samples()[0].crop((32, 40))
     enroll(model, [(crop, samples()[0].tile)]).save(tmp_path)
@@ -62,6 +67,7 @@ def test_an_enrolled_set_carries_the_credit_too(model, tmp_path):
     assert load_model(tmp_path).kinds == model.kinds
 
 
+@needs_photos
 def test_ranked_choices_come_with_every_reading(model):
     crops, truth = accuracy.sample_crops(samples()[:: len(samples()) // 40][:40])  # from every set and view
     for prediction, _ in model.read(crops):

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from tests.paths import SHARED
+from tests.paths import PHOTOS, needs_photos
 from vision.artwork import parse_class_code
 from vision.errors import LabelsError
 from vision.photos import RELABELLED
@@ -34,9 +34,10 @@ def test_yolo_boxes_and_polygons_become_pixel_boxes(tmp_path):
         read_boxes(path, 200, 100)
 
 
+@needs_photos
 def test_every_scene_photo_has_one_view():
     views = read_views()
-    photos = {p.name for p in (SHARED / "photos" / "scenes" / "images").glob("*.jpg")}
+    photos = {p.name for p in (PHOTOS / "scenes" / "images").glob("*.jpg")}
     assert set(views) == photos and set(views.values()) <= set(VIEWS)
 
 
@@ -110,8 +111,9 @@ def test_near_square_and_squashed_boxes_are_upright_faces_and_a_sideways_face_is
     assert not any(lies_sideways(box, (640, 50)) for box in strip)
 
 
+@needs_photos
 def test_each_relabelled_tile_is_a_box_whose_label_file_says_another_kind():
-    folder = SHARED / "photos" / "scenes"
+    folder = PHOTOS / "scenes"
     codes = [line.split(",")[2] for line in (folder / "classes.csv").read_text().splitlines()[1:]]
     for (photo, number), kind in RELABELLED.items():
         (label,) = (folder / "labels").glob(f"{photo}.rf.*.txt")

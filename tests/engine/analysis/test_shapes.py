@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -20,10 +19,9 @@ from engine.analysis.standard import standard_waits
 from engine.errors import TileCountError
 from engine.notation import parse_hand
 from engine.tiles import parse_tiles, to_counts
+from tests.paths import ANCHOR
 
-ANCHOR = (
-    Path(__file__).resolve().parents[4] / "shared" / "anchor-data" / "gb-mahjong-js" / "generated-unit-test-cases.json"
-)
+CORPUS = ANCHOR / "gb-mahjong-js" / "generated-unit-test-cases.json"
 NO_QUADS = ShapeRules(seven_pairs_quad_as_two_pairs=False)
 PAIR_258 = ShapeRules(pair_ranks=frozenset({2, 5, 8}))
 
@@ -95,9 +93,7 @@ def test_sizes() -> None:
 
 
 def _ting_cases() -> list[tuple[str, list[str]]]:
-    if not ANCHOR.exists():
-        return []
-    data = json.loads(ANCHOR.read_text(encoding="utf-8"))
+    data = json.loads(CORPUS.read_text(encoding="utf-8"))
     return [(case["input"], case["expectedNames"]) for case in data["tingCases"]]
 
 
