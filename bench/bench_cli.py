@@ -2,7 +2,7 @@
 
 The issue's target: at least 0.3x PyMahjongGB's rate, with parsing and JSON output included and start-up
 excluded. Start-up is excluded by timing a process fed N lines and one fed a single line and dividing the
-difference. The hands are the 3,000 oracle hands of ``shared/anchor-data`` (all winning, with flowers), so
+difference. The hands are the 3,000 oracle hands of ``tests/data/anchor-data`` (all winning, with flowers), so
 both sides do a full hu check; PyMahjongGB additionally computes fans, which is why the in-process hu-only
 comparison lives in ``bench_analysis.py``.
 
@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-ORACLE = REPO.parent / "shared" / "anchor-data" / "mcr-oracle-pymahjonggb-1.4.0.jsonl"
+ORACLE = REPO / "tests" / "data" / "anchor-data" / "mcr-oracle-pymahjonggb-1.4.0.jsonl"
 
 
 def cli_seconds(lines: list[str], *arguments: str) -> float:

@@ -48,9 +48,9 @@ sys.path.insert(0, str(REPO))
 from bench.timing import median_ms  # noqa: E402
 from vision import detect as shipped  # noqa: E402
 from vision import recognize, scenes  # noqa: E402
-from vision.artwork import default_artwork_dir  # noqa: E402
 from vision.calibrate import from_markers  # noqa: E402
 from vision.classify import load_model  # noqa: E402
+from vision.photos import default_photos_dir  # noqa: E402
 from vision.render import default_camera, random_look, render  # noqa: E402
 from vision.simtable import discard_scene  # noqa: E402
 
@@ -89,7 +89,7 @@ one for photos never seen."""
 def photos(reference: ModuleType, limit: int | None, view: str = "overhead", only: str | None = None) -> dict:
     """Found and false tiles of both detectors over the photos of one view (of one series, given ``only``), and the
     shipped detector's per series of photos (held-out series marked)."""
-    folder = default_artwork_dir().parent / "photos" / "scenes"
+    folder = default_photos_dir() / "scenes"
     views = scenes.read_views()
     names = [name for name, seen in sorted(views.items()) if seen == view and only in (None, scenes.series(name))]
     names = names[:limit]

@@ -9,7 +9,7 @@
 * through ``python -m controller.cli score --rules mcr`` in batch, parsing and JSON output included, start-up
   excluded (a process fed N lines minus one fed a single line, as in ``bench_cli.py``).
 
-The hands are the 3,000 oracle hands of ``shared/anchor-data`` (all winning, half with flowers); PyMahjongGB
+The hands are the 3,000 oracle hands of ``tests/data/anchor-data`` (all winning, half with flowers); PyMahjongGB
 scores the same hands in the same run. Targets (issue 3): CLI >= 0.05x, in process 0.25x.
 
     python bench/bench_mcr.py [--repeat 3]

@@ -53,7 +53,8 @@ PATCH_H = 96
 
 
 def default_photos_dir() -> Path:
-    """``$MJTABLE_SHARED/photos``, else ``shared/photos`` beside the checkout."""
+    """``$MJTABLE_SHARED/photos``, else ``shared/photos`` beside the checkout: the trainer's and the benches' real
+    photographs (25 MB, not shipped). The table never reads them: its reader and artwork are package data."""
     shared = os.environ.get("MJTABLE_SHARED")
     return Path(shared) / "photos" if shared else Path(__file__).resolve().parents[2] / "shared" / "photos"
 
