@@ -249,14 +249,15 @@ class VoiceSection(_Section):
     espeak-ng (``controller.voice``); off by default, since a table in a quiet room may not want it."""
 
     enabled: bool = False
-    language: str = "zh"  # zh: Mandarin, yue: Cantonese, en: English
+    language: str = "zh"  # zh: Mandarin, yue: Cantonese, en: English, ja: Japanese
     volume: int = 80  # 0-100 (espeak-ng's amplitude; the device's own level is alsamixer's)
     discards: bool = False  # also say each discard's name (三万, "three characters")
 
     def __post_init__(self) -> None:
         if self.language not in VOICES:
             raise ConfigError(
-                f"voice.language: expected zh (Mandarin), yue (Cantonese) or en (English), got {self.language!r}"
+                "voice.language: expected zh (Mandarin), yue (Cantonese), en (English) or ja (Japanese), "
+                f"got {self.language!r}"
             )
         check_range("voice.volume", self.volume, 0, 100)
 

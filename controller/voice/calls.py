@@ -2,14 +2,16 @@
 
 A claim is said when the referee grants it, not when a player answers: a pung answered can still lose to a hu on
 the same discard. A kong declared from the hand (concealed or added) is said when it is made, a win as 胡 or, drawn
-from the wall, 自摸 (each winner of a hand that goes on after a win, Sichuan's 血战, when he wins), a drawn hand as
-流局 from the hand's result line (a voided hand is no drawn game and is not said), a discard by its tile's name.
+from the wall, 自摸 (each winner of a hand that goes on after a win, Sichuan's 血战, when he wins), followed by what
+the win brings its winner (its payments' gain, where the ruleset settles), a drawn hand as 流局 from the hand's result
+line (a voided hand is no drawn game and is not said), a discard by its tile's name.
 What was granted is read from the referee's public state (its count of claims made, its wins) rather than from the
 verdict's words, which are for people.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -28,10 +30,12 @@ _KONG_ACTIONS = ("concealed_kong", "added_kong")
 @dataclass(frozen=True)
 class Call:
     what: str
-    """One of ``controller.voice.phrases.CALLS``, or ``discard``."""
+    """One of ``controller.voice.phrases.CALLS``, ``discard`` or ``points``."""
     seat: int | None = None
     tile: str = ""
     """A discard's tile code (``3m``)."""
+    amount: int = 0
+    """The points of a ``points`` call."""
 
 
 class Caller:
@@ -63,6 +67,7 @@ class Caller:
             calls.append(Call(_MELD_CALL[referee.seats[seat].melds[-1].kind], seat))
         for record in referee.wins[self._wins :]:
             calls.append(Call("self_drawn" if record.context.discarder is None else "hu", record.seat))
+            calls += _points(record.seat, record.score.payments)
         self._claims, self._wins = referee.claims_made, len(referee.wins)
         return calls
 
@@ -72,3 +77,9 @@ class Caller:
         if "wins" in line and line.get("drawn") and not line.get("voided"):
             return [Call("drawn")]
         return []
+
+
+def _points(seat: int, payments: Mapping[int, float] | None) -> list[Call]:
+    """What a win brings its winner, said after the win; nothing where the ruleset states no settlement."""
+    gain = round(payments[seat]) if payments else 0
+    return [Call("points", seat, amount=gain)] if gain > 0 else []

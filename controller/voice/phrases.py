@@ -5,20 +5,25 @@ Debian's espeak-ng ships the small Mandarin dictionary, which lacks most of thes
 falls back on with their tone digits spelled in English (碰 comes out as "peng four"); pinyin with tone numbers, read
 by the ``cmn-latn-pinyin`` voice, is said right, tone sandhi included. The Cantonese dictionary knows the
 characters, so ``yue`` is given them, in the forms Hong Kong tables write (萬, 槓, 發) and with Cantonese table
-words: 上 for a chow, 食糊 for a win.
+words: 上 for a chow, 食糊 for a win. Japanese is written as a riichi table writes it (ロン, 流局, 五萬) and given to
+espeak-ng in kana, since Debian's Japanese dictionary has no kanji; its tile names are the table's (いーまん,
+りゃんぴん, しゃー), its win on a discard ロン and from the wall ツモ. A win's points follow its call
+(``points_phrase``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from controller.voice.numbers import chinese, japanese
 from engine.tiles import parse_tile, rank_of, suit_of
 
-VOICES = {"zh": "cmn-latn-pinyin", "yue": "yue", "en": "en"}
-"""The espeak-ng voice of each ``[voice] language``: Mandarin, Cantonese, English."""
+VOICES = {"zh": "cmn-latn-pinyin", "yue": "yue", "en": "en", "ja": "ja"}
+"""The espeak-ng voice of each ``[voice] language``: Mandarin, Cantonese, English, Japanese."""
 
-CALLS = ("chi", "pung", "kong", "hu", "self_drawn", "drawn")
-"""The moments always said (``controller.voice.calls``); a discard's tile name is said when ``discards`` is on."""
+CALLS = ("chi", "pung", "kong", "hu", "self_drawn", "drawn", "riichi")
+"""The moments always said (``controller.voice.calls``) besides a win's points; a discard's tile name is said when
+``discards`` is on."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,7 @@ _WORDS: dict[str, dict[str, tuple[str, str]]] = {
         "hu": ("胡", "hu2"),
         "self_drawn": ("自摸", "zi4 mo1"),
         "drawn": ("流局", "liu2 ju2"),
+        "riichi": ("立直", "li4 zhi2"),
     },
     "yue": {
         "chi": ("上", "上"),
@@ -47,6 +53,7 @@ _WORDS: dict[str, dict[str, tuple[str, str]]] = {
         "hu": ("食糊", "食糊"),
         "self_drawn": ("自摸", "自摸"),
         "drawn": ("流局", "流局"),
+        "riichi": ("立直", "立直"),
     },
     "en": {
         "chi": ("chow", "chow"),
@@ -55,6 +62,16 @@ _WORDS: dict[str, dict[str, tuple[str, str]]] = {
         "hu": ("win", "win"),
         "self_drawn": ("self drawn", "self drawn"),
         "drawn": ("drawn game", "drawn game"),
+        "riichi": ("riichi", "ree chee"),
+    },
+    "ja": {
+        "chi": ("チー", "チー"),
+        "pung": ("ポン", "ポン"),
+        "kong": ("カン", "カン"),
+        "hu": ("ロン", "ロン"),
+        "self_drawn": ("ツモ", "ツモ"),
+        "drawn": ("流局", "りゅうきょく"),
+        "riichi": ("リーチ", "リーチ"),
     },
 }
 
@@ -68,10 +85,18 @@ _ZH_FLOWERS = [("春", "chun1"), ("夏", "xia4"), ("秋", "qiu1"), ("冬", "dong
 _YUE_SUITS = {"m": "萬", "p": "筒", "s": "索"}
 _YUE_HONORS = ["東風", "南風", "西風", "北風", "白板", "發財", "紅中"]
 _YUE_FLOWERS = "春夏秋冬梅蘭菊竹"
+_YUE_FORMS = str.maketrans("万两", "萬兩")
+"""The forms a Hong Kong table writes in an amount."""
 _EN_NUMBERS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
 _EN_SUITS = {"m": ("character", "characters"), "p": ("dot", "dots"), "s": ("bamboo", "bamboo")}
 _EN_HONORS = ["east wind", "south wind", "west wind", "north wind", "white dragon", "green dragon", "red dragon"]
 _EN_FLOWERS = ["spring", "summer", "autumn", "winter", "plum", "orchid", "chrysanthemum", "bamboo flower"]
+_JA_NUMBERS = ["いー", "りゃん", "さん", "すー", "うー", "ろー", "ちー", "ぱー", "きゅー"]
+_JA_SUITS = {"m": ("萬", "まん"), "p": ("筒", "ぴん"), "s": ("索", "そー")}
+_JA_HONORS = [("東", "とん"), ("南", "なん"), ("西", "しゃー"), ("北", "ぺー"), ("白", "はく"), ("發", "はつ"),
+              ("中", "ちゅん")]  # fmt: skip
+_JA_FLOWERS = [("春", "はる"), ("夏", "なつ"), ("秋", "あき"), ("冬", "ふゆ"), ("梅", "うめ"), ("蘭", "らん"),
+               ("菊", "きく"), ("竹", "たけ")]  # fmt: skip
 
 
 def call_phrase(what: str, language: str) -> Phrase:
@@ -97,8 +122,30 @@ def tile_phrase(code: str, language: str) -> Phrase:
         else:
             text = (_YUE_HONORS if suit == "z" else _YUE_FLOWERS)[rank - 1]
         return Phrase(text, text, voice)
+    if language == "ja":
+        if suit in _JA_SUITS:
+            name, name_said = _JA_SUITS[suit]
+            return Phrase(_ZH_NUMBERS[rank - 1][0] + name, _JA_NUMBERS[rank - 1] + name_said, voice)
+        text, spoken = (_JA_HONORS if suit == "z" else _JA_FLOWERS)[rank - 1]
+        return Phrase(text, spoken, voice)
     if suit in _EN_SUITS:
         text = f"{_EN_NUMBERS[rank - 1]} {_EN_SUITS[suit][rank > 1]}"
     else:
         text = (_EN_HONORS if suit == "z" else _EN_FLOWERS)[rank - 1]
+    return Phrase(text, text, voice)
+
+
+def points_phrase(amount: int, language: str) -> Phrase:
+    """What a win brings its winner, said after its call: 八千分 (ba1 qian1 fen1), 八千分, "8000 points", 8000点
+    (はっせんてん). ``ValueError`` beyond ``numbers.MAX_AMOUNT``."""
+    voice = VOICES[language]
+    if language == "en":
+        text = f"{amount} point{'s' * (amount != 1)}"
+        return Phrase(text, text, voice)
+    if language == "ja":
+        return Phrase(f"{amount}点", japanese(amount) + "てん", voice)
+    text, spoken = chinese(amount)
+    if language == "zh":
+        return Phrase(text + "分", f"{spoken} fen1", voice)
+    text = text.translate(_YUE_FORMS) + "分"
     return Phrase(text, text, voice)

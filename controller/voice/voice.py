@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from controller.voice.calls import Call, Caller
-from controller.voice.phrases import Phrase, call_phrase, tile_phrase
+from controller.voice.phrases import Phrase, call_phrase, points_phrase, tile_phrase
 from controller.voice.speaker import EspeakSpeaker, SpeakerError
 
 if TYPE_CHECKING:
@@ -46,7 +46,11 @@ class Speaker(Protocol):
 
 
 def phrase_of(call: Call, language: str) -> Phrase:
-    return tile_phrase(call.tile, language) if call.what == "discard" else call_phrase(call.what, language)
+    if call.what == "discard":
+        return tile_phrase(call.tile, language)
+    if call.what == "points":
+        return points_phrase(call.amount, language)
+    return call_phrase(call.what, language)
 
 
 class Voice:

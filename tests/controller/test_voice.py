@@ -22,7 +22,7 @@ import controller.service.service as service_module
 from controller.config import Config, VoiceSection
 from controller.errors import ConfigError
 from controller.voice.calls import Call, Caller
-from controller.voice.phrases import CALLS, VOICES, call_phrase, tile_phrase
+from controller.voice.phrases import CALLS, VOICES, call_phrase, points_phrase, tile_phrase
 from controller.voice.speaker import EspeakSpeaker, SpeakerError
 from controller.voice.voice import DEPTH, Voice, open_voice, phrase_of
 from engine.notation import MeldKind
@@ -40,6 +40,7 @@ SCRIPT = [
     Call("chi", 3),
     Call("kong", 0),
     Call("hu", 1),
+    Call("points", 1, amount=8000),
     Call("self_drawn", 2),
     *Caller.of_line({"hand": 0, "drawn": True, "wins": [], "scores": [0, 0, 0, 0]}),
 ]
@@ -116,13 +117,46 @@ def test_every_call_and_tile_has_words_and_mandarin_is_spoken_in_pinyin(language
                 "1z": "east wind",
                 "7z": "red dragon",
             },
+            "ja": {"3m": "三萬", "1p": "一筒", "9s": "九索", "1z": "東", "7z": "中"},
         }[language]
     )
+    if language == "ja":  # Debian's Japanese dictionary has no kanji: it is given kana
+        assert all(re.fullmatch(r"[\u3040-\u30ff]+", call_phrase(what, "ja").spoken) for what in CALLS)
+        assert [tile_phrase(code, "ja").spoken for code in ("3m", "2p", "3z", "5z")] == [
+            "さんまん",
+            "りゃんぴん",
+            "しゃー",
+            "はく",
+        ]
+
+
+@pytest.mark.parametrize(
+    ("amount", "zh", "pinyin", "yue", "ja"),
+    [
+        (8000, "八千分", "ba1 qian1 fen1", "八千分", "はっせんてん"),
+        (12000, "一万两千分", "yi1 wan4 liang3 qian1 fen1", "一萬兩千分", "いちまんにせんてん"),
+        (2600, "两千六百分", "liang3 qian1 liu4 bai3 fen1", "兩千六百分", "にせんろっぴゃくてん"),
+        (3900, "三千九百分", "san1 qian1 jiu3 bai3 fen1", "三千九百分", "さんぜんきゅうひゃくてん"),
+        (10050, "一万零五十分", "yi1 wan4 ling2 wu3 shi2 fen1", "一萬零五十分", "いちまんごじゅうてん"),
+        (1300, "一千三百分", "yi1 qian1 san1 bai3 fen1", "一千三百分", "せんさんびゃくてん"),
+        (16, "十六分", "shi2 liu4 fen1", "十六分", "じゅうろくてん"),
+        (110, "一百一十分", "yi1 bai3 yi1 shi2 fen1", "一百一十分", "ひゃくじゅうてん"),
+    ],
+)
+def test_a_wins_points_are_spelled_out_for_every_voice(amount, zh, pinyin, yue, ja):
+    """espeak-ng reads digits in English under the other voices and has no kanji in Japanese: the amount is spelled."""
+    assert (points_phrase(amount, "zh").text, points_phrase(amount, "zh").spoken) == (zh, pinyin)
+    assert points_phrase(amount, "yue").spoken == yue
+    assert (points_phrase(amount, "ja").text, points_phrase(amount, "ja").spoken) == (f"{amount}点", ja)
+    assert points_phrase(amount, "en").text == f"{amount} points"
+    with pytest.raises(ValueError, match="0-99999999"):
+        points_phrase(10**8, "ja")
 
 
 def test_the_voice_says_each_granted_claim_each_win_and_a_drawn_hand_of_a_real_run(tmp_path, monkeypatch, caplog):
     """Two hands on the simulated table (seed 5: the first drawn, the second won on a discard): each claim the
-    referee granted (its verdict says "seat N pung") is said once, with the discards' names and 流局 / 胡."""
+    referee granted (its verdict says "seat N pung") is said once, with the discards' names and 流局 / 胡, and the
+    win's points after it."""
     recorder = Recorder()
     voices: list[Voice] = []
 
@@ -144,8 +178,10 @@ def test_the_voice_says_each_granted_claim_each_win_and_a_drawn_hand_of_a_real_r
     assert sorted(claims) == sorted([words[kind] for kind in granted] + ["杠"] * hand_kongs)
     assert recorder.heard.count("流局") == 1 and recorder.heard.count("胡") == 1
     assert recorder.heard.index("流局") < recorder.heard.index("胡")  # hand 0 drawn, then hand 1 won
+    gain = max(lines[1]["scores"])  # hand 0 paid nothing: the scores after hand 1 are its payments
+    assert gain > 0 and recorder.heard[recorder.heard.index("胡") + 1] == points_phrase(gain, "zh").text
     discards = sum(" discard " in r.getMessage() and ": ok" in r.getMessage() for r in caplog.records)
-    assert len(recorder.heard) == len(claims) + 2 + discards
+    assert len(recorder.heard) == len(claims) + 3 + discards
     assert voices[0]._closed  # closed with the table
 
 
@@ -315,7 +351,10 @@ def test_the_voice_is_off_by_default_and_reads_its_section():
 @pytest.mark.parametrize(
     ("section", "error"),
     [
-        ({"language": "fr"}, "voice.language: expected zh (Mandarin), yue (Cantonese) or en (English), got 'fr'"),
+        (
+            {"language": "fr"},
+            "voice.language: expected zh (Mandarin), yue (Cantonese), en (English) or ja (Japanese), got 'fr'",
+        ),
         ({"volume": 101}, "voice.volume: expected 0-100, got 101"),
         ({"volume": -5}, "voice.volume: expected 0-100, got -5"),
         ({"volume": 50.5}, "voice.volume: expected int, got 50.5"),
