@@ -21,3 +21,10 @@ needs_photos = pytest.mark.skipif(
     reason=f"the real photographs are not at {PHOTOS} (shared/photos beside the checkout, or set MJTABLE_SHARED)",
 )
 """For a test that reads ``shared/photos``."""
+
+needs_records = pytest.mark.skipif(
+    not (SHARED / "records" / "tenhou").is_dir() or not (SHARED / "records" / "mcr").is_dir(),
+    reason=f"the real game records are not at {SHARED / 'records'} (shared/records beside the checkout, or set "
+    "MJTABLE_SHARED)",
+)
+"""For a test that reads ``shared/records`` (Tenhou and Botzone game records, their settle cross-check files)."""

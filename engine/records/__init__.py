@@ -1,0 +1,50 @@
+"""Real game records (Tenhou mjlog XML, tenhou.net/6 JSON, Botzone MCR text) read into one neutral form.
+
+Pure: every reader takes the record's text (or bytes) and does no I/O. ``parse(data)`` finds the format from the
+content and returns a ``GameRecord``; see ``engine.records.game`` for the form and each format's module for what it
+says and how.
+"""
+
+from engine.records.errors import RecordError
+from engine.records.game import (
+    Call,
+    CallKind,
+    Discard,
+    Draw,
+    DrawKind,
+    DrawnGame,
+    Format,
+    GameRecord,
+    HandRecord,
+    Move,
+    NewDora,
+    RecordTile,
+    Riichi,
+    Rules,
+    Win,
+    Yaku,
+)
+from engine.records.reader import decode, detect, parse
+
+__all__ = [
+    "Call",
+    "CallKind",
+    "Discard",
+    "Draw",
+    "DrawKind",
+    "DrawnGame",
+    "Format",
+    "GameRecord",
+    "HandRecord",
+    "Move",
+    "NewDora",
+    "RecordError",
+    "RecordTile",
+    "Riichi",
+    "Rules",
+    "Win",
+    "Yaku",
+    "decode",
+    "detect",
+    "parse",
+]
