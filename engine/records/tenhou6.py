@@ -157,7 +157,7 @@ def _numbers(value: Any, what: str, count: int | None = None) -> list[int]:
 class _Hand:
     """One ``log`` entry: its fields read and checked, its play rebuilt by ``play``."""
 
-    def __init__(self, entry: Any, rules: Rules) -> None:
+    def __init__(self, entry: Any, rules: Rules, known: bool = True) -> None:
         if not isinstance(entry, list) or len(entry) != 17:
             raise Broken(f"the hand is not a list of 17 items ({_size(entry)})")
         kyoku, self.honba, self.sticks = _numbers(entry[0], "the hand's [kyoku, honba, sticks]", 3)
@@ -165,7 +165,8 @@ class _Hand:
             raise Broken(f"the hand's [kyoku, honba, sticks] {entry[0]} is not kyoku 0-15 and two counts")
         self.kyoku = kyoku
         self.dealer = kyoku % 4
-        self.rules = rules
+        self.aka = rules.aka if known else None
+        """The red fives to count against, unless the log does not say."""
         self.scores = tuple(_numbers(entry[1], "the hand's scores", 4))
         self.dora = [tile(code) for code in _numbers(entry[2], "the dora indicators")]
         self.ura = tuple(tile(code) for code in _numbers(entry[3], "the ura indicators"))
@@ -234,7 +235,7 @@ class _Play:
         self.plan = plan
         self.made: list[bool] = []
         self.tracker = HandTracker(
-            [list(tiles) for tiles in hand.deal], hand.dealer, hand.dora[:1], implicit_riichi=True, aka=hand.rules.aka
+            [list(tiles) for tiles in hand.deal], hand.dealer, hand.dora[:1], implicit_riichi=True, aka=hand.aka
         )
         self.took = [0, 0, 0, 0]
         self.threw = [0, 0, 0, 0]
@@ -477,25 +478,28 @@ def _entries(text: str) -> tuple[dict[str, Any], Iterator[tuple[Any, int]], Reco
 
 
 def parse_tenhou6(text: str) -> GameRecord:
-    """Read a tenhou.net/6 log. Raises ``RecordError`` when the rules or the ``log`` list cannot be found or the game
-    is not four-player; a damaged hand is left out and named in ``GameRecord.problems``."""
+    """Read a tenhou.net/6 log. Raises ``RecordError`` when the ``log`` list cannot be found, the header is damaged
+    or the game is not four-player; a damaged hand is left out and named in ``GameRecord.problems``, and so is a
+    missing ``rule`` (the hands still read: their tiles say which are red)."""
     header, entries, damage = _entries(text)
+    problems: list[RecordError] = []
+    rules = Rules()
     try:
-        if "rule" not in header:
-            raise Broken("the log has no 'rule', so its rules (red fives, length) are unknown")
-        rules = _rules(header["rule"])
+        if "rule" in header:
+            rules = _rules(header["rule"])
+        else:  # the tiles say red for themselves, so the hands still read
+            problems.append(RecordError("the log has no 'rule': red fives and length unknown", fmt=FMT))
         players = _players(header.get("name"))
         final = _final(header.get("sc"))
     except Broken as error:
         raise RecordError(str(error), fmt=FMT, where="the header") from None
     hands: list[HandRecord] = []
-    problems: list[RecordError] = []
     count = 0
     for index, (entry, offset) in enumerate(entries):
         count = index + 1
         hand = None
         try:
-            hand = _Hand(entry, rules)
+            hand = _Hand(entry, rules, known="rule" in header)
             tracker = hand.play()
         except Broken as error:
             move = hand.moves_read if hand is not None else 0
