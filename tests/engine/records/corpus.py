@@ -7,7 +7,7 @@ import json
 from functools import cache
 from typing import Any
 
-from engine.records import GameRecord, HandRecord, Riichi, Win, parse
+from engine.records import Call, CallKind, GameRecord, HandRecord, Riichi, Win, parse
 from tests.paths import SHARED
 
 RECORDS = SHARED / "records"
@@ -54,4 +54,32 @@ def codes(text: str) -> list[str]:
         else:
             found += [rank + char for rank in ranks]
             ranks = ""
+    return sorted(found)
+
+
+_SETTLE_KINDS = {"chi": "chi", "pon": "pon", "daiminkan": "kan", "kakan": "kakan", "ankan": "kan"}
+_SIDES = {1: "right", 2: "opposite", 3: "left"}
+
+
+def settle_melds(hand: HandRecord, seat: int) -> list[tuple[str, list[str], str]]:
+    """The seat's melds at the end of the hand in the settle files' terms (``pon``, ``kan``, ``kakan``; tiles as
+    sorted codes; ``from=left`` for the previous seat, or ``concealed``), sorted, from the record's moves."""
+    melds: list[Call] = []
+    for move in hand.moves:
+        if isinstance(move, Call) and move.seat == seat:
+            if move.kind is CallKind.KAKAN:
+                melds = [m for m in melds if not (m.kind is CallKind.PON and m.tiles[0].kind == move.tiles[0].kind)]
+            melds.append(move)
+    out = []
+    for meld in melds:
+        source = "concealed" if meld.from_seat is None else "from=" + _SIDES[(meld.from_seat - seat) % 4]
+        out.append((_SETTLE_KINDS[meld.kind.value], sorted(tile.code for tile in meld.tiles), source))
+    return sorted(out)
+
+
+def parse_settle_melds(melds: list[str]) -> list[tuple[str, list[str], str]]:
+    found = []
+    for meld in melds:
+        kind, tiles, source = meld.split(":")
+        found.append((kind, codes(tiles), source))
     return sorted(found)
