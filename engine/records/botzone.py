@@ -21,6 +21,8 @@ no running score, so ``HandRecord.scores`` is ``None``.
 
 from __future__ import annotations
 
+import re
+
 from engine.records.errors import RecordError
 from engine.records.game import (
     Call,
@@ -40,6 +42,8 @@ from engine.tiles import make_tile
 FMT = Format.BOTZONE.value
 _SUITS = {"W": "m", "B": "p", "T": "s"}
 _HONORS = {"F1": 27, "F2": 28, "F3": 29, "F4": 30, "J1": 33, "J2": 32, "J3": 31}
+_COUNT = re.compile(r"[0-9]{1,4}", re.ASCII)
+_SCORE = re.compile(r"[-+]?[0-9]{1,6}", re.ASCII)
 _CLAIMS = {"CHI", "PENG", "GANG", "HU"}
 """What an ``Ignore`` part may name: the claims a higher one beat."""
 
@@ -160,12 +164,12 @@ class _Hand:
             self.winners.append((seat, seat, named, tracker.concealed(seat)))
 
     def _fan(self, words: list[str]) -> None:
-        if not self.winners or self.fan is not None or len(words) < 2 or not words[1].isdigit():
+        if not self.winners or self.fan is not None or len(words) < 2 or not _COUNT.fullmatch(words[1]):
             raise Broken("'Fan' out of place, or with no total")
         yaku = []
         for part in " ".join(words[2:]).split("+") if len(words) > 2 else []:
             name, star, count = part.rpartition("*")
-            if not star or not count.isdigit():
+            if not star or not _COUNT.fullmatch(count):
                 raise Broken(f"fan {part!r} is not 'name*count'")
             yaku.append(Yaku("", name, None, int(count)))
         self.fan = (int(words[1]), tuple(yaku))
@@ -174,10 +178,9 @@ class _Hand:
         tracker = self.tracker
         if tracker is None or not (self.huang or self.fan is not None) or self.done:
             raise Broken("'Score' out of place")
-        try:
-            deltas = tuple(int(word) for word in words[1:])
-        except ValueError:
-            raise Broken(f"'Score' is to give four numbers: {' '.join(words)[:40]!r}") from None
+        if not all(_SCORE.fullmatch(word) for word in words[1:]):
+            raise Broken(f"'Score' is to give four numbers: {' '.join(words)[:40]!r}")
+        deltas = tuple(int(word) for word in words[1:])
         if len(deltas) != 4:
             raise Broken(f"'Score' gives {len(deltas)} numbers, not 4")
         if self.huang:

@@ -16,6 +16,7 @@ the dealer first, each discard passing to the next seat unless another seat's ne
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -51,7 +52,9 @@ _DRAWS = {
     "四風連打": DrawKind.FOUR_WINDS,
 }
 _LIMITS = {"満貫": "mangan", "跳満": "haneman", "倍満": "baiman", "三倍満": "sanbaiman", "役満": "yakuman"}
-_POINTS = re.compile(r"(?:(\d+)符(\d+)飜|(満貫|跳満|倍満|三倍満|数え役満|役満))(\d+)(?:-(\d+))?点(∀?)")
+_POINTS = re.compile(
+    r"(?:([0-9]{1,3})符([0-9]{1,3})飜|(満貫|跳満|倍満|三倍満|数え役満|役満))([0-9]{1,7})(?:-([0-9]{1,7}))?点(∀?)"
+)
 _ROOMS = {"般": "一般", "上": "上級", "特": "特上", "鳳": "鳳凰"}
 _LOG_KEY = re.compile(r'"log"\s*:\s*\[')
 
@@ -444,6 +447,8 @@ def _entries(text: str) -> tuple[dict[str, Any], Iterator[tuple[Any, int]], Reco
         document = json.loads(text)
     except json.JSONDecodeError as error:
         damage = RecordError(f"the JSON is damaged: {error.msg}", fmt=FMT, where=f"offset {error.pos}")
+    except (ValueError, RecursionError) as error:  # a number too long for int(), arrays nested too deep
+        damage = RecordError(f"the JSON cannot be read: {type(error).__name__}", fmt=FMT)
     else:
         if not isinstance(document, dict) or not isinstance(document.get("log"), list):
             raise RecordError("the JSON is not an object with a 'log' list", fmt=FMT)
@@ -454,7 +459,7 @@ def _entries(text: str) -> tuple[dict[str, Any], Iterator[tuple[Any, int]], Reco
             try:
                 header[key] = decoder.raw_decode(text, found.end())[0]
                 break
-            except json.JSONDecodeError:
+            except (ValueError, RecursionError):
                 continue
     log = _LOG_KEY.search(text)
     if log is None:
@@ -469,7 +474,7 @@ def _entries(text: str) -> tuple[dict[str, Any], Iterator[tuple[Any, int]], Reco
                 return
             try:
                 entry, end = decoder.raw_decode(text, position)
-            except json.JSONDecodeError:
+            except (ValueError, RecursionError):
                 return
             yield entry, position
             position = end
@@ -530,10 +535,14 @@ def _players(names: Any) -> tuple[str, ...]:
     return tuple(names)
 
 
+def _finite(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
 def _final(sc: Any) -> tuple[tuple[int, ...], tuple[float, ...]] | None:
     """``sc``: final score and result points per seat, alternating."""
     if sc is None:
         return None
-    if not isinstance(sc, list) or len(sc) != 8 or not all(isinstance(v, int | float) for v in sc):
+    if not isinstance(sc, list) or len(sc) != 8 or not all(_finite(v) for v in sc):
         raise Broken("'sc' is not four pairs of final score and result")
     return tuple(int(v) for v in sc[0::2]), tuple(float(v) for v in sc[1::2])

@@ -34,9 +34,11 @@ from engine.records.tenhou_meld import decode_meld
 from engine.records.tenhou_yaku import YAKUMAN_HAN, tenhou_yaku
 from engine.records.tracker import Broken, HandTracker
 
-_TAG = re.compile(r'<(/?)([A-Za-z]+)(\d*)((?:\s+[A-Za-z_][A-Za-z0-9_]*="[^"<>]*")*)\s*(/?)>')
-_ATTR = re.compile(r'([A-Za-z_][A-Za-z0-9_]*)="([^"]*)"')
-_PROLOG = re.compile(r"\s*(?:<\?xml[^>]*\?>\s*)?")
+_TAG = re.compile(r'<(/?)([A-Za-z]+)([0-9]*)((?:\s+[A-Za-z_][A-Za-z0-9_]*="[^"<>]*")*)\s*(/?)>', re.ASCII)
+_ATTR = re.compile(r'([A-Za-z_][A-Za-z0-9_]*)="([^"]*)"', re.ASCII)
+_PROLOG = re.compile(r"\s*(?:<\?xml[^>]*\?>\s*)?", re.ASCII)
+_INTEGERS = re.compile(r"-?[0-9]{1,9}(?:,-?[0-9]{1,9})*", re.ASCII)
+_DECIMALS = re.compile(r"-?[0-9]{1,9}(?:\.[0-9]{1,9})?(?:,-?[0-9]{1,9}(?:\.[0-9]{1,9})?)*", re.ASCII)
 _DRAWS = "TUVW"
 _DISCARDS = "DEFG"
 RED_IDS = frozenset({16, 52, 88})
@@ -82,10 +84,9 @@ class _Tag:
     def ints(self, key: str, count: int | None = None) -> list[int]:
         """A comma-separated attribute as numbers (``count`` of them when given)."""
         text = self.get(key)
-        try:
-            values = [int(part) for part in text.split(",")] if text else []
-        except ValueError:
-            raise Broken(f"<{self.name} {key}={text[:40]!r}> is not a list of numbers") from None
+        if text and not _INTEGERS.fullmatch(text):
+            raise Broken(f"<{self.name} {key}={text[:40]!r}> is not a list of numbers")
+        values = [int(part) for part in text.split(",")] if text else []
         if count is not None and len(values) != count:
             raise Broken(f"<{self.name} {key}> has {len(values)} numbers, expected {count}")
         return values
@@ -262,10 +263,9 @@ class _Reader:
         if "owari" not in tag.attrs:
             return
         text = tag.get("owari")
-        try:
-            parts = [float(part) for part in text.split(",")]
-        except ValueError:
-            raise Broken(f"<{tag.name} owari={text[:40]!r}> is not a list of numbers") from None
+        if not _DECIMALS.fullmatch(text):
+            raise Broken(f"<{tag.name} owari={text[:40]!r}> is not a list of numbers")
+        parts = [float(part) for part in text.split(",")]
         if len(parts) != 8:
             raise Broken(f"<{tag.name} owari> has {len(parts)} numbers, expected 8")
         self.final_scores = tuple(round(value * 100) for value in parts[0::2])
@@ -309,6 +309,8 @@ class _Hand:
 
     def take(self, tag: _Tag) -> None:
         name, tracker = tag.name, self.tracker
+        if len(tag.number) > 3:
+            raise Broken(f"{_describe(tag)} names no tile id")
         if tag.number and name in _DRAWS and not tag.raw:
             tracker.draw(_DRAWS.index(name), self.reader.tile(int(tag.number)))
         elif tag.number and name in _DISCARDS and not tag.raw:

@@ -104,7 +104,7 @@ _ENGLISH = {
 """English names that converters write (lower case); Tenhou's own words are the Japanese of ``TENHOU_YAKU``."""
 
 _BY_NAME = {name: key for key, name in TENHOU_YAKU} | {"搶槓": "chankan", "ダブル立直": "double_riichi"}
-_TEXT = re.compile(r"(.+?)\s*\((\d+)\s*飜\)|(.+?)\s*\(役満\)")
+_TEXT = re.compile(r"(.+?)\s*\(([0-9]{1,2})\s*飜\)|(.+?)\s*\(役満\)")
 
 
 def tenhou_yaku(number: int, han: int) -> Yaku:
