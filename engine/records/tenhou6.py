@@ -385,11 +385,15 @@ class _Play:
         text = detail[3]
         if not isinstance(text, str) or not all(isinstance(item, str) for item in detail[4:]):
             raise Broken("a win's score and yaku are not text")
-        fu, points = _score(text)
+        fu, han, points = _score(text)
         try:
             yaku = tuple(yaku_from_text(item) for item in detail[4:])
         except ValueError as error:
             raise Broken(str(error)) from None
+        if len({item.name for item in yaku}) < len(yaku):
+            raise Broken(f"a win lists a yaku twice: {', '.join(item.name for item in yaku)}")
+        if han is not None and han != sum(item.han or 0 for item in yaku):
+            raise Broken(f"a win's score {text!r} counts {han} han, its yaku {sum(item.han or 0 for item in yaku)}")
         win_tile = tracker.drawn[winner] if winner == from_seat else tracker.last.tile if tracker.last else None
         shown = tracker.concealed(winner)
         if winner != from_seat and win_tile is not None:
@@ -417,16 +421,16 @@ class _Play:
         )
 
 
-def _score(text: str) -> tuple[int | None, tuple[int, str]]:
+def _score(text: str) -> tuple[int | None, int | None, tuple[int, str]]:
     """``30符3飜1000-2000点`` (a self-draw: 1000 from each other seat, 2000 from the dealer), ``満貫8000点``,
-    ``30符4飜3900点∀`` (the dealer's self-draw: 3900 from every seat) to fu and (points, limit)."""
+    ``30符4飜3900点∀`` (the dealer's self-draw: 3900 from every seat) to fu, han and (points, limit)."""
     match = _POINTS.search(text)
     if match is None:
         raise Broken(f"score {text!r} is not 'N符N飜P点' or a limit name and 'P点'")
-    fu, _, name, first, second, everyone = match.groups()
+    fu, han, name, first, second, everyone = match.groups()
     points = 2 * int(first) + int(second) if second else 3 * int(first) if everyone else int(first)
     limit = "yakuman" if name == "数え役満" else _LIMITS.get(name or "", "")
-    return (int(fu) if fu else None), (points, limit)
+    return (int(fu) if fu else None), (int(han) if han else None), (points, limit)
 
 
 def _list(value: Any, what: str) -> list[Any]:

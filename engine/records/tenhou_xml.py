@@ -297,6 +297,7 @@ class _Hand:
         if len(scores) != 4:
             raise Broken(f"<INIT ten> has {len(scores)} scores; a four-player game has 4")
         self.scores = tuple(score * 100 for score in scores)
+        self.running = list(self.scores)
         self.dealer = tag.int("oya", 0, 3)
         if self.dealer != round_number % 4:
             raise Broken(
@@ -323,8 +324,10 @@ class _Hand:
         elif name == "N":
             self._meld(tag)
         elif name == "REACH":
-            step = tag.int("step", 1, 2)
-            tracker.riichi(tag.int("who", 0, 3), step == 2)
+            seat, step = tag.int("who", 0, 3), tag.int("step", 1, 2)
+            tracker.riichi(seat, step == 2)
+            if step == 2:
+                self._pay_stick(seat, tag)
         elif name == "DORA":
             tile = self.reader.tile(tag.int("hai", 0, 135))
             self.dora.append(tile)
@@ -337,6 +340,12 @@ class _Hand:
             self.reader.close_game(tag)
         elif name not in ("BYE", "UN", "/mjloggm"):
             raise Broken(f"unexpected {_describe(tag)}")
+
+    def _pay_stick(self, seat: int, tag: _Tag) -> None:
+        """An accepted riichi pays its stick; ``ten`` (when given) is the scores after it."""
+        self.running[seat] -= 1000
+        if "ten" in tag.attrs and [score * 100 for score in tag.ints("ten", 4)] != self.running:
+            raise Broken(f"<REACH ten={tag.get('ten')}> are not the scores after seat {seat}'s stick: {self.running}")
 
     def _meld(self, tag: _Tag) -> None:
         seat = tag.int("who", 0, 3)
@@ -420,9 +429,15 @@ class _Hand:
         return tuple(yaku)
 
     def _deltas(self, tag: _Tag) -> tuple[int, ...]:
-        """``sc``: score before and change, per seat, in hundreds."""
+        """``sc``: score before and change, per seat, in hundreds. The scores before are the ones the hand has run
+        to (its start, less the sticks paid, plus a first winner's changes): the record says them twice."""
         sc = tag.ints("sc", 8)
-        return tuple(delta * 100 for delta in sc[1::2])
+        before = [score * 100 for score in sc[0::2]]
+        if before != self.running:
+            raise Broken(f"<{tag.name} sc> starts from {before}, but the hand stands at {self.running}")
+        deltas = tuple(delta * 100 for delta in sc[1::2])
+        self.running = [score + delta for score, delta in zip(self.running, deltas, strict=True)]
+        return deltas
 
     def _drawn(self, tag: _Tag) -> None:
         kind = _ABORTS.get(tag.attrs.get("type", ""), DrawKind.EXHAUSTIVE)
@@ -437,7 +452,10 @@ class _Hand:
                 shown.append((seat, tiles))
         ready = kind in (DrawKind.EXHAUSTIVE, DrawKind.NAGASHI_MANGAN)
         tenpai = tuple(seat for seat, _ in shown) if ready else None
-        self.tracker.drawn_game(DrawnGame(kind, self._deltas(tag), tenpai, tuple(shown)))
+        deltas = self._deltas(tag)
+        if kind is DrawKind.EXHAUSTIVE and any(deltas) and tenpai != tuple(s for s in range(4) if deltas[s] > 0):
+            raise Broken(f"<RYUUKYOKU> shows the ready hands of seats {tenpai}, but its payments {deltas} say others")
+        self.tracker.drawn_game(DrawnGame(kind, deltas, tenpai, tuple(shown)))
 
     def record(self, index: int) -> HandRecord:
         return HandRecord(

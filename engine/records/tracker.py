@@ -68,6 +68,8 @@ class HandTracker:
         self._ids: set[int] = set()
         self._kinds: Counter[int] = Counter()
         self._riichi: int | None = None
+        """The seat whose riichi is declared and not yet accepted."""
+        self._declared: set[int] = set()
         for seat, tiles in enumerate(deal):
             if len(tiles) != 13:
                 raise Broken(f"seat {seat} is dealt {len(tiles)} tiles, not 13")
@@ -153,18 +155,21 @@ class HandTracker:
             self._riichi = None
             return
         self._expect(seat, Phase.DISCARD, "a riichi")
+        if seat in self._declared:
+            raise Broken(f"seat {seat} declares riichi a second time")
+        self._declared.add(seat)
         self._riichi = seat
         self.moves.append(Riichi(seat, False))
 
     def _accept_riichi(self) -> None:
-        if (
-            self.implicit_riichi
-            and self._riichi is not None
-            and self.last is not None
-            and self.last.seat == self._riichi
-        ):
-            self.moves.append(Riichi(self._riichi, True))
-            self._riichi = None
+        """The riichi discard on offer passed unclaimed by a win: recorded as accepted where the record leaves it
+        implicit, and where the record states it (mjlog), its silence is damage."""
+        if self._riichi is None or self.last is None or self.last.seat != self._riichi:
+            return
+        if not self.implicit_riichi:
+            raise Broken(f"seat {self._riichi}'s riichi discard passed, but the record never accepts the riichi")
+        self.moves.append(Riichi(self._riichi, True))
+        self._riichi = None
 
     def call(self, call: Call) -> Call:
         """Record a meld; a kakan's ``from_seat`` left ``None`` is filled from its pon. Returns the call recorded."""
@@ -254,9 +259,13 @@ class HandTracker:
         self.moves.append(win)
 
     def drawn_game(self, game: DrawnGame) -> None:
+        """A hand ends with no win. Its payments (noten, nagashi mangan) pass between players: they sum to zero."""
         if self.phase is Phase.OVER:
             raise Broken("a drawn game after the hand ended")
-        self._accept_riichi()
+        if sum(game.deltas) != 0:
+            raise Broken(f"the drawn hand's score changes {list(game.deltas)} do not sum to zero")
+        if self.implicit_riichi:
+            self._accept_riichi()
         self.phase = Phase.OVER
         self.moves.append(game)
 

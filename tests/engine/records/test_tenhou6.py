@@ -162,20 +162,20 @@ def test_bad_call_strings_are_named(text):
 
 
 @pytest.mark.parametrize(
-    ("text", "fu", "points", "limit"),
+    ("text", "fu", "han", "points", "limit"),
     [
-        ("30符3飜1000-2000点", 30, 4000, ""),  # self-draw: 1000 from each non-dealer, 2000 from the dealer
-        ("30符4飜3900点∀", 30, 11700, ""),  # the dealer's self-draw: 3900 from all three
-        ("40符2飜2600点", 40, 2600, ""),
-        ("満貫8000点", None, 8000, "mangan"),
-        ("跳満18000点", None, 18000, "haneman"),
-        ("倍満4000-8000点", None, 16000, "baiman"),
-        ("数え役満32000点", None, 32000, "yakuman"),
-        ("役満16000点∀", None, 48000, "yakuman"),
+        ("30符3飜1000-2000点", 30, 3, 4000, ""),  # self-draw: 1000 from each non-dealer, 2000 from the dealer
+        ("30符4飜3900点∀", 30, 4, 11700, ""),  # the dealer's self-draw: 3900 from all three
+        ("40符2飜2600点", 40, 2, 2600, ""),
+        ("満貫8000点", None, None, 8000, "mangan"),
+        ("跳満18000点", None, None, 18000, "haneman"),
+        ("倍満4000-8000点", None, None, 16000, "baiman"),
+        ("数え役満32000点", None, None, 32000, "yakuman"),
+        ("役満16000点∀", None, None, 48000, "yakuman"),
     ],
 )
-def test_score_texts(text, fu, points, limit):
-    assert _score(text) == (fu, (points, limit))
+def test_score_texts(text, fu, han, points, limit):
+    assert _score(text) == (fu, han, (points, limit))
 
 
 def test_tiles():
