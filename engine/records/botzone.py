@@ -48,13 +48,17 @@ _CLAIMS = {"CHI", "PENG", "GANG", "HU"}
 """What an ``Ignore`` part may name: the claims a higher one beat."""
 
 
+_TILES = {code: RecordTile(kind) for code, kind in _HONORS.items()} | {
+    f"{letter}{rank}": RecordTile(make_tile(suit, rank)) for letter, suit in _SUITS.items() for rank in range(1, 10)
+}
+
+
 def tile(code: str) -> RecordTile:
     """One Botzone tile code (``W5``, ``F3``, ``J1``)."""
-    if code in _HONORS:
-        return RecordTile(_HONORS[code])
-    if len(code) == 2 and code[0] in _SUITS and "1" <= code[1] <= "9":
-        return RecordTile(make_tile(_SUITS[code[0]], int(code[1])))
-    raise Broken(f"{code!r} is no Botzone tile (W1-W9, B1-B9, T1-T9, F1-F4, J1-J3)")
+    found = _TILES.get(code)
+    if found is None:
+        raise Broken(f"{code!r} is no Botzone tile (W1-W9, B1-B9, T1-T9, F1-F4, J1-J3)")
+    return found
 
 
 class _Hand:

@@ -58,7 +58,9 @@ class HandTracker:
         self.aka = aka
         self._reds: Counter[int] = Counter()
         self.moves: list[Move] = []
-        self.hands: list[dict[RecordTile, int]] = [dict(Counter(tiles)) for tiles in deal]
+        self.hands: list[dict[int, int]] = [{}, {}, {}, {}]
+        """Each seat's concealed tiles, counted by ``_key``: an int hashes in C, a dataclass in Python."""
+        self._tiles: dict[int, RecordTile] = {}
         self.melds: list[list[Call]] = [[], [], [], []]
         self.turn = dealer
         self.phase = Phase.DRAW
@@ -75,6 +77,7 @@ class HandTracker:
                 raise Broken(f"seat {seat} is dealt {len(tiles)} tiles, not 13")
             for tile in tiles:
                 self._see(tile)
+                self._give(seat, tile)
         for tile in dora:
             self._see(tile)
 
@@ -98,12 +101,19 @@ class HandTracker:
         elif self._kinds[tile.kind] - self._reds[tile.kind] > 4 - red:
             raise Broken(f"a plain {tile_code(tile.kind)} too many appears; the set has {4 - red} and {red} red")
 
-    def _take(self, seat: int, tile: RecordTile) -> None:
+    def _give(self, seat: int, tile: RecordTile) -> None:
+        key = tile.id if tile.id is not None else 1000 + 2 * tile.kind + tile.red
         held = self.hands[seat]
-        count = held.get(tile, 0)
+        held[key] = held.get(key, 0) + 1
+        self._tiles[key] = tile
+
+    def _take(self, seat: int, tile: RecordTile) -> None:
+        key = tile.id if tile.id is not None else 1000 + 2 * tile.kind + tile.red
+        held = self.hands[seat]
+        count = held.get(key, 0)
         if count <= 0:
             raise Broken(f"seat {seat} does not hold {_name(tile)}")
-        held[tile] = count - 1
+        held[key] = count - 1
 
     def _expect(self, seat: int, phase: Phase, what: str) -> None:
         if self.phase is Phase.OVER:
@@ -120,7 +130,7 @@ class HandTracker:
 
     def concealed(self, seat: int) -> tuple[RecordTile, ...]:
         """The seat's concealed tiles now, sorted."""
-        return tuple(sorted(tile for tile, count in self.hands[seat].items() for _ in range(count)))
+        return tuple(sorted(self._tiles[key] for key, count in self.hands[seat].items() for _ in range(count)))
 
     def draw(self, seat: int, tile: RecordTile) -> None:
         if seat != self.turn or (self.phase is not Phase.DRAW and self.phase is not Phase.REPLACE):
@@ -128,8 +138,7 @@ class HandTracker:
         self._see(tile)
         if self._riichi is not None:
             self._accept_riichi()
-        held = self.hands[seat]
-        held[tile] = held.get(tile, 0) + 1
+        self._give(seat, tile)
         self.drawn[seat] = tile
         self.last = None
         self.phase = Phase.DISCARD
