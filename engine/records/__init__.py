@@ -2,7 +2,7 @@
 
 Pure: every reader takes the record's text (or bytes) and does no I/O. ``parse(data)`` finds the format from the
 content and returns a ``GameRecord``; see ``engine.records.game`` for the form and each format's module for what it
-says and how.
+says and how. ``tenhou_walls(record.wall_seed, n)`` deals a Tenhou game's walls again, dead wall included.
 """
 
 from engine.records.errors import RecordError
@@ -25,6 +25,7 @@ from engine.records.game import (
     Yaku,
 )
 from engine.records.reader import decode, detect, parse
+from engine.records.tenhou_wall import TenhouWall, tenhou_walls
 
 __all__ = [
     "Call",
@@ -42,9 +43,11 @@ __all__ = [
     "RecordTile",
     "Riichi",
     "Rules",
+    "TenhouWall",
     "Win",
     "Yaku",
     "decode",
     "detect",
     "parse",
+    "tenhou_walls",
 ]
