@@ -15,8 +15,8 @@ One hand (one Botzone match) per block::
     Huang / Score 0 0 0 0                 a drawn hand
 
 Tiles: ``W`` characters, ``B`` dots, ``T`` bamboo with ranks 1-9, ``F1``-``F4`` East South West North, ``J1``-``J3``
-red, green, white dragon. The format names no dealer: seat 0 deals (Botzone seats its first player East), and keeps
-no running score, so ``HandRecord.scores`` is ``None``.
+red, green, white dragon. A match is one hand: the format names no dealer (seat 0 deals: Botzone seats its first player
+East), no hand number or honba (``number`` 1, ``honba`` 0) and keeps no running score (``scores`` is ``None``).
 """
 
 from __future__ import annotations
@@ -90,6 +90,8 @@ class _Hand:
             self.huang = True
         elif head == "Score":
             self._score(words)
+        elif head == "Ignore":  # a beaten claim on a line of its own
+            _ignore(words)
         else:
             raise Broken(f"unknown line {' '.join(words)[:40]!r}")
 

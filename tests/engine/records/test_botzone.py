@@ -126,6 +126,11 @@ def test_a_damaged_hand_is_named_by_line(change, line, says):
     assert problem.hand == 0 and problem.where == f"line {line}" and says in problem.reason
 
 
+def test_an_ignore_may_stand_on_its_own_line():
+    record = parse(HAND.replace(" Ignore Player 0 CHI J3", "\nIgnore Player 0 Chi J3"))
+    assert record.problems == () and record.hands == parse(HAND).hands
+
+
 def test_a_cut_hand_is_named():
     record = parse_botzone(HAND + HAND.replace("abc", "def")[:-30])
     assert [hand.ref for hand in record.hands] == ["abc"]
