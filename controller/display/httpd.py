@@ -2,8 +2,8 @@
 never finish, never read, or come by the thousand.
 
 - A connection has ``REQUEST_S`` to send its request (head and body: a request half-sent and left open is answered
-  ``408`` and closed) and ``ANSWER_S`` to take the answer; only an event stream lives on, and its writes time out
-  after ``IDLE_S`` with a client that stopped reading.
+  ``408`` and closed, as is one that sends nothing for ``IDLE_S``) and ``ANSWER_S`` to take the answer; only an
+  event stream lives on, and its writes time out after ``IDLE_S`` with a client that stopped reading.
 - At most ``max_connections`` at once, each with its thread and socket: when full, the oldest connection still
   sending its request makes room (a page asks in one packet, a flood of half-sent requests dribbles); when none
   does, the newcomer gets a ``503``. So a flood costs a bounded number of file descriptors and threads, and the page
@@ -229,7 +229,8 @@ class GuardedServer(ThreadingHTTPServer):
 
 class _FirstBytes(io.RawIOBase):
     """The socket as the handler reads it, telling ``on_head`` as soon as the request's first bytes say ``HEAD ``:
-    the guard may answer a request cut short while its first line is still unread (a ``408`` without a body)."""
+    the guard may answer a request cut short while its first line is still unread (a ``408`` without a body). It
+    also keeps the read that timed out, which the stdlib's ``handle_one_request`` swallows unanswered."""
 
     def __init__(self, raw: io.RawIOBase, on_head: Callable[[], None]) -> None:
         self._raw = raw
@@ -237,12 +238,18 @@ class _FirstBytes(io.RawIOBase):
         self._first = b""
         self.head = False
         """The request began ``HEAD ``."""
+        self.timed_out = False
+        """A read of the request waited the handler's ``timeout`` for the client's next byte."""
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer: Any) -> int | None:
-        count = self._raw.readinto(buffer)
+        try:
+            count = self._raw.readinto(buffer)
+        except TimeoutError:
+            self.timed_out = True
+            raise
         if count and len(self._first) < 5:
             self._first += bytes(buffer[: min(count, 5 - len(self._first))])
             if self._first == b"HEAD ":
@@ -310,14 +317,20 @@ class JsonHandler(BaseHTTPRequestHandler):
                 left -= len(chunk)
 
     def handle_one_request(self) -> None:
-        """One request, one answer: a head over the budget is a ``431``, a bug in a handler a ``500`` and one ERROR
-        line; a connection closed before a byte was sent gets none."""
+        """One request, one answer: a head over the budget is a ``431``, a request that stops coming a ``408`` (as
+        the guard's deadline answers it), a bug in a handler a ``500`` and one ERROR line; a connection closed before
+        a byte was sent gets none."""
         self._answered = False
+        self.raw_requestline = b""  # set by the stdlib once its readline returns, which a timeout cuts short
         self.command, self.path, self.requestline = "", "", ""  # set by parse_request, which a 431 may precede
         self.request_version = self.default_request_version
         try:
-            super().handle_one_request()
-            if self.raw_requestline and not self._answered:  # the stdlib leaves a blank request line unanswered
+            super().handle_one_request()  # a read that timed out is its DEBUG line, and it returns unanswered
+            if self._answered:
+                return
+            if self._first_bytes.timed_out:
+                self.send_error(HTTPStatus.REQUEST_TIMEOUT, f"no byte of the request came for {self.timeout:g} s")
+            elif self.raw_requestline:  # the stdlib leaves a blank request line unanswered
                 self.send_error(HTTPStatus.BAD_REQUEST, "empty request line")
         except http.client.LineTooLong as error:
             self.close_connection = True
