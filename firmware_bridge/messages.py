@@ -18,7 +18,7 @@ from firmware_bridge.errors import ProtocolError
 from firmware_bridge.framing import MAX_PAYLOAD, Frame
 
 PROTOCOL_MAJOR = 1
-PROTOCOL_MINOR = 0
+PROTOCOL_MINOR = 1  # 1.1: faults RUN_TIMEOUT, OVERTRAVEL, DRIVER_FAULT; results DRIVER_FAULT, SENSOR_CONFLICT
 NO_SIDE = 0xFF
 SEATS = 4
 WIND_LAMP = 4  # lamp index of the round-wind lamp, after the four seat lamps
@@ -67,6 +67,8 @@ class Result(IntEnum):
     DIAGNOSTIC = 5  # motion is refused in diagnostic mode
     BAD_CHECKSUM = 6
     UNKNOWN_COMMAND = 7
+    DRIVER_FAULT = 8  # CLEAR_FAULT refused: a motor driver still reports a fault
+    SENSOR_CONFLICT = 9  # CLEAR_FAULT refused: end switches that exclude each other are both closed
 
 
 class NakReason(IntEnum):
@@ -84,6 +86,12 @@ class FaultKind(IntEnum):
     MCU_RESET = 5
     HOST_SILENT = 6
     EMERGENCY_STOP = 7
+    RUN_TIMEOUT = 8  # the disc, the dice or a whole wall ran past its time limit
+    OVERTRAVEL = 9  # a stepper's move reached the board's step limit with its end switch open
+    DRIVER_FAULT = 10  # a motor driver reports a fault while its motors are off
+
+
+DIAG_WATCHDOG = 15  # DIAGNOSTIC test 15 stops the MCU's main loop: its watchdog must reset it
 
 
 class Mechanism(IntEnum):
@@ -360,7 +368,8 @@ class Configure(Message):
 
 @message(MsgType.CLEAR_FAULT)
 class ClearFault(Message):
-    """Clear the latched fault (and an emergency stop) once the cause is gone."""
+    """Clear the latched fault (and an emergency stop); refused (DRIVER_FAULT, SENSOR_CONFLICT) while its cause
+    is still there."""
 
 
 @message(MsgType.HATCH)

@@ -161,6 +161,10 @@ class Table:
             return ""
         if result is Result.FAULTED and state.fault_code:
             return f" (fault {state.fault_code} latched: clear_fault() first)"
+        if result is Result.DRIVER_FAULT:
+            return f" (fault {state.fault_code} stays latched: a motor driver still reports a fault)"
+        if result is Result.SENSOR_CONFLICT:
+            return f" (fault {state.fault_code} stays latched: end switches that exclude each other are both closed)"
         if result is Result.BUSY:
             hatch = "closed" if state.sensors & Sensor.HATCH_CLOSED else "not closed"
             return f" (phase {state.phase.name}, hatch {hatch})"

@@ -3,7 +3,9 @@
 ``FirmwareMcu`` builds a board with ``make -C firmware <board>``, starts it, finds its two ports (the host link and
 the side channel of the simulated mechanism, ``firmware/src/sim/simchan.c``), puts a ``NoisyLine`` in front of the
 host link and offers what the suite uses of ``McuSimulator``: ``path``, ``inject``, ``reset``, ``reseed``,
-``press_key``, ``silence_host``, ``set_noise``, ``tokens()``, ``watchdog_trips``, ``model.lamps``. A board is
+``press_key``, ``silence_host``, ``set_noise``, ``crash``, ``tokens()``, ``watchdog_trips``,
+``resets_with_outputs_on``, ``model.lamps``. ``MJTABLE_FIRMWARE_DIR`` names another copy of ``firmware/`` to build
+and run (the mutation run's mutants). A board is
 started by a launcher of ``LAUNCHERS`` (``host``: a Linux process on two ptys; ``qemu``: the Cortex-M build in
 QEMU, ``hw_tests.qemu``).
 """
@@ -31,12 +33,12 @@ from hw_tests.faults import NO_FAULTS, QUIET, FaultPlan, Noise
 from hw_tests.qemu import QemuBoard
 from hw_tests.relay import NoisyLine
 
-FIRMWARE_DIR = Path(__file__).resolve().parent.parent / "firmware"
+FIRMWARE_DIR = Path(os.environ.get("MJTABLE_FIRMWARE_DIR") or Path(__file__).resolve().parent.parent / "firmware")
 START_TIMEOUT_S = 20.0  # QEMU takes a second or two to boot and pass bytes
 REQUEST_TIMEOUT_S = 2.0
 
 # The side channel's message types (firmware/src/sim/simchan.c).
-SPEED, FAULTS, RESET, KEY, QUERY, SEED = 0x40, 0x41, 0x42, 0x43, 0x44, 0x45
+SPEED, FAULTS, RESET, KEY, QUERY, SEED, CRASH = 0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46
 DONE, EXEC, WATCHDOG, STATE = 0xC0, 0xC1, 0xC2, 0xC3
 MAX_JAMS = 4
 MAX_KEY_WORDS = 32
@@ -151,6 +153,8 @@ def encode_faults(plan: FaultPlan) -> bytes:
             raise HarnessError(f"ResetDuring.after_s: expected 0 to 65.535 s, got {plan.reset.after_s}")
     payload.append(0xFF if plan.reset is None else int(plan.reset.phase))
     payload += reset_ms.to_bytes(2, "big")
+    payload.append(FaultPlan(driver_faults=plan.driver_faults).driver_mask())
+    payload.append(FaultPlan(overcurrent=plan.overcurrent).driver_mask())
     return bytes(payload)
 
 
@@ -240,6 +244,8 @@ class FirmwareState:
     duplicates_dropped: int
     naks_sent: int
     watchdog_trips: int
+    resets_with_outputs_on: int
+    """Reboots that found a motor still driven: nothing (the hard-fault handler) made the outputs safe first."""
 
     @classmethod
     def decode(cls, payload: bytes) -> FirmwareState:
@@ -247,7 +253,7 @@ class FirmwareState:
             lamp: (LampPattern(payload[3 * lamp]), int.from_bytes(payload[3 * lamp + 1 : 3 * lamp + 3], "big"))
             for lamp in range(5)
         }
-        numbers = [int.from_bytes(payload[index : index + 2], "big") for index in (17, 19, 21)]
+        numbers = [int.from_bytes(payload[index : index + 2], "big") for index in (17, 19, 21, 23)]
         return cls(lamps, (payload[15], payload[16]), *numbers)
 
 
@@ -355,6 +361,15 @@ class FirmwareMcu:
     def inject(self, faults: FaultPlan) -> None:
         """Mechanical faults for what the table does next (replaces the previous plan)."""
         self.channel.request(FAULTS, encode_faults(faults))
+
+    def crash(self) -> None:
+        """A hard fault now (an undefined instruction): the board's handler must make the outputs safe, then its
+        watchdog resets it."""
+        self.channel.request(CRASH)
+
+    @property
+    def resets_with_outputs_on(self) -> int:
+        return self.state().resets_with_outputs_on
 
     def press_key(self, seat: int, held: bool = True) -> None:
         if not 0 <= seat < 4:

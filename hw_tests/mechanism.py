@@ -5,9 +5,13 @@ LOWERING → IDLE. The hatch also opens in WALLS_READY, above the built set wait
 used set goes in before the built one lifts (PROTOCOL.md §4, the two-set cycle). The four stackers build side by
 side, one stack per interval, each pulse of a side's count sensor teaching that side's interval T; a side whose
 sensor is not seen within ``jam_factor``·T is a jam (the CN106540440B pattern). Lift plates stop on their limit
-switches, with a travel timeout of ``jam_factor`` times the nominal travel. A fault stops every motor, is latched
-until CLEAR_FAULT, and leaves the phase at the last stable one. A new tile count takes effect when the next shuffle
-starts (the cycle boundary). No I/O and no clock of its own: ``advance(now)`` is driven by the simulator.
+switches. Every motor the MCU runs has a time limit of ``jam_factor`` times its motion's nominal duration
+(PROTOCOL.md §4 "Motion limits": TRAVEL_TIMEOUT for the hatch and the plates, RUN_TIMEOUT for the disc, the dice and a
+whole wall), and the steppers (hatch, plates) stop at the board's step limit, STEP_LIMIT_TRAVELS times their travel
+(OVERTRAVEL). A motor driver reporting a fault latches OVERCURRENT (its motor running) or DRIVER_FAULT (at rest), and
+CLEAR_FAULT is refused while it lasts or while end switches contradict each other. A fault stops every motor, is
+latched until CLEAR_FAULT, and leaves the phase at the last stable one. A new tile count takes effect when the next
+shuffle starts (the cycle boundary). No I/O and no clock of its own: ``advance(now)`` is driven by the simulator.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, replace
+from enum import IntEnum
 
 from firmware_bridge.messages import (
     ALL_LIFT_DOWN,
@@ -46,6 +51,42 @@ from firmware_bridge.messages import (
 from hw_tests.faults import NO_FAULTS, FaultPlan
 
 NEVER = math.inf
+STEP_LIMIT_TRAVELS = 4  # a stepper's move stops after this many full travels' worth of steps (firmware pins.h)
+
+
+class Motor(IntEnum):
+    """The MCU's motors, numbered as the firmware's ``enum hal_motor``: the order a tie between limits is broken in."""
+
+    HATCH = 0
+    DISC = 1
+    DICE = 2
+    STACKER0 = 3
+    LIFT0 = 7
+
+    @staticmethod
+    def stacker(side: int) -> int:
+        return Motor.STACKER0 + side
+
+    @staticmethod
+    def lift(side: int) -> int:
+        return Motor.LIFT0 + side
+
+
+MOTORS = Motor.LIFT0 + SEATS
+_STEPPERS = (Motor.HATCH, *range(Motor.LIFT0, MOTORS))
+_SINGLE = {Motor.HATCH: Mechanism.HATCH, Motor.DISC: Mechanism.DISC, Motor.DICE: Mechanism.DICE}
+
+
+def _mechanism(motor: int) -> Mechanism:
+    if motor in _SINGLE:
+        return _SINGLE[Motor(motor)]
+    return Mechanism.STACKER if motor < Motor.LIFT0 else Mechanism.LIFT
+
+
+def _side(motor: int) -> int:
+    if motor >= Motor.LIFT0:
+        return motor - Motor.LIFT0
+    return motor - Motor.STACKER0 if motor >= Motor.STACKER0 else NO_SIDE
 
 # Where a phase falls back to when its motion is aborted by a fault: the last stable phase before it.
 _STABLE = {
@@ -105,19 +146,27 @@ class TableModel:
         self.learned = [timings.stack_interval_s] * SEATS
         self.version = 0  # bumped on every change the snapshot shows
         self.reset_due = NEVER
-        self._due = NEVER  # end of the hatch, shuffle or lower motion
+        self.motor = [0] * MOTORS
+        """Each motor's direction as the MCU drives it (+1, -1, 0 off)."""
+        self._deadline = [NEVER] * MOTORS  # each running motor's time limit
+        self._limit_due = [NEVER] * MOTORS  # a stepper's step limit, reached at its nominal rate
+        self._hatch_due = NEVER  # the mechanism's own events: a hatch switch closes, the disc has mixed...
+        self._disc_due = NEVER
         self._dice_due = NEVER
         self._push_due = [NEVER] * SEATS
         self._pushes_left = [0] * SEATS
         self._last_pulse = [0.0] * SEATS
         self._lift_due = [NEVER] * SEATS
-        self._travel_deadline = NEVER
 
     # -- what the MCU asks -----------------------------------------------------------------------------------
 
     @property
     def motors_on(self) -> bool:
-        return self._due < NEVER or self._dice_due < NEVER or self.phase in (Phase.STACKING, Phase.LIFTING)
+        return any(self.motor)
+
+    def _moving(self) -> bool:
+        """A hatch, shuffle or lowering motion is under way (the firmware's ``moving()``)."""
+        return bool(self.motor[Motor.HATCH] or self.motor[Motor.DISC]) or self.phase is Phase.LOWERING
 
     @property
     def flags(self) -> StateFlag:
@@ -133,8 +182,68 @@ class TableModel:
         return flags
 
     def next_due(self) -> float:
-        return min(self._due, self._dice_due, *self._push_due, *self._jam_deadlines(), *self._lift_due,
-                   self._travel_deadline, self.reset_due)  # fmt: skip
+        return min(self._hatch_due, self._disc_due, self._dice_due, *self._push_due, *self._jam_deadlines(),
+                   *self._lift_due, *self._limit_due, *self._deadlines(), self.reset_due)  # fmt: skip
+
+    def _deadlines(self) -> list[float]:
+        return [limit if direction else NEVER for direction, limit in zip(self.motor, self._deadline, strict=True)]
+
+    def _run(self, motor: int, direction: int, now: float, wall_tiles: int = 0) -> None:
+        """Start a motor with its time limit (k × its motion's nominal time), and a stepper's step limit."""
+        timings = self.timings
+        if motor == Motor.HATCH:
+            nominal = timings.hatch_s
+        elif motor == Motor.DISC:
+            nominal = timings.shuffle_s
+        elif motor == Motor.DICE:
+            nominal = timings.dice_s
+        elif motor < Motor.LIFT0:  # a whole wall: an interval per stack and one for the start
+            nominal = timings.stack_interval_s * ((wall_tiles + 1) // 2 + 1)
+        else:
+            nominal = timings.lift_s if direction > 0 else timings.lower_s
+        self.motor[motor] = direction
+        self._deadline[motor] = now + nominal * self.jam_factor
+        if motor in _STEPPERS:
+            self._limit_due[motor] = now + STEP_LIMIT_TRAVELS * nominal
+
+    def _stop(self, motor: int) -> None:
+        self.motor[motor] = 0
+        self._limit_due[motor] = NEVER
+
+    def _running_mask(self) -> int:
+        mask = 0
+        for motor, direction in enumerate(self.motor):
+            if direction:
+                mask |= 1 << _mechanism(motor)
+        return mask
+
+    def check_drivers(self) -> None:
+        """A driver reporting a fault: OVERCURRENT for a mechanism whose motor runs, DRIVER_FAULT for one at rest;
+        latched once (nothing to do while a fault is latched and every motor is off)."""
+        running = self._running_mask()
+        faults = self.faults.driver_mask(running)
+        if not faults or (self.fault.kind is not FaultKind.NONE and not self.motors_on):
+            return
+        pick = faults & running or faults
+        mechanism = Mechanism((pick & -pick).bit_length() - 1)
+        self.stop_all(FaultKind.OVERCURRENT if faults & running else FaultKind.DRIVER_FAULT, mechanism)
+
+    def _clear_fault(self) -> Result:
+        """A latched fault is cleared only once its cause is gone: no driver at fault, no contradicting switches."""
+        if self.fault.kind is FaultKind.NONE:
+            return Result.OK
+        if self.faults.driver_mask(0):
+            return Result.DRIVER_FAULT
+        sensors = int(self.sensors)
+        hatch = Sensor.HATCH_OPEN | Sensor.HATCH_CLOSED
+        if (sensors & hatch) == hatch or (sensors & ALL_LIFT_UP) & ((sensors & ALL_LIFT_DOWN) >> 4):
+            return Result.SENSOR_CONFLICT
+        self.fault = Fault()
+        self._changed()
+        return Result.OK
+
+    def _jammed(self, mechanism: Mechanism, side: int = NO_SIDE) -> bool:
+        return any(jam.mechanism is mechanism and (side == NO_SIDE or jam.side == side) for jam in self.faults.jams)
 
     def configure(self, message: Configure, first: bool) -> Result:
         """Accept a configuration; a new tile count waits for the next cycle unless the table has none yet."""
@@ -157,9 +266,7 @@ class TableModel:
         if isinstance(message, Lamp | Dealer):
             return self._lamp(message)
         if isinstance(message, ClearFault):
-            self.fault = Fault()
-            self._changed()
-            return Result.OK
+            return self._clear_fault()
         if isinstance(message, Diagnostic):
             return self._diagnostic(message.test)
         if self.fault.kind is not FaultKind.NONE:
@@ -184,9 +291,8 @@ class TableModel:
 
     def stop_all(self, kind: FaultKind, mechanism: Mechanism = Mechanism.NONE, side: int = NO_SIDE) -> None:
         """Every motor off, the fault latched (the first one wins), the phase back to the last stable one."""
-        self._due = self._dice_due = self._travel_deadline = self.reset_due = NEVER
-        self._push_due = [NEVER] * SEATS
-        self._lift_due = [NEVER] * SEATS
+        self.halt()
+        self.reset_due = NEVER
         self.build_requested = False
         if self.phase is Phase.STACKING:
             self.mixed = True  # the tiles left on the disc are still mixed: BUILD_WALLS starts over at once
@@ -195,6 +301,14 @@ class TableModel:
         if self.fault.kind is FaultKind.NONE:
             self.fault = Fault(kind, mechanism, side)
         self._changed()
+
+    def halt(self) -> None:
+        """Every output safe, nothing else (what a hard-fault handler does before the watchdog resets the MCU)."""
+        self.motor = [0] * MOTORS
+        self._limit_due = [NEVER] * MOTORS
+        self._hatch_due = self._disc_due = self._dice_due = NEVER
+        self._push_due = [NEVER] * SEATS
+        self._lift_due = [NEVER] * SEATS
 
     def reboot(self) -> None:
         """Power is back: RAM is gone, the motors are off and MCU_RESET is latched until the host clears it."""
@@ -233,23 +347,26 @@ class TableModel:
     def _hatch(self, message: Hatch, now: float) -> Result:
         """Open from IDLE or from WALLS_READY (the built set stays below), close back to the phase it opened from."""
         allowed = (Phase.IDLE, Phase.WALLS_READY) if message.open else (Phase.INTAKE_OPEN,)
-        if self._due < NEVER or self.phase not in allowed:
+        if self._moving() or self.phase not in allowed:
             return Result.BUSY
         if message.open:
             self.hatch_returns_to = self.phase
         self.sensors &= ~(Sensor.HATCH_OPEN | Sensor.HATCH_CLOSED)
         self._enter(Phase.INTAKE_OPEN if message.open else self.hatch_returns_to, now)
-        self._due = now + self.timings.hatch_s
+        self._run(Motor.HATCH, 1 if message.open else -1, now)
+        self._hatch_due = NEVER if self._jammed(Mechanism.HATCH) else now + self.timings.hatch_s
         return Result.OK
 
     def _shuffle(self, _message: Shuffle, now: float) -> Result:
-        if self.phase is not Phase.IDLE or self._due < NEVER or not self.sensors & Sensor.HATCH_CLOSED:
+        if self.phase is not Phase.IDLE or self._moving() or not self.sensors & Sensor.HATCH_CLOSED:
             return Result.BUSY
         if self.pending_wall_tiles is not None:  # the cycle boundary: a new tile count applies from here
             self.wall_tiles, self.pending_wall_tiles = self.pending_wall_tiles, None
         self.mixed = False
         self._enter(Phase.SHUFFLING, now)
-        self._due = now + self.timings.shuffle_s * self.rng.uniform(0.9, 1.1)
+        self._run(Motor.DISC, 1, now)
+        mix = self.timings.shuffle_s * self.rng.uniform(0.9, 1.1)  # drawn for a dead index sensor too
+        self._disc_due = NEVER if self._jammed(Mechanism.DISC) else now + mix
         return Result.OK
 
     def _build(self, _message: BuildWalls, now: float) -> Result:
@@ -262,15 +379,14 @@ class TableModel:
 
     def _lift(self, _message: LiftWalls, now: float) -> Result:
         """Only with the hatch shut: the walls rise through the table top where the hatch swings."""
-        if self.phase is not Phase.WALLS_READY or self._due < NEVER or not self.sensors & Sensor.HATCH_CLOSED:
+        if self.phase is not Phase.WALLS_READY or self._moving() or not self.sensors & Sensor.HATCH_CLOSED:
             return Result.BUSY
         self._enter(Phase.LIFTING, now)
-        jammed = {jam.side for jam in self.faults.jams if jam.mechanism is Mechanism.LIFT}
         for side in range(SEATS):
             self.sensors &= ~Sensor.lift_down(side)
-            travel = self.timings.lift_s * self.rng.uniform(0.95, 1.05)
-            self._lift_due[side] = NEVER if side in jammed else now + travel
-        self._travel_deadline = now + self.timings.lift_s * self.jam_factor
+            self._run(Motor.lift(side), 1, now)
+            travel = self.timings.lift_s * self.rng.uniform(0.95, 1.05)  # drawn for a jammed plate too
+            self._lift_due[side] = NEVER if self._jammed(Mechanism.LIFT, side) else now + travel
         return Result.OK
 
     def _lower(self, _message: LowerPlatforms, now: float) -> Result:
@@ -278,21 +394,27 @@ class TableModel:
             return Result.BUSY
         self.sensors &= ~ALL_LIFT_UP
         self._enter(Phase.LOWERING, now)
-        self._due = now + self.timings.lower_s
+        for side in range(SEATS):
+            self._run(Motor.lift(side), -1, now)
+            self._lift_due[side] = NEVER if self._jammed(Mechanism.LIFT, side) else now + self.timings.lower_s
         return Result.OK
 
     def _roll(self, _message: RollDice, now: float) -> Result:
-        if self._dice_due < NEVER:
+        if self.motor[Motor.DICE]:
             return Result.BUSY
-        self._dice_due = now + self.timings.dice_s
+        self._run(Motor.DICE, 1, now)
+        self._dice_due = NEVER if self._jammed(Mechanism.DICE) else now + self.timings.dice_s
         return Result.OK
 
     # -- time ------------------------------------------------------------------------------------------------
 
     def advance(self, now: float) -> None:
-        """Apply everything due by ``now``, in time order."""
+        """Apply everything due by ``now``, in time order, then look at the drivers' fault outputs (as the MCU does
+        on every update)."""
         while (due := self.next_due()) <= now:
             self._step(due)
+            self.check_drivers()
+        self.check_drivers()
 
     def _step(self, now: float) -> None:
         if now == self.reset_due:
@@ -300,39 +422,44 @@ class TableModel:
             raise RebootRequested
         if now == self._dice_due:
             self._dice_due = NEVER
+            self._stop(Motor.DICE)
             self.dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
             self.dice_serial = (self.dice_serial + 1) % 256
-        elif now == self._due:
-            self._due = NEVER
-            self._finish_motion(now)
-        elif now in self._push_due:
-            self._push(self._push_due.index(now), now)
-        elif now in self._lift_due:
-            side = self._lift_due.index(now)
-            self._lift_due[side] = NEVER
-            self.sensors |= Sensor.lift_up(side)
-            if (self.sensors & ALL_LIFT_UP) == ALL_LIFT_UP:
-                self._travel_deadline = NEVER
-                self._enter(Phase.LIFTED, now)
-        elif now == self._travel_deadline:
-            side = next(side for side in range(SEATS) if not self.sensors & Sensor.lift_up(side))
-            self.stop_all(FaultKind.TRAVEL_TIMEOUT, Mechanism.LIFT, side)
-        else:
-            side = self._jam_deadlines().index(now)
-            self.stop_all(FaultKind.JAM, Mechanism.STACKER, side)
-        self._changed()
-
-    def _finish_motion(self, now: float) -> None:
-        if self.phase is Phase.INTAKE_OPEN:
-            self.sensors |= Sensor.HATCH_OPEN
-        elif self.phase in (Phase.IDLE, Phase.WALLS_READY):  # the hatch closed (back above the built set)
-            self.sensors |= Sensor.HATCH_CLOSED
-        elif self.phase is Phase.SHUFFLING:
+        elif now == self._hatch_due:
+            self._hatch_due = NEVER
+            self.sensors |= Sensor.HATCH_OPEN if self.motor[Motor.HATCH] > 0 else Sensor.HATCH_CLOSED
+            self._stop(Motor.HATCH)
+        elif now == self._disc_due:
+            self._disc_due = NEVER
+            self._stop(Motor.DISC)
             self.mixed = True
             if self.build_requested:
                 self._start_stacking(now)
-        elif self.phase is Phase.LOWERING:
-            self.sensors |= ALL_LIFT_DOWN
+        elif now in self._push_due:
+            self._push(self._push_due.index(now), now)
+        elif now in self._lift_due:
+            self._plate_arrived(self._lift_due.index(now), now)
+        elif now in self._limit_due:  # a stepper stopped at its step limit, its end switch never closed
+            motor = self._limit_due.index(now)
+            self.stop_all(FaultKind.OVERTRAVEL, _mechanism(motor), _side(motor))
+        elif now in self._jam_deadlines():
+            side = self._jam_deadlines().index(now)
+            self.stop_all(FaultKind.JAM, Mechanism.STACKER, side)
+        else:  # the first motor past its time limit
+            motor = self._deadlines().index(now)
+            kind = FaultKind.TRAVEL_TIMEOUT if motor in _STEPPERS else FaultKind.RUN_TIMEOUT
+            self.stop_all(kind, _mechanism(motor), _side(motor))
+        self._changed()
+
+    def _plate_arrived(self, side: int, now: float) -> None:
+        """A lift plate on its up switch (LIFTED once all four are) or its down switch (IDLE once all four are)."""
+        self._lift_due[side] = NEVER
+        up = self.motor[Motor.lift(side)] > 0
+        self._stop(Motor.lift(side))
+        self.sensors |= Sensor.lift_up(side) if up else Sensor.lift_down(side)
+        if up and (self.sensors & ALL_LIFT_UP) == ALL_LIFT_UP:
+            self._enter(Phase.LIFTED, now)
+        elif not up and (self.sensors & ALL_LIFT_DOWN) == ALL_LIFT_DOWN:
             self.counts = [0] * SEATS
             self._enter(Phase.IDLE, now)
 
@@ -344,6 +471,7 @@ class TableModel:
         for side in range(SEATS):
             self._pushes_left[side] = (self.wall_tiles[side] + 1) // 2
             self._last_pulse[side] = now
+            self._run(Motor.stacker(side), 1, now, self.wall_tiles[side])
             self._push_due[side] = now + self._interval()
 
     def _interval(self) -> float:
@@ -377,6 +505,8 @@ class TableModel:
         self.learned[side] = 0.8 * self.learned[side] + 0.2 * (now - self._last_pulse[side])
         self._last_pulse[side] = now
         self._push_due[side] = now + self._interval() if self._pushes_left[side] else NEVER
+        if not self._pushes_left[side]:
+            self._stop(Motor.stacker(side))
         if not any(self._pushes_left):
             self._walls_done(now)
 

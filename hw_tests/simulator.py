@@ -5,6 +5,10 @@ as it would open ``/dev/ttyAMA0``. The thread decodes host frames, runs them thr
 §3 (sequence, duplicate drop, NAK, handshake, configuration, emergency stop ahead of everything, host-silence
 watchdog), drives the mechanism model, and sends snapshots periodically and on change. Line noise is applied in
 both directions from the seeded random source, so a run is reproducible from its seed (timing aside).
+
+Like the firmware's simulated boards it has a watchdog of WATCHDOG_S: DIAGNOSTIC 15 (the watchdog test) and
+``crash()`` (a hard fault: the outputs made safe first) leave it silent that long, then it boots with reset reason
+WATCHDOG. It reads at most READ_BUDGET bytes per pass, so a flood of bytes never holds its timers up.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from dataclasses import dataclass
 from firmware_bridge.errors import ProtocolError
 from firmware_bridge.framing import FrameDecoder
 from firmware_bridge.messages import (
+    DIAG_WATCHDOG,
     PROTOCOL_MAJOR,
     PROTOCOL_MINOR,
     Ack,
@@ -56,6 +61,8 @@ FIRMWARE = "mjtable-sim 1.0"
 CAPABILITIES = Capability.TWO_SETS | Capability.DICE | Capability.LAMPS | Capability.DIAGNOSTIC
 CAPABILITIES |= Capability.TILE_COUNT | Capability.JAM_DETECT
 IDLE_RESYNC_S = 0.005  # a partial frame that has not grown for this long had a corrupted length
+WATCHDOG_S = 1.0  # the emulated watchdog of the firmware's host and qemu boards (the chip's: 0.25 s)
+READ_BUDGET = 4096  # bytes read from the host per pass, then the timers and snapshots
 
 
 @dataclass(frozen=True)
@@ -95,6 +102,9 @@ class McuSimulator:
         self._thread: threading.Thread | None = None
         self._delayed: list[tuple[float, int, bytes]] = []
         self._silent_until = 0.0
+        self._stalled_until = 0.0  # the main loop is stuck until the watchdog resets it
+        self.resets_with_outputs_on = 0
+        """Reboots that found a motor still driven (as the firmware's side channel counts them)."""
         self.executed: list[Executed] = []
         self.execution_counts: Counter[int] = Counter()
         self.duplicates_dropped = 0
@@ -143,6 +153,13 @@ class McuSimulator:
         with self._lock:
             self.model.faults = faults
 
+    def crash(self) -> None:
+        """A hard fault now: the handler makes every output safe, then nothing until the watchdog resets the MCU."""
+        with self._lock:
+            self.model.halt()
+            self._stalled_until = self._clock() + WATCHDOG_S
+            log.info("simulated hard fault: outputs safe, waiting for the watchdog")
+
     def silence_host(self, seconds: float) -> None:
         """Hear nothing from the host for ``seconds`` (a cut wire or a hung host): the watchdog should trip."""
         with self._lock:
@@ -190,6 +207,8 @@ class McuSimulator:
         self._snapshot_period = 0.2
         self._host_timeout = 1.0
         if reason is not ResetReason.POWER_ON:
+            if self.model.motors_on:
+                self.resets_with_outputs_on += 1
             self.model.reboot()
             log.info("simulated MCU reset (%s)", reason.name)
         self._send(self._identity(0))
@@ -237,7 +256,7 @@ class McuSimulator:
             data = b""
             if readable:
                 try:
-                    data = os.read(self._master, 4096)
+                    data = os.read(self._master, READ_BUDGET)
                 except (BlockingIOError, InterruptedError):
                     pass
                 except OSError:
@@ -252,10 +271,18 @@ class McuSimulator:
             wake = min(wake, self._delayed[0][0])
         if self._decoder.pending:
             wake = min(wake, self._last_rx_byte + IDLE_RESYNC_S)
+        if self._stalled_until:
+            wake = min(wake, self._stalled_until)
         return wake
 
     def _tick(self, data: bytes) -> None:
         now = self._clock()
+        if self._stalled_until:  # stuck: what arrives is lost, as in a UART ring nobody empties
+            if now < self._stalled_until:
+                return
+            self._stalled_until = 0.0
+            self._boot(ResetReason.WATCHDOG)
+            return
         if data and now < self._silent_until:
             data = b""
         if data:
@@ -285,6 +312,9 @@ class McuSimulator:
         except RebootRequested:
             self._boot(ResetReason.WATCHDOG)
         self._watchdog(now)
+        if self.model.diagnostic == DIAG_WATCHDOG:  # the watchdog test: the main loop stops here
+            self._stalled_until = now + WATCHDOG_S
+            return
         self._flush_delayed(now)
         if self.model.version != self._sent_version or now >= self._next_snapshot:
             self._sent_version = self.model.version

@@ -46,9 +46,11 @@ void hal_serial_write(const uint8_t *data, uint8_t len);
 /* Lamp output: lamp 0-3 are the seats' dealer lamps, 4 the round-wind lamp. The core does the blinking. */
 void hal_lamp(uint8_t lamp, bool on);
 
-/* Feed the hardware watchdog (the independent watchdog on an STM32; nothing on the host board).
- * core_poll calls it once per call, so a core that stops polling is reset by the chip. */
+/* Feed the hardware watchdog (the independent watchdog on the stm32f405, about 250 ms; the host and qemu boards
+ * emulate one of 1 s, since neither a Linux process nor QEMU has it). core_poll calls it once per call, whatever
+ * the line carries, and asks to be called again within HAL_POLL_MAX_US: a core that stops polling is reset. */
 void hal_watchdog_kick(void);
+#define HAL_POLL_MAX_US 50000u
 
 /* The board's identity for IDENTITY.board_id: at most 12 ASCII characters (a serial number, the chip's unique id). */
 const char *hal_board_id(void);
@@ -78,6 +80,17 @@ enum hal_motor {
  * to zero, and wall_tiles says how many tiles the feeder meters into that wall (ignored for other motors). */
 void hal_motor(enum hal_motor motor, int8_t direction, uint8_t wall_tiles);
 
+/* Every output to its safe state at once, as Klipper's shutdown does: every motor stopped (PWM off, no more step
+ * pulses, a lift plate above its bottom switch held by its driver, the rest released). The only way the core
+ * stops everything: at boot, on every fault and the emergency stop; the Cortex-M boards' hard-fault handler calls
+ * it too, before the watchdog resets the chip. Safe to call from that handler (touches only outputs). */
+void hal_safe_outputs(void);
+
+/* The steppers (HAL_MOTOR_HATCH, HAL_MOTOR_LIFT0 + side) stop by themselves when a move has made the board's step
+ * limit (four times the full travel) with the end switch of its direction still open: a switch or its wire that
+ * never closes, a plate that slips. True when that motor's last move ended so (until it is started again). */
+bool hal_step_limit_reached(enum hal_motor motor);
+
 /* The debounced inputs, in the snapshot's sensor layout (PROTOCOL.md §4 "Sensors"): bits 0-3 LIFT_UP of sides 0-3,
  * 4-7 LIFT_DOWN, 8 HATCH_OPEN, 9 HATCH_CLOSED, 10 BELT_FULL, 11 COUNTER (toggles once per stack, any side),
  * 12-15 the seats' dice keys. */
@@ -100,14 +113,20 @@ bool hal_disc_mixed(void);
 /* The dice have settled since HAL_MOTOR_DICE was last started: true, with their values 1-6 in dice[0..1]. */
 bool hal_dice_settled(uint8_t dice[2]);
 
-/* Over-current reported by a motor driver: the PROTOCOL.md mechanism code (1-7), or 0 when none. */
-uint8_t hal_motor_fault(void);
+/* The motor drivers whose fault output is asserted now (over-current, over-temperature, their supply gone), one bit
+ * per PROTOCOL.md mechanism (1 << HATCH, DISC, STACKER, LIFT...); 0 when none. The core latches OVERCURRENT for a
+ * mechanism whose motor runs and DRIVER_FAULT for one at rest, and refuses CLEAR_FAULT while any bit is set. */
+uint8_t hal_driver_faults(void);
 
-/* The nominal durations the core's safety timers scale (PROTOCOL.md: jam = k x learned stack interval, travel
- * timeout = k x nominal lift travel), in microseconds. */
+/* The nominal durations the core's safety timers scale by the jam factor k (PROTOCOL.md §4 "Motion limits": jam =
+ * k x learned stack interval, every motion's time limit = k x its nominal duration), in microseconds. */
 enum hal_nominal {
     HAL_NOMINAL_STACK_INTERVAL, /* the first interval a side's jam detector assumes, before it learns */
     HAL_NOMINAL_LIFT,           /* a lift plate's travel from its down switch to its up switch */
+    HAL_NOMINAL_LOWER,          /* and back down */
+    HAL_NOMINAL_HATCH,          /* the hatch from one end switch to the other */
+    HAL_NOMINAL_MIX,            /* the disc mixing the tiles (its revolutions) */
+    HAL_NOMINAL_DICE,           /* the dice rolling until they settle */
 };
 uint32_t hal_nominal_us(enum hal_nominal which);
 

@@ -3,7 +3,7 @@
 #define MJ_PROTO_H
 
 #define PROTO_MAJOR 1
-#define PROTO_MINOR 0
+#define PROTO_MINOR 1 /* 1.1: fault codes 8-10, results 8-9, DIAGNOSTIC 15 (the watchdog test) */
 
 #define FRAME_SYNC 0x7E
 #define FRAME_MIN_LEN 2  /* SEQ + TYPE */
@@ -59,6 +59,8 @@ enum result {
     RESULT_DIAGNOSTIC,
     RESULT_BAD_CHECKSUM,
     RESULT_UNKNOWN_COMMAND,
+    RESULT_DRIVER_FAULT,    /* CLEAR_FAULT refused: a motor driver still reports a fault */
+    RESULT_SENSOR_CONFLICT, /* CLEAR_FAULT refused: two end switches that exclude each other are both closed */
 };
 
 enum nak_reason { NAK_OUT_OF_ORDER, NAK_CORRUPT, NAK_UNSYNCED };
@@ -72,6 +74,9 @@ enum fault_kind {
     FAULT_MCU_RESET,
     FAULT_HOST_SILENT,
     FAULT_EMERGENCY_STOP,
+    FAULT_RUN_TIMEOUT,  /* the disc, the dice or a whole wall ran past its time limit */
+    FAULT_OVERTRAVEL,   /* a stepper's move reached the board's step limit with its end switch open */
+    FAULT_DRIVER_FAULT, /* a motor driver reports a fault while its motors are off */
 };
 
 enum mechanism {
@@ -93,6 +98,9 @@ enum reset_reason {
     RESET_SOFTWARE,
     RESET_PIN,
 };
+
+/* DIAGNOSTIC test 15 stops the main loop: the watchdog must reset the MCU (reset reason WATCHDOG). */
+#define DIAG_WATCHDOG 15
 
 enum lamp_pattern { LAMP_OFF, LAMP_STEADY, LAMP_BLINK };
 

@@ -96,6 +96,8 @@ uint8_t hal_reboot_requested(void)
 void hal_motor(enum hal_motor motor, int8_t direction, uint8_t wall_tiles)
 {
     fake.motor[motor] = direction;
+    if (direction)
+        fake.at_limit[motor] = false;
     if (motor >= HAL_MOTOR_STACKER0 && motor < HAL_MOTOR_LIFT0 && direction) {
         fake.wall_tiles[motor - HAL_MOTOR_STACKER0] = wall_tiles;
         memset(&fake.count[motor - HAL_MOTOR_STACKER0], 0, sizeof fake.count[0]);
@@ -128,14 +130,33 @@ bool hal_dice_settled(uint8_t dice[2])
     return fake.dice_ready;
 }
 
-uint8_t hal_motor_fault(void)
+void hal_safe_outputs(void)
 {
-    return 0;
+    fake.safe_outputs++;
+    memset(fake.motor, 0, sizeof fake.motor);
 }
 
+bool hal_step_limit_reached(enum hal_motor motor)
+{
+    return fake.at_limit[motor];
+}
+
+uint8_t hal_driver_faults(void)
+{
+    return fake.driver_faults;
+}
+
+/* Round numbers the tests count on: stack 50 ms, lift 100 ms, lower 80 ms, hatch 60 ms, mix 2 s, dice 40 ms. */
 uint32_t hal_nominal_us(enum hal_nominal which)
 {
-    return which == HAL_NOMINAL_LIFT ? 100000u : 50000u;
+    switch (which) {
+    case HAL_NOMINAL_LIFT: return 100000u;
+    case HAL_NOMINAL_LOWER: return 80000u;
+    case HAL_NOMINAL_HATCH: return 60000u;
+    case HAL_NOMINAL_MIX: return 2000000u;
+    case HAL_NOMINAL_DICE: return 40000u;
+    default: return 50000u;
+    }
 }
 
 void hal_phase_entered(uint8_t phase, uint64_t now)

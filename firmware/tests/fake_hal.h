@@ -24,6 +24,9 @@ struct fake {
     uint8_t dice[2];
     bool lamp[5];
     unsigned kicks;
+    unsigned safe_outputs;        /* hal_safe_outputs() calls */
+    uint8_t driver_faults;        /* what hal_driver_faults() returns */
+    bool at_limit[HAL_MOTORS];    /* what hal_step_limit_reached() returns */
 };
 
 extern struct fake fake;

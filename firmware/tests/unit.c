@@ -1,12 +1,19 @@
 /* Unit tests of the portable core on a fake hardware layer: the checksums and golden frames of PROTOCOL.md §2,
  * the reader's resynchronisation, the link rules of §3 and the table's safety rules. Built with AddressSanitizer
  * and UndefinedBehaviorSanitizer by `make -C firmware test`; prints "N passed, M failed" and exits 1 on a failure. */
+#define _DEFAULT_SOURCE
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "core/crc.h"
 #include "core/frame.h"
+#include "core/stepper.h"
+#include "core/table.h"
 #include "fake_hal.h"
+#include "option_bytes.h"
 #include "proto.h"
 
 static int passed, failed;
@@ -473,6 +480,341 @@ static void test_new_tile_count_waits_for_the_cycle(void)
     CHECK(f.payload[8] == 34 && (f.payload[1] & FLAG_MODE_PENDING));
 }
 
+
+/* -- motion limits, driver faults, clearing, safe outputs (issue 28) ------------------------------------------ */
+
+static bool faulted_with(const struct frame *f, uint8_t kind, uint8_t mechanism, uint8_t side)
+{
+    return f->payload[12] == kind && f->payload[13] == mechanism && f->payload[14] == side;
+}
+
+/* Ready with a 60 s host timeout, so only the motion limits can stop a motor here. */
+static void ready_patient(void)
+{
+    ready();
+    configure(2, WALLS, 30, 60000, true);
+    poll_at(1500);
+    fake_clear_tx();
+}
+
+static void test_a_hatch_whose_switch_never_closes_times_out(void)
+{
+    struct frame f;
+    ready_patient();
+    fake_send(3, MSG_HATCH, (const uint8_t[]){1}, 1);
+    poll_at(10000);
+    CHECK(fake.motor[HAL_MOTOR_HATCH] == 1);
+    poll_at(189000); /* k = 3 x the nominal 60 ms, less a millisecond: still going */
+    CHECK(fake.motor[HAL_MOTOR_HATCH] == 1);
+    f = snapshot(191000);
+    CHECK(faulted_with(&f, FAULT_TRAVEL_TIMEOUT, MECH_HATCH, NO_SIDE) && fake.motor[HAL_MOTOR_HATCH] == 0);
+    CHECK(f.payload[0] == PHASE_INTAKE_OPEN); /* a hatch stopped on its way keeps its phase */
+}
+
+static void test_a_disc_whose_index_never_counts_times_out(void)
+{
+    struct frame f;
+    ready_patient();
+    fake_send(3, MSG_SHUFFLE, NULL, 0);
+    poll_at(10000);
+    poll_at(6009000); /* k x 2 s */
+    CHECK(fake.motor[HAL_MOTOR_DISC] == 1);
+    f = snapshot(6011000);
+    CHECK(faulted_with(&f, FAULT_RUN_TIMEOUT, MECH_DISC, NO_SIDE) && fake.motor[HAL_MOTOR_DISC] == 0);
+    CHECK(f.payload[0] == PHASE_IDLE);
+}
+
+static void test_dice_that_never_settle_time_out(void)
+{
+    struct frame f;
+    ready_patient();
+    fake_send(3, MSG_ROLL_DICE, NULL, 0);
+    poll_at(10000);
+    poll_at(129000); /* k x 40 ms */
+    CHECK(fake.motor[HAL_MOTOR_DICE] == 1);
+    f = snapshot(131000);
+    CHECK(faulted_with(&f, FAULT_RUN_TIMEOUT, MECH_DICE, NO_SIDE) && fake.motor[HAL_MOTOR_DICE] == 0);
+}
+
+/* Walls of 8 tiles (4 stacks) on every side, each stack within k x the learned interval but slower each time. */
+static void test_a_wall_that_takes_too_long_as_a_whole_times_out(void)
+{
+    struct frame f;
+    const uint8_t eight[4] = {8, 8, 8, 8};
+    ready();
+    configure(2, eight, 30, 60000, true);
+    fake_send(3, MSG_SHUFFLE, NULL, 0);
+    poll_at(5000);
+    fake.mixed = true;
+    fake_send(4, MSG_BUILD_WALLS, NULL, 0);
+    poll_at(10000); /* the wall's limit: k x 50 ms x (4 + 1) = 750 ms after the start */
+    const uint64_t at[] = {150000, 350000, 630000};
+    for (unsigned i = 0; i < 3; i++) {
+        for (uint8_t side = 0; side < 4; side++)
+            pulse(side, 2, at[i]);
+        poll_at(at[i] + 1000);
+    }
+    poll_at(759000);
+    CHECK(fake.motor[HAL_MOTOR_STACKER0] == 1);
+    f = snapshot(761000);
+    CHECK(faulted_with(&f, FAULT_RUN_TIMEOUT, MECH_STACKER, 0) && fake.motor[HAL_MOTOR_STACKER0 + 3] == 0);
+}
+
+/* Up to LIFTED on a configured table (4-tile walls), the plates' switches as the sim would set them. */
+static void lifted(void)
+{
+    start_build();
+    for (uint8_t side = 0; side < 4; side++) {
+        pulse(side, 2, 60000);
+        pulse(side, 2, 110000);
+    }
+    poll_at(120000);
+    fake_send(5, MSG_LIFT_WALLS, NULL, 0);
+    poll_at(130000);
+    fake.sensors = (uint16_t)((fake.sensors & ~SENSOR_ALL_LIFT_DOWN) | SENSOR_ALL_LIFT_UP);
+    poll_at(140000);
+    fake_clear_tx();
+}
+
+static void test_a_lowering_whose_switch_never_closes_times_out_and_names_the_side(void)
+{
+    struct frame f;
+    lifted();
+    f = snapshot(141000);
+    CHECK(f.payload[0] == PHASE_LIFTED && !(f.payload[1] & FLAG_MOTORS_ON));
+    fake_send(6, MSG_LOWER_PLATFORMS, NULL, 0);
+    poll_at(150000);
+    fake.sensors &= (uint16_t)~SENSOR_ALL_LIFT_UP;
+    CHECK(fake.motor[HAL_MOTOR_LIFT0 + 2] == -1);
+    fake.sensors |= SENSOR_LIFT_DOWN(0) | SENSOR_LIFT_DOWN(1) | SENSOR_LIFT_DOWN(3);
+    poll_at(200000);
+    CHECK(fake.motor[HAL_MOTOR_LIFT0] == 0 && fake.motor[HAL_MOTOR_LIFT0 + 2] == -1); /* each stops at its switch */
+    poll_at(389000); /* k x 80 ms after the start */
+    CHECK(fake.motor[HAL_MOTOR_LIFT0 + 2] == -1);
+    f = snapshot(391000);
+    CHECK(faulted_with(&f, FAULT_TRAVEL_TIMEOUT, MECH_LIFT, 2) && f.payload[0] == PHASE_LIFTED);
+    CHECK(fake.motor[HAL_MOTOR_LIFT0 + 2] == 0);
+}
+
+static void test_a_plate_stops_at_its_top_switch_before_the_others(void)
+{
+    start_build();
+    for (uint8_t side = 0; side < 4; side++) {
+        pulse(side, 2, 60000);
+        pulse(side, 2, 110000);
+    }
+    poll_at(120000);
+    fake_send(5, MSG_LIFT_WALLS, NULL, 0);
+    poll_at(130000);
+    fake.sensors = (uint16_t)((fake.sensors & ~SENSOR_ALL_LIFT_DOWN) | SENSOR_LIFT_UP(1));
+    poll_at(140000);
+    CHECK(fake.motor[HAL_MOTOR_LIFT0 + 1] == 0 && fake.motor[HAL_MOTOR_LIFT0] == 1);
+    fake.sensors |= SENSOR_ALL_LIFT_UP;
+    poll_at(150000);
+    CHECK(snapshot(151000).payload[0] == PHASE_LIFTED && !table_motors_on());
+}
+
+static void test_a_stepper_at_its_step_limit_is_overtravel(void)
+{
+    struct frame f;
+    ready_patient();
+    fake_send(3, MSG_HATCH, (const uint8_t[]){1}, 1);
+    poll_at(10000);
+    fake.at_limit[HAL_MOTOR_HATCH] = true; /* the board stopped it: four travels of steps, the switch still open */
+    f = snapshot(20000);
+    CHECK(faulted_with(&f, FAULT_OVERTRAVEL, MECH_HATCH, NO_SIDE) && fake.motor[HAL_MOTOR_HATCH] == 0);
+    lifted();
+    fake_send(6, MSG_LOWER_PLATFORMS, NULL, 0);
+    poll_at(150000);
+    fake.at_limit[HAL_MOTOR_LIFT0 + 1] = true;
+    f = snapshot(160000);
+    CHECK(faulted_with(&f, FAULT_OVERTRAVEL, MECH_LIFT, 1));
+}
+
+static void test_a_driver_fault_at_rest_latches_and_is_not_cleared_while_it_lasts(void)
+{
+    struct frame f;
+    ready_patient();
+    unsigned stops = fake.safe_outputs;
+    fake.driver_faults = 1u << MECH_LIFT;
+    f = snapshot(10000);
+    CHECK(faulted_with(&f, FAULT_DRIVER_FAULT, MECH_LIFT, NO_SIDE) && fake.safe_outputs == stops + 1);
+    for (unsigned i = 0; i < 10; i++) /* latched once: no snapshot on every poll while the pin stays low */
+        poll_at(11000 + i * 1000);
+    CHECK(fake.safe_outputs == stops + 1);
+    fake_send(3, MSG_CLEAR_FAULT, NULL, 0);
+    poll_at(30000);
+    f = reply();
+    CHECK(is_ack(&f, 3, MSG_CLEAR_FAULT, RESULT_DRIVER_FAULT));
+    f = snapshot(31000);
+    CHECK(f.payload[12] == FAULT_DRIVER_FAULT);
+    fake.driver_faults = 0;
+    fake_send(4, MSG_CLEAR_FAULT, NULL, 0);
+    poll_at(40000);
+    f = reply();
+    CHECK(is_ack(&f, 4, MSG_CLEAR_FAULT, RESULT_OK) && snapshot(41000).payload[12] == FAULT_NONE);
+}
+
+static void test_over_current_while_running_stops_everything(void)
+{
+    struct frame f;
+    ready_patient();
+    fake_send(3, MSG_SHUFFLE, NULL, 0);
+    fake_send(4, MSG_ROLL_DICE, NULL, 0);
+    poll_at(10000);
+    fake.driver_faults = 1u << MECH_DISC | 1u << MECH_LIFT; /* the running one is named */
+    f = snapshot(20000);
+    CHECK(faulted_with(&f, FAULT_OVERCURRENT, MECH_DISC, NO_SIDE) && !table_motors_on());
+    CHECK(fake.motor[HAL_MOTOR_DISC] == 0 && fake.motor[HAL_MOTOR_DICE] == 0 && f.payload[0] == PHASE_IDLE);
+}
+
+static void test_clearing_is_refused_while_end_switches_contradict(void)
+{
+    struct frame f;
+    ready_patient();
+    fake_send(0, MSG_EMERGENCY_STOP, NULL, 0);
+    poll_at(10000);
+    fake.sensors |= SENSOR_HATCH_OPEN; /* and HATCH_CLOSED: a shorted switch */
+    fake_clear_tx();
+    fake_send(3, MSG_CLEAR_FAULT, NULL, 0);
+    poll_at(20000);
+    f = reply();
+    CHECK(is_ack(&f, 3, MSG_CLEAR_FAULT, RESULT_SENSOR_CONFLICT));
+    fake.sensors &= (uint16_t)~SENSOR_HATCH_OPEN;
+    fake.sensors |= SENSOR_LIFT_UP(3); /* plate 3 up and down at once */
+    fake_send(4, MSG_CLEAR_FAULT, NULL, 0);
+    poll_at(30000);
+    f = reply();
+    CHECK(is_ack(&f, 4, MSG_CLEAR_FAULT, RESULT_SENSOR_CONFLICT));
+    fake.sensors &= (uint16_t)~SENSOR_LIFT_UP(3);
+    fake_send(5, MSG_CLEAR_FAULT, NULL, 0);
+    poll_at(40000);
+    f = reply();
+    CHECK(is_ack(&f, 5, MSG_CLEAR_FAULT, RESULT_OK));
+}
+
+static void test_boot_every_fault_and_the_stop_make_the_outputs_safe(void)
+{
+    fake_reset();
+    core_init(RESET_POWER_ON);
+    CHECK(fake.safe_outputs == 1);
+    identify(1);
+    configure(1, WALLS, 30, 60000, true);
+    fake_send(2, MSG_SHUFFLE, NULL, 0);
+    poll_at(1000);
+    CHECK(fake.motor[HAL_MOTOR_DISC] == 1);
+    fake_send(0, MSG_EMERGENCY_STOP, NULL, 0);
+    poll_at(2000);
+    CHECK(fake.safe_outputs == 2 && fake.motor[HAL_MOTOR_DISC] == 0);
+}
+
+static void test_the_poll_reads_a_bounded_number_of_bytes_and_still_kicks(void)
+{
+    struct frame f;
+    ready_patient();
+    fake_send(3, MSG_SHUFFLE, NULL, 0);
+    poll_at(2000);
+    configure(4, WALLS, 30, 1000, true); /* back to a 1 s host timeout, the disc turning */
+    poll_at(3000);
+    fake_clear_tx();
+    unsigned snapshots = 0, kicks = fake.kicks;
+    uint64_t now = 3000, tripped = 0;
+    while (now < 1500000) { /* 1.5 s of 7E 3C, refilled as it is read: the line never goes quiet */
+        while (fake.rx_len < sizeof fake.rx - 2) {
+            fake.rx[fake.rx_len++] = 0x7E;
+            fake.rx[fake.rx_len++] = 0x3C;
+        }
+        unsigned before = fake.rx_pos;
+        now += 1000;
+        fake.now = now;
+        uint64_t wake = core_poll(now);
+        CHECK(fake.rx_pos - before <= 64 && wake == now); /* more waits: poll again at once */
+        if (!tripped && fake.motor[HAL_MOTOR_DISC] == 0)
+            tripped = now;
+        while (fake_reply(&f, true)) /* a NAK each poll too: count and drop what was sent */
+            snapshots += f.type == MSG_SNAPSHOT;
+        fake_clear_tx();
+        memmove(fake.rx, fake.rx + fake.rx_pos, fake.rx_len - fake.rx_pos);
+        fake.rx_len -= fake.rx_pos;
+        fake.rx_pos = 0;
+    }
+    CHECK(fake.kicks - kicks == 1497);         /* every poll kicked the watchdog */
+    CHECK(snapshots >= 7 && snapshots <= 12); /* every 200 ms, and at the trip */
+    CHECK(tripped > 1000000 && tripped <= 1005000); /* HOST_SILENT 1 s after the last frame, not after the flood */
+}
+
+/* DIAGNOSTIC 15 stops the main loop: a poll never returns (run in a child, killed after 300 ms). */
+static void test_the_watchdog_test_stops_the_main_loop(void)
+{
+    struct frame f;
+    ready();
+    fake_send(2, MSG_DIAGNOSTIC, (const uint8_t[]){DIAG_WATCHDOG}, 1);
+    fflush(NULL);
+    pid_t child = fork();
+    if (child == 0) {
+        alarm(1);
+        poll_at(2000);
+        _exit(fake.kicks > 0 ? 3 : 4); /* returned: not stalled */
+    }
+    usleep(300000);
+    int status = 0;
+    bool running = waitpid(child, &status, WNOHANG) == 0;
+    CHECK(running);
+    kill(child, SIGKILL);
+    waitpid(child, &status, 0);
+    ready(); /* refused while a motor runs */
+    fake_send(2, MSG_ROLL_DICE, NULL, 0);
+    fake_send(3, MSG_DIAGNOSTIC, (const uint8_t[]){DIAG_WATCHDOG}, 1);
+    poll_at(2000);
+    reply();
+    f = reply();
+    CHECK(is_ack(&f, 3, MSG_DIAGNOSTIC, RESULT_BUSY));
+}
+
+static unsigned ticks_until_stopped(struct stepper *s, bool at_end_after_pulses, unsigned pulses_then_end,
+                                    unsigned *pulses)
+{
+    *pulses = 0;
+    for (unsigned tick = 1; tick < 10000000; tick++) {
+        bool at_end = at_end_after_pulses && *pulses >= pulses_then_end;
+        enum stepper_event event = stepper_tick(s, at_end);
+        *pulses += event == STEPPER_PULSE;
+        if (event == STEPPER_STOPPED)
+            return tick;
+    }
+    return 0;
+}
+
+static void test_a_stepper_stops_at_its_end_switch_or_its_step_limit(void)
+{
+    struct stepper s;
+    unsigned pulses;
+    stepper_init(&s, 10000, 200, 2000, 8000);
+    stepper_start(&s, 1, 500);
+    unsigned ticks = ticks_until_stopped(&s, false, 0, &pulses);
+    CHECK(ticks > 0 && pulses == 500 && s.at_limit && s.direction == 0);
+    CHECK(ticks > 500 * 5 && ticks < 500 * 5 + 2500); /* 2000 steps/s at 10 kHz after a 0.225 s ramp */
+    CHECK(stepper_tick(&s, false) != STEPPER_PULSE && stepper_tick(&s, false) == STEPPER_NONE);
+    stepper_start(&s, -1, 500);
+    ticks = ticks_until_stopped(&s, true, 120, &pulses);
+    CHECK(ticks > 0 && pulses == 120 && !s.at_limit && s.direction == 0);
+    stepper_start(&s, 1, 500);
+    stepper_stop(&s);
+    CHECK(stepper_tick(&s, false) == STEPPER_NONE && !s.at_limit);
+}
+
+static void test_the_brown_out_level_is_programmed_once(void)
+{
+    struct flash_regs flash = {.optcr = 0x0FFFAAECu}; /* the factory option bytes (BOR off), as unlocked by the keys */
+    CHECK(brownout_level(&flash, BOR_LEVEL_3) == BOR_PROGRAMMED);
+    CHECK((flash.optcr & FLASH_OPTCR_BOR_MASK) == BOR_LEVEL_3 && (flash.optcr & 0x0FFFFFF0u) == 0x0FFFAAE0u);
+    CHECK(flash.optkeyr == FLASH_OPTKEY2 && (flash.optcr & FLASH_OPTCR_OPTSTRT) && (flash.optcr & FLASH_OPTCR_OPTLOCK));
+    struct flash_regs again = {.optcr = 0x0FFFAAE1u};
+    CHECK(brownout_level(&again, BOR_LEVEL_3) == BOR_ALREADY_SET && again.optkeyr == 0 && again.optcr == 0x0FFFAAE1u);
+    struct flash_regs locked = {.optcr = 0x0FFFAAEDu}; /* keys refused: OPTLOCK stays set */
+    CHECK(brownout_level(&locked, BOR_LEVEL_3) == BOR_FAILED && (locked.optcr & FLASH_OPTCR_BOR_MASK) == BOR_OFF);
+}
+
 int main(void)
 {
     test_check_values();
@@ -495,6 +837,21 @@ int main(void)
     test_diagnostic_mode();
     test_blinking_lamp();
     test_new_tile_count_waits_for_the_cycle();
+    test_a_hatch_whose_switch_never_closes_times_out();
+    test_a_disc_whose_index_never_counts_times_out();
+    test_dice_that_never_settle_time_out();
+    test_a_wall_that_takes_too_long_as_a_whole_times_out();
+    test_a_lowering_whose_switch_never_closes_times_out_and_names_the_side();
+    test_a_plate_stops_at_its_top_switch_before_the_others();
+    test_a_stepper_at_its_step_limit_is_overtravel();
+    test_a_driver_fault_at_rest_latches_and_is_not_cleared_while_it_lasts();
+    test_over_current_while_running_stops_everything();
+    test_clearing_is_refused_while_end_switches_contradict();
+    test_boot_every_fault_and_the_stop_make_the_outputs_safe();
+    test_the_poll_reads_a_bounded_number_of_bytes_and_still_kicks();
+    test_the_watchdog_test_stops_the_main_loop();
+    test_a_stepper_stops_at_its_end_switch_or_its_step_limit();
+    test_the_brown_out_level_is_programmed_once();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

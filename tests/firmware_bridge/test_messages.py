@@ -121,3 +121,14 @@ def test_bad_values_fail_where_the_message_is_made():
     with pytest.raises(ProtocolError, match="NOP: a field does not fit its wire format"):
         Nop(70000)
     assert Lamp(1, 2, 100).pattern is LampPattern.BLINK  # a plain int of a member becomes the member
+
+
+def test_every_fault_the_mcu_can_latch_has_a_hint_for_the_technician():
+    """A new fault code needs its hint (controller/display/hints.py): the display shows it with the code."""
+    from controller.display.hints import hint
+
+    for kind in FaultKind:
+        if kind is not FaultKind.NONE:
+            for code in (kind.name, f"{kind.name}/HATCH", f"{kind.name}/LIFT/side1"):
+                assert not hint(code).startswith("unknown fault"), code
+    assert "hatch" in hint("TRAVEL_TIMEOUT/HATCH") and "side 2" in hint("OVERTRAVEL/LIFT/side2")

@@ -5,6 +5,7 @@ import random
 import pytest
 
 from firmware_bridge.messages import (
+    NO_SIDE,
     BuildWalls,
     ClearFault,
     Configure,
@@ -22,7 +23,7 @@ from firmware_bridge.messages import (
 )
 from hw_tests.errors import HarnessError
 from hw_tests.faults import NO_FAULTS, FaultPlan, Jam, Noise
-from hw_tests.mechanism import TableModel, Timings
+from hw_tests.mechanism import Motor, TableModel, Timings
 
 CONFIG_136 = Configure.build((34, 34, 34, 34), 30, 1000, 200)
 
@@ -155,10 +156,14 @@ def test_noise_rates_are_checked():
 
 
 def test_jam_settings_are_checked():
-    with pytest.raises(HarnessError, match=r"Jam\.side: expected 0-3, got 4"):
+    with pytest.raises(HarnessError, match=r"Jam\.side: expected 0-3 for STACKER, got 4"):
         Jam(Mechanism.STACKER, 4)
-    with pytest.raises(HarnessError, match=r"Jam\.mechanism: the simulator jams STACKER or LIFT, not DICE"):
-        Jam(Mechanism.DICE, 0)
+    with pytest.raises(HarnessError, match=r"Jam\.mechanism: the simulator jams STACKER, .*DICE, not RING"):
+        Jam(Mechanism.RING, 0)
+    with pytest.raises(HarnessError, match=r"Jam\.side: DISC has no sides, got 0"):
+        Jam(Mechanism.DISC, 0)
+    with pytest.raises(HarnessError, match=r"FaultPlan\.overcurrent: the drivers are those of HATCH, DISC, STACKER, "):
+        FaultPlan(overcurrent=(Mechanism.DICE,))
 
 
 def test_the_hatch_opens_above_the_built_walls_and_closes_back_to_them():
@@ -223,3 +228,94 @@ def test_a_stop_while_the_hatch_closes_above_the_walls_keeps_them_and_a_reopen_r
     run(table, LiftWalls(), 67)
     table.advance(75)
     assert table.phase is Phase.LIFTED
+
+
+# -- motion limits, driver faults, clearing (issue 28) ------------------------------------------------------------
+
+
+def fault_of(table):
+    return table.fault.kind, table.fault.mechanism, table.fault.side
+
+
+def lifted(table):
+    """Built, hatch cycled, lifted: the table with its walls up."""
+    build(table)
+    run(table, LiftWalls(), 100)
+    table.advance(110)
+    assert table.phase is Phase.LIFTED and not table.motors_on
+
+
+def test_a_hatch_whose_switch_never_closes_stops_at_k_times_its_travel():
+    table = model(FaultPlan(jams=(Jam(Mechanism.HATCH),)))
+    run(table, Hatch(True), 0)
+    table.advance(3 * 1.5 - 0.01)
+    assert table.motors_on and table.fault.kind is FaultKind.NONE
+    table.advance(3 * 1.5)
+    assert fault_of(table) == (FaultKind.TRAVEL_TIMEOUT, Mechanism.HATCH, NO_SIDE) and not table.motors_on
+    assert table.phase is Phase.INTAKE_OPEN
+
+
+def test_a_disc_whose_index_never_counts_and_dice_that_never_settle_are_run_timeouts():
+    table = model(FaultPlan(jams=(Jam(Mechanism.DISC),)))
+    run(table, Shuffle(), 0)
+    table.advance(3 * 8.0 - 0.01)
+    assert table.motors_on
+    table.advance(3 * 8.0)
+    assert fault_of(table) == (FaultKind.RUN_TIMEOUT, Mechanism.DISC, NO_SIDE) and table.phase is Phase.IDLE
+    table = model(FaultPlan(jams=(Jam(Mechanism.DICE),)))
+    run(table, RollDice(), 0)
+    table.advance(3 * 1.2)
+    assert fault_of(table) == (FaultKind.RUN_TIMEOUT, Mechanism.DICE, NO_SIDE)
+
+
+def test_a_lowering_plate_whose_switch_never_closes_is_named():
+    table = model()
+    lifted(table)
+    table.faults = FaultPlan(jams=(Jam(Mechanism.LIFT, 2),))
+    run(table, LowerPlatforms(), 200)
+    table.advance(200 + 2.0)
+    assert table.motor[Motor.lift(0)] == 0 and table.motor[Motor.lift(2)] == -1  # each stops at its switch
+    table.advance(200 + 3 * 2.0)
+    assert fault_of(table) == (FaultKind.TRAVEL_TIMEOUT, Mechanism.LIFT, 2) and table.phase is Phase.LIFTED
+
+
+def test_with_a_large_jam_factor_the_step_limit_stops_a_stepper_first():
+    table = model(FaultPlan(jams=(Jam(Mechanism.HATCH),)))
+    assert table.configure(Configure.build((34, 34, 34, 34), 60, 1000, 200), first=False) is Result.OK
+    run(table, Hatch(True), 0)
+    table.advance(4 * 1.5 - 0.01)
+    assert table.motors_on
+    table.advance(4 * 1.5)  # four travels' steps, before k = 6 travels' time
+    assert fault_of(table) == (FaultKind.OVERTRAVEL, Mechanism.HATCH, NO_SIDE)
+
+
+def test_a_driver_fault_at_rest_latches_and_keeps_the_fault_until_it_is_gone():
+    table = model(FaultPlan(driver_faults=(Mechanism.LIFT,)))
+    table.advance(0.1)
+    assert fault_of(table) == (FaultKind.DRIVER_FAULT, Mechanism.LIFT, NO_SIDE)
+    assert table.execute(ClearFault(), 0.2) is Result.DRIVER_FAULT
+    table.faults = NO_FAULTS
+    run(table, ClearFault(), 0.3)
+    assert table.fault.kind is FaultKind.NONE
+
+
+def test_over_current_names_the_running_mechanism():
+    table = model(FaultPlan(overcurrent=(Mechanism.DISC, Mechanism.HATCH)))
+    table.advance(0.1)
+    assert table.fault.kind is FaultKind.NONE  # the hatch at rest draws nothing
+    run(table, Shuffle(), 0.2)
+    table.advance(0.2)
+    assert fault_of(table) == (FaultKind.OVERCURRENT, Mechanism.DISC, NO_SIDE) and not table.motors_on
+    run(table, ClearFault(), 0.3)  # at rest the over-current is gone
+
+
+def test_clearing_is_refused_while_end_switches_contradict():
+    table = model()
+    table.stop_all(FaultKind.EMERGENCY_STOP)
+    table.sensors |= Sensor.HATCH_OPEN  # and HATCH_CLOSED
+    assert table.execute(ClearFault(), 0) is Result.SENSOR_CONFLICT
+    table.sensors &= ~Sensor.HATCH_OPEN
+    table.sensors |= Sensor.lift_up(1)  # and LIFT_DOWN_1
+    assert table.execute(ClearFault(), 0) is Result.SENSOR_CONFLICT
+    table.sensors &= ~Sensor.lift_up(1)
+    run(table, ClearFault(), 0)

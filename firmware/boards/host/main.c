@@ -6,7 +6,13 @@
  *   mjtable-fw [--board-id ID] [--seed N] [--speed X]
  *
  * --seed is the mechanism's random source (random.Random(N)), --speed its speed factor (0.01-1000); the side
- * channel's SPEED and SEED set them too. */
+ * channel's SPEED and SEED set them too.
+ *
+ * A Linux process has no watchdog and no hard-fault handler, so this board emulates both as a chip has them: a core
+ * that has not kicked for WATCHDOG_US (an interval timer's SIGALRM) is restarted, core_init(WATCHDOG) from the top
+ * of main by siglongjmp, the ports kept like the chip's UART lines; a fault signal (SIGILL, SIGSEGV, SIGBUS, SIGFPE)
+ * makes the outputs safe and waits for that watchdog, as the Cortex-M boards' hard-fault handler does. The watchdog
+ * counts wall time and is longer than the chip's 250 ms: a process descheduled on a loaded machine is not stuck. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <setjmp.h>
 #include <sys/select.h>
+#include <sys/time.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,6 +32,8 @@
 #include "sim/sim.h"
 
 #define RX_SIZE 4096
+#define WATCHDOG_US 1000000
+#define REARM_US 100000 /* the timer is re-armed at most this often: the reset comes 0.9-1.0 s after the last kick */
 
 struct port {
     int master, slave;
@@ -36,6 +46,9 @@ static struct port link_port, sim_port;
 static struct timespec started;
 static char board_id[BOARD_ID_SIZE + 1] = "HOST-0001";
 static volatile sig_atomic_t stopping;
+static sigjmp_buf reboot;
+static uint64_t armed_at;
+static bool armed;
 
 static void fail(const char *what)
 {
@@ -120,8 +133,36 @@ void hal_lamp(uint8_t lamp, bool on)
     (void)on;
 }
 
+static void arm_watchdog(void)
+{
+    struct itimerval timer = {{0, 0}, {WATCHDOG_US / 1000000, WATCHDOG_US % 1000000}};
+    setitimer(ITIMER_REAL, &timer, NULL);
+}
+
 void hal_watchdog_kick(void)
 {
+    uint64_t now = hal_time_us();
+    if (!armed || now - armed_at >= REARM_US) {
+        arm_watchdog();
+        armed_at = now;
+        armed = true;
+    }
+}
+
+/* The watchdog ran out: restart the firmware (the chip's reset), whatever it was doing. */
+static void on_watchdog(int signal)
+{
+    (void)signal;
+    siglongjmp(reboot, RESET_WATCHDOG);
+}
+
+/* The hard-fault handler: outputs safe at once, then nothing until the watchdog resets the chip. */
+static void on_fault(int signal)
+{
+    (void)signal;
+    hal_safe_outputs();
+    for (;;)
+        pause();
 }
 
 uint8_t hal_reset_reason(void)
@@ -191,13 +232,22 @@ int main(int argc, char **argv)
     open_port(&sim_port);
     printf("link %s\nsim %s\n", link_port.path, sim_port.path);
     fflush(stdout);
-    core_init(hal_reset_reason());
+    struct sigaction watchdog = {.sa_handler = on_watchdog}, fault = {.sa_handler = on_fault};
+    sigemptyset(&watchdog.sa_mask);
+    sigemptyset(&fault.sa_mask);
+    fault.sa_flags = SA_NODEFER; /* a second fault after the restart is handled the same way */
+    sigaction(SIGALRM, &watchdog, NULL);
+    for (int i = 0; i < 4; i++)
+        sigaction((const int[]){SIGILL, SIGSEGV, SIGBUS, SIGFPE}[i], &fault, NULL);
+    int reason = sigsetjmp(reboot, 1);
+    armed = false;
+    core_init(reason ? (uint8_t)reason : hal_reset_reason());
     while (!stopping) {
         uint64_t now = hal_time_us();
         uint64_t wake = core_poll(now);
         uint64_t wait = wake - now;
-        if (wait > 1000000)
-            wait = 1000000;
+        if (wait > HAL_POLL_MAX_US)
+            wait = HAL_POLL_MAX_US;
         struct timeval timeout = {(time_t)(wait / 1000000), (suseconds_t)(wait % 1000000)};
         fd_set readable;
         FD_ZERO(&readable);

@@ -2,12 +2,18 @@
  * 168 MHz whatever RCC says) and on the chip (the board's own clock). */
 #include "clock.h"
 
+#include "chip.h"
+
 #include "stm32f4.h"
 
 static volatile uint64_t ms;
 static uint32_t cycles_per_us;
 
-void systick_handler(void) { ms++; }
+void systick_handler(void)
+{
+    ms++;
+    chip_tick();
+}
 
 void clock_init(uint32_t cpu_hz)
 {

@@ -1,8 +1,12 @@
 /* Reset handler and vector table of the STM32F405 (16 core exceptions + 82 interrupts, RM0090 table 61):
- * copy .data, zero .bss, enable the FPU, call main. Interrupts this firmware does not enable go to a handler
- * that stops the chip (the independent watchdog, where it runs, then resets it). */
+ * copy .data, zero .bss (not .noinit), enable the FPU, call main. A hard fault, and every interrupt this firmware
+ * does not enable, goes to a handler that first drives every output to its safe state (hal_safe_outputs, as Klipper
+ * does on a shutdown) and then waits for the watchdog's reset (chip_halt): a motor never runs on through the
+ * 250 ms the independent watchdog takes. */
 #include <stdint.h>
 
+#include "chip.h"
+#include "hal.h"
 #include "stm32f4.h"
 
 extern uint32_t _sidata, _sdata, _edata, _sbss, _ebss, _estack;
@@ -18,8 +22,8 @@ void usart2_handler(void) __attribute__((weak, alias("default_handler")));
 void default_handler(void)
 {
     irq_disable();
-    for (;;) {
-    }
+    hal_safe_outputs();
+    chip_halt();
 }
 
 void reset_handler(void)

@@ -13,6 +13,7 @@
 #define SYST_CSR_ENABLE (1u << 0)
 #define SYST_CSR_TICKINT (1u << 1)
 #define SYST_CSR_CLKSOURCE (1u << 2) /* the processor clock */
+#define SYST_CSR_COUNTFLAG (1u << 16) /* counted to 0 since last read (reading clears it) */
 #define NVIC_ISER(n) REG32(0xE000E100u + 4u * (n))
 #define NVIC_ISPR(n) REG32(0xE000E200u + 4u * (n))
 #define NVIC_IPR_BYTE(irq) (*(volatile uint8_t *)(uintptr_t)(0xE000E400u + (irq)))

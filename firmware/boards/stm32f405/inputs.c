@@ -94,5 +94,12 @@ bool hal_disc_mixed(void) { return revolutions >= MIX_REVOLUTIONS; }
 
 uint32_t hal_nominal_us(enum hal_nominal which)
 {
-    return which == HAL_NOMINAL_LIFT ? NOMINAL_LIFT_US : NOMINAL_STACK_US;
+    switch (which) {
+    case HAL_NOMINAL_LIFT: return NOMINAL_LIFT_US;
+    case HAL_NOMINAL_LOWER: return NOMINAL_LOWER_US;
+    case HAL_NOMINAL_HATCH: return NOMINAL_HATCH_US;
+    case HAL_NOMINAL_MIX: return NOMINAL_MIX_US;
+    case HAL_NOMINAL_DICE: return DICE_ROLL_MS * 1000u;
+    default: return NOMINAL_STACK_US;
+    }
 }

@@ -2,8 +2,10 @@
  * is in motion.c (motors), inputs.c (switches, sensors, stack counters) and dice.c. The system clock is the 16 MHz
  * HSI as the chip starts (no PLL wait, no crystal): plenty for one 115200-baud link and 10 kHz step pacing. */
 #include "board.h"
+#include "chip.h"
 #include "clock.h"
 #include "hal.h"
+#include "option_bytes.h"
 #include "pins.h"
 #include "reset.h"
 #include "stm32f4.h"
@@ -39,6 +41,12 @@ const char *hal_board_id(void)
     return id;
 }
 uint8_t hal_reboot_requested(void) { return 0; } /* a real chip resets itself (the watchdog) */
+void chip_tick(void) {}
+void chip_halt(void)
+{
+    for (;;) { /* the independent watchdog resets the chip */
+    }
+}
 void hal_phase_entered(uint8_t phase, uint64_t now_us)
 {
     (void)phase;
@@ -62,6 +70,7 @@ int main(void)
     if (!reset_reason) {
         reset_reason = 1; /* no flag at all: take it as a power-on */
     }
+    (void)brownout_level(FLASH_REGS, BOR_LEVEL); /* once per chip; later boots find it set */
     clock_init(CPU_HZ);
     for (unsigned i = 0; i < sizeof LAMP_PINS / sizeof LAMP_PINS[0]; i++) {
         gpio_output(LAMP_PINS[i], false);

@@ -1,25 +1,20 @@
 /* The motors: step/dir/enable steppers for the lift plates and the hatch, paced by TIM2 at STEP_TICK_HZ with a
- * linear ramp; PWM DC motors for the stackers and the disc on TIM3 / TIM4 with a soft start. A stepper never
- * drives into a closed end switch of its travel, and a side's stacker stops by itself when its wall has all its
- * stacks, whatever the core does; the core still decides every start and stop. */
+ * linear ramp (src/core/stepper.c); PWM DC motors for the stackers and the disc on TIM3 / TIM4 with a soft start.
+ * Whatever the core does: a stepper never drives into a closed end switch of its travel and stops after
+ * STEP_LIMIT_TRAVELS full travels' worth of steps in one move, a side's stacker stops when its wall has all its
+ * stacks, and a driver that asserts its fault output cuts every output within the millisecond (the core, polling,
+ * then latches the fault by name). The core still decides every start and stop. */
 #include "board.h"
 #include "clock.h"
+#include "core/stepper.h"
 #include "hal.h"
 #include "pins.h"
 #include "stm32f4.h"
 
-#define Q 256u /* step rates are in steps/s x Q */
-#define RATE_START (200u * Q)
-#define ACCEL_PER_TICK (STEP_ACCEL_PER_S2 * Q / STEP_TICK_HZ)
+#define RATE_START 200u /* steps/s from standstill */
 #define PWM_TOP (CPU_HZ / PWM_HZ)
 #define PWM_RUN (PWM_TOP * PWM_DUTY_PERCENT / 100u)
 #define PWM_RAMP_PER_MS (PWM_RUN / PWM_RAMP_MS + 1u)
-
-struct stepper {
-    volatile int8_t direction; /* written by hal_motor, cleared by the interrupt at an end switch */
-    bool pulse_high;
-    uint32_t rate, top, acc;
-};
 
 static struct stepper steppers[STEPPERS];
 static volatile uint32_t pwm_target[5]; /* compare values the soft start ramps to: stackers 0-3, then the disc */
@@ -52,7 +47,8 @@ void motion_init(void)
         gpio_output(STEPPER_PINS[i].enable, true); /* disabled (nEN high) before anything else */
         gpio_output(STEPPER_PINS[i].step, false);
         gpio_output(STEPPER_PINS[i].dir, false);
-        steppers[i].top = (i == STEPPER_HATCH ? HATCH_STEPS_PER_S : LIFT_STEPS_PER_S) * Q;
+        stepper_init(&steppers[i], STEP_TICK_HZ, RATE_START, i == STEPPER_HATCH ? HATCH_STEPS_PER_S : LIFT_STEPS_PER_S,
+                     STEP_ACCEL_PER_S2);
     }
     RCC_APB1ENR |= RCC_APB1ENR_TIM2 | RCC_APB1ENR_TIM3 | RCC_APB1ENR_TIM4;
     pwm_timer_init(TIM3_BASE, 4);
@@ -88,27 +84,19 @@ static void stepper_release(unsigned i)
 static void step_tick(unsigned i)
 {
     struct stepper *s = &steppers[i];
-    if (s->pulse_high) {
-        gpio_write(STEPPER_PINS[i].step, false);
-        s->pulse_high = false;
-        return;
-    }
     const int8_t direction = s->direction;
-    if (!direction) {
-        return;
+    switch (stepper_tick(s, direction && at_end(i, direction))) {
+    case STEPPER_PULSE: gpio_write(STEPPER_PINS[i].step, true); break;
+    case STEPPER_PULSE_END: gpio_write(STEPPER_PINS[i].step, false); break;
+    case STEPPER_STOPPED: stepper_release(i); break;
+    case STEPPER_NONE: break;
     }
-    if (at_end(i, direction)) {
-        s->direction = 0;
-        stepper_release(i);
-        return;
-    }
-    s->rate = s->rate + ACCEL_PER_TICK < s->top ? s->rate + ACCEL_PER_TICK : s->top;
-    s->acc += s->rate;
-    if (s->acc >= STEP_TICK_HZ * Q) {
-        s->acc -= STEP_TICK_HZ * Q;
-        gpio_write(STEPPER_PINS[i].step, true);
-        s->pulse_high = true;
-    }
+}
+
+static bool driver_fault_pin(void)
+{
+    return inputs_active(IN_FAULT_HATCH) || inputs_active(IN_FAULT_LIFT) || inputs_active(IN_FAULT_DISC)
+           || inputs_active(IN_FAULT_STACKER);
 }
 
 static void pwm_ms(void)
@@ -132,6 +120,9 @@ void tim2_handler(void)
     if (++ms_divider >= STEP_TICK_HZ / 1000u) {
         ms_divider = 0;
         inputs_sample(clock_us());
+        if (driver_fault_pin()) { /* at once, not at the core's next poll */
+            hal_safe_outputs();
+        }
         pwm_ms();
     }
 }
@@ -140,16 +131,14 @@ static void stepper_run(unsigned i, int8_t direction)
 {
     struct stepper *s = &steppers[i];
     if (!direction) {
-        s->direction = 0;
+        stepper_stop(s);
         stepper_release(i);
         return;
     }
     irq_disable();
     gpio_write(STEPPER_PINS[i].dir, direction > 0);
     gpio_write(STEPPER_PINS[i].enable, false);
-    s->rate = RATE_START;
-    s->acc = 0;
-    s->direction = direction;
+    stepper_start(s, direction, STEP_LIMIT_TRAVELS * (i == STEPPER_HATCH ? HATCH_TRAVEL_STEPS : LIFT_TRAVEL_STEPS));
     irq_enable();
 }
 
@@ -176,15 +165,39 @@ void hal_motor(enum hal_motor motor, int8_t direction, uint8_t tiles)
     }
 }
 
-uint8_t hal_motor_fault(void)
+/* Every output safe, from the main loop, the timer interrupt or the hard-fault handler: no more step pulses (a
+ * plate above its bottom switch keeps its holding torque, the rest released), every PWM compare at 0 at once. */
+void hal_safe_outputs(void)
+{
+    for (unsigned i = 0; i < STEPPERS; i++) {
+        stepper_stop(&steppers[i]);
+        gpio_write(STEPPER_PINS[i].step, false);
+        stepper_release(i);
+    }
+    for (unsigned m = 0; m < 5u; m++) {
+        pwm_target[m] = 0;
+        *pwm_ccr(m) = 0;
+    }
+}
+
+bool hal_step_limit_reached(enum hal_motor motor)
+{
+    if (motor == HAL_MOTOR_HATCH) {
+        return steppers[STEPPER_HATCH].at_limit;
+    }
+    return motor >= HAL_MOTOR_LIFT0 && motor < HAL_MOTORS && steppers[motor - HAL_MOTOR_LIFT0].at_limit;
+}
+
+uint8_t hal_driver_faults(void)
 {
     static const struct {
         uint8_t input, mechanism; /* PROTOCOL.md mechanisms: HATCH 1, DISC 2, STACKER 4, LIFT 6 */
     } faults[] = {{IN_FAULT_HATCH, 1}, {IN_FAULT_DISC, 2}, {IN_FAULT_STACKER, 4}, {IN_FAULT_LIFT, 6}};
+    uint8_t asserted = 0;
     for (unsigned i = 0; i < sizeof faults / sizeof faults[0]; i++) {
         if (inputs_active(faults[i].input)) {
-            return faults[i].mechanism;
+            asserted |= (uint8_t)(1u << faults[i].mechanism);
         }
     }
-    return 0;
+    return asserted;
 }

@@ -70,6 +70,15 @@ static const struct pin DICE_DATA_PIN = {PA, 5}, DICE_CLOCK_PIN = {PA, 6}, DICE_
 #define DICE_FRAME_MS 60u         /* one spinning face per frame */
 #define NOMINAL_STACK_US 1200000u /* one stack per side every 1.2 s: the jam detector's first guess */
 #define NOMINAL_LIFT_US 2500000u  /* a lift plate's travel from bottom to top */
+#define NOMINAL_LOWER_US 2500000u /* and back down, at the same rate */
+#define NOMINAL_HATCH_US 1500000u /* the hatch from one end switch to the other */
+#define NOMINAL_MIX_US 8000000u   /* the disc's MIX_REVOLUTIONS */
+/* Every motion's time limit is the host's jam factor k x its nominal time above (PROTOCOL.md §4 "Motion limits"). The
+ * steppers also stop by themselves after STEP_LIMIT_TRAVELS full travels' steps in one move, k or not. */
+#define STEP_LIMIT_TRAVELS 4u
+#define LIFT_TRAVEL_STEPS (LIFT_STEPS_PER_S * (NOMINAL_LIFT_US / 1000u) / 1000u)
+#define HATCH_TRAVEL_STEPS (HATCH_STEPS_PER_S * (NOMINAL_HATCH_US / 1000u) / 1000u)
 #define WATCHDOG_MS 250u          /* the independent watchdog resets a core that stopped polling this long */
+#define BOR_LEVEL BOR_LEVEL_3     /* brown-out reset below about 2.65 V (a 3.3 V supply): option_bytes.h */
 
 #endif

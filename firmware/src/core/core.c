@@ -15,6 +15,11 @@
 #define FIRMWARE_NAME "mjtable-fw 1.0"
 #define CAPABILITIES (CAP_TWO_SETS | CAP_DICE | CAP_LAMPS | CAP_DIAGNOSTIC | CAP_TILE_COUNT | CAP_JAM_DETECT)
 #define IDLE_RESYNC_US 5000u /* a partial frame that has not grown for this long had a corrupted LEN */
+/* Bytes of the host link one poll reads at most, so the timers, the snapshots and the watchdog kick run whatever the
+ * line carries: a flood of 7E 3C costs a 61-byte CRC every two bytes, more on a 16 MHz chip than the two bytes take
+ * to arrive at 115200 baud, and an unbounded read loop never let the rest of the poll run. What does not fit waits
+ * in the UART ring (or overflows it: lost bytes, as on a noisy line). */
+#define RX_BUDGET 64u
 #define DEFAULT_SNAPSHOT_US 200000u
 #define DEFAULT_HOST_TIMEOUT_US 1000000u
 
@@ -170,10 +175,10 @@ static bool decodes(const struct frame *f)
     const uint8_t *p = f->payload;
     switch (f->type) {
     case MSG_LAMP: return p[1] <= LAMP_BLINK;
-    case MSG_ACK: return payload_size(p[0]) >= 0 && p[1] <= RESULT_UNKNOWN_COMMAND;
+    case MSG_ACK: return payload_size(p[0]) >= 0 && p[1] <= RESULT_SENSOR_CONFLICT;
     case MSG_NAK: return p[1] <= NAK_UNSYNCED;
     case MSG_IDENTITY: return p[34] <= RESET_PIN;
-    case MSG_SNAPSHOT: return p[0] <= PHASE_LOWERING && p[12] <= FAULT_EMERGENCY_STOP && p[13] <= MECH_DICE;
+    case MSG_SNAPSHOT: return p[0] <= PHASE_LOWERING && p[12] <= FAULT_DRIVER_FAULT && p[13] <= MECH_DICE;
     default: return true;
     }
 }
@@ -259,14 +264,17 @@ static void handle(const struct frame *f, uint64_t now)
     }
 }
 
-/* Every byte the host sent since the last poll; one NAK for the frames broken in it. */
-static void receive(uint64_t now)
+/* The bytes the host sent since the last poll, RX_BUDGET at most; one NAK for the frames broken in them. True when
+ * the budget ran out (more may be waiting: the board polls again at once). */
+static bool receive(uint64_t now)
 {
     struct frame f;
     uint32_t broken = frame_reader_broken(&c.reader);
     bool got = false;
+    unsigned taken = 0;
     int byte;
-    while ((byte = hal_serial_getc()) >= 0) {
+    while (taken < RX_BUDGET && (byte = hal_serial_getc()) >= 0) {
+        taken++;
         got = true;
         c.last_rx_byte = now;
         frame_reader_push(&c.reader, (uint8_t)byte);
@@ -280,6 +288,17 @@ static void receive(uint64_t now)
     }
     if (frame_reader_broken(&c.reader) != broken)
         send_nak(NAK_CORRUPT);
+    return taken == RX_BUDGET;
+}
+
+/* DIAGNOSTIC 15: the main loop stops here, as a core stuck in a loop would. Nothing kicks the watchdog any more: the
+ * chip resets (reset reason WATCHDOG) and latches MCU_RESET, which is what the test checks. Interrupts still run, so
+ * the ACK already queued goes out. */
+static void stall(void)
+{
+    volatile uint32_t spins = 0;
+    for (;;)
+        spins++;
 }
 
 /* No valid frame from the host for host_timeout while a motor runs: stop everything. */
@@ -307,7 +326,7 @@ uint64_t core_poll(uint64_t now)
 #endif
     if ((reboot = hal_reboot_requested()) != 0)
         core_init(reboot);
-    receive(now);
+    bool more = receive(now);
 #if CONFIG_SIMULATED
     /* The simulated mechanism's events in time order, the table following each at its own time, as the Python
      * model steps through them: a late poll counts no stack that came after a jam's deadline. */
@@ -330,8 +349,12 @@ uint64_t core_poll(uint64_t now)
         c.next_snapshot = now + c.snapshot_us;
         send_snapshot();
     }
+    if (table_watchdog_test())
+        stall();
     hal_watchdog_kick();
-    uint64_t wake = earliest(c.next_snapshot, table_next_due(now));
+    if (more)
+        return now;
+    uint64_t wake = earliest(earliest(c.next_snapshot, table_next_due(now)), now + HAL_POLL_MAX_US);
     if (table_motors_on())
         wake = earliest(wake, c.last_host_rx + c.host_timeout_us + 1);
     if (c.reader.count)

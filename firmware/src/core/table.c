@@ -1,7 +1,11 @@
 /* The table's rules (see table.h). Times are microseconds of hal_time_us(); no floating point.
  *
- * Rule choices the protocol leaves open follow hw_tests/mechanism.py, the executable twin: a hatch has no travel
- * timeout; LOWER_PLATFORMS is checked against the phase only; DEALER and LAMP change no snapshot field. */
+ * Every motor the core starts has a time limit, k x its motion's nominal duration (PROTOCOL.md §4 "Motion limits"),
+ * so a sensor that never fires (a broken switch, wire or index sensor) stops the motor and names it; the steppers
+ * also stop by themselves at the board's step limit. Every stop goes through hal_safe_outputs().
+ *
+ * Rule choices the protocol leaves open follow hw_tests/mechanism.py, the executable twin: LOWER_PLATFORMS is
+ * checked against the phase only; DEALER and LAMP change no snapshot field. */
 #include "core/table.h"
 
 #include <string.h>
@@ -30,10 +34,10 @@ static struct {
     uint8_t lamps_lit; /* the outputs as last set, one bit per lamp */
     uint8_t dealer_seat, dealer_wind;
     int8_t motor[HAL_MOTORS];
-    uint64_t learned[SEATS];   /* each side's learned stack interval; 0 = the board's nominal one */
+    uint64_t deadline[HAL_MOTORS]; /* each running motor's time limit */
+    uint64_t learned[SEATS];       /* each side's learned stack interval; 0 = the board's nominal one */
     uint64_t last_pulse[SEATS];
     uint8_t stacks_seen[SEATS];
-    uint64_t travel_deadline;
     uint32_t version;
 } t;
 
@@ -42,10 +46,58 @@ static void changed(void)
     t.version++;
 }
 
-static void motor(enum hal_motor which, int8_t direction, uint8_t wall_tiles)
+static uint8_t mechanism_of(enum hal_motor which)
+{
+    switch (which) {
+    case HAL_MOTOR_HATCH: return MECH_HATCH;
+    case HAL_MOTOR_DISC: return MECH_DISC;
+    case HAL_MOTOR_DICE: return MECH_DICE;
+    default: return which < HAL_MOTOR_LIFT0 ? MECH_STACKER : MECH_LIFT;
+    }
+}
+
+static uint8_t side_of(enum hal_motor which)
+{
+    if (which >= HAL_MOTOR_LIFT0)
+        return (uint8_t)(which - HAL_MOTOR_LIFT0);
+    return which >= HAL_MOTOR_STACKER0 ? (uint8_t)(which - HAL_MOTOR_STACKER0) : NO_SIDE;
+}
+
+static bool stepper(enum hal_motor which)
+{
+    return which == HAL_MOTOR_HATCH || which >= HAL_MOTOR_LIFT0;
+}
+
+/* The time limit of a motion: k x its nominal duration; a stacker's is its whole wall, one nominal interval per
+ * stack and one more for the start, since the jam detector alone lets an interval grow by k each stack. */
+static uint64_t limit(enum hal_motor which, int8_t direction, uint8_t wall_tiles)
+{
+    uint64_t nominal;
+    switch (which) {
+    case HAL_MOTOR_HATCH: nominal = hal_nominal_us(HAL_NOMINAL_HATCH); break;
+    case HAL_MOTOR_DISC: nominal = hal_nominal_us(HAL_NOMINAL_MIX); break;
+    case HAL_MOTOR_DICE: nominal = hal_nominal_us(HAL_NOMINAL_DICE); break;
+    default:
+        if (which < HAL_MOTOR_LIFT0)
+            nominal = (uint64_t)hal_nominal_us(HAL_NOMINAL_STACK_INTERVAL) * ((wall_tiles + 1u) / 2u + 1u);
+        else
+            nominal = hal_nominal_us(direction > 0 ? HAL_NOMINAL_LIFT : HAL_NOMINAL_LOWER);
+        break;
+    }
+    return nominal * t.jam_tenths / 10u;
+}
+
+static void run(enum hal_motor which, int8_t direction, uint8_t wall_tiles, uint64_t now)
 {
     t.motor[which] = direction;
+    t.deadline[which] = now + limit(which, direction, wall_tiles);
     hal_motor(which, direction, wall_tiles);
+}
+
+static void stop(enum hal_motor which)
+{
+    t.motor[which] = 0;
+    hal_motor(which, 0, 0);
 }
 
 static void enter(uint8_t phase, uint64_t now)
@@ -58,13 +110,11 @@ void table_init(uint64_t now)
 {
     (void)now;
     memset(&t, 0, sizeof t);
-    for (int m = 0; m < HAL_MOTORS; m++)
-        motor((enum hal_motor)m, 0, 0);
+    hal_safe_outputs();
     for (uint8_t lamp = 0; lamp < LAMPS; lamp++)
         hal_lamp(lamp, false);
     t.fault.side = NO_SIDE;
     t.jam_tenths = 30;
-    t.travel_deadline = NEVER;
     t.sensors = hal_sensors();
     t.phase = (t.sensors & SENSOR_ALL_LIFT_UP) == SENSOR_ALL_LIFT_UP ? PHASE_LIFTED : PHASE_IDLE;
 }
@@ -96,10 +146,8 @@ static uint8_t stable_phase(uint8_t phase)
 
 void table_stop_all(uint8_t kind, uint8_t mechanism, uint8_t side)
 {
-    for (int m = 0; m < HAL_MOTORS; m++)
-        if (t.motor[m])
-            motor((enum hal_motor)m, 0, 0);
-    t.travel_deadline = NEVER;
+    memset(t.motor, 0, sizeof t.motor);
+    hal_safe_outputs();
     t.build_requested = false;
     if (t.phase == PHASE_STACKING)
         t.mixed = true; /* the tiles left on the disc are still mixed: BUILD_WALLS starts over at once */
@@ -177,7 +225,7 @@ static uint8_t hatch(bool open, uint64_t now)
     if (open)
         t.hatch_returns_to = t.phase;
     enter(open ? PHASE_INTAKE_OPEN : t.hatch_returns_to, now);
-    motor(HAL_MOTOR_HATCH, open ? 1 : -1, 0);
+    run(HAL_MOTOR_HATCH, open ? 1 : -1, 0, now);
     t.sensors = hal_sensors(); /* both hatch switches open as it leaves */
     return RESULT_OK;
 }
@@ -192,7 +240,7 @@ static uint8_t shuffle(uint64_t now)
     }
     t.mixed = false;
     enter(PHASE_SHUFFLING, now);
-    motor(HAL_MOTOR_DISC, 1, 0);
+    run(HAL_MOTOR_DISC, 1, 0, now);
     return RESULT_OK;
 }
 
@@ -205,7 +253,7 @@ static void start_stacking(uint64_t now)
     for (uint8_t side = 0; side < SEATS; side++) {
         t.last_pulse[side] = now;
         t.stacks_seen[side] = 0;
-        motor((enum hal_motor)(HAL_MOTOR_STACKER0 + side), 1, t.wall_tiles[side]);
+        run((enum hal_motor)(HAL_MOTOR_STACKER0 + side), 1, t.wall_tiles[side], now);
     }
 }
 
@@ -226,9 +274,8 @@ static uint8_t lift_walls(uint64_t now)
         return RESULT_BUSY;
     enter(PHASE_LIFTING, now);
     for (uint8_t side = 0; side < SEATS; side++)
-        motor((enum hal_motor)(HAL_MOTOR_LIFT0 + side), 1, 0);
+        run((enum hal_motor)(HAL_MOTOR_LIFT0 + side), 1, 0, now);
     t.sensors = hal_sensors();
-    t.travel_deadline = now + (uint64_t)hal_nominal_us(HAL_NOMINAL_LIFT) * t.jam_tenths / 10;
     return RESULT_OK;
 }
 
@@ -238,16 +285,39 @@ static uint8_t lower_platforms(uint64_t now)
         return RESULT_BUSY;
     enter(PHASE_LOWERING, now);
     for (uint8_t side = 0; side < SEATS; side++)
-        motor((enum hal_motor)(HAL_MOTOR_LIFT0 + side), -1, 0);
+        run((enum hal_motor)(HAL_MOTOR_LIFT0 + side), -1, 0, now);
     t.sensors = hal_sensors();
     return RESULT_OK;
 }
 
-static uint8_t roll_dice(void)
+static uint8_t roll_dice(uint64_t now)
 {
     if (t.motor[HAL_MOTOR_DICE])
         return RESULT_BUSY;
-    motor(HAL_MOTOR_DICE, 1, 0);
+    run(HAL_MOTOR_DICE, 1, 0, now);
+    return RESULT_OK;
+}
+
+/* End switches that exclude each other, both closed: a shorted switch or wire, so no motion can trust them. */
+static bool sensors_conflict(uint16_t sensors)
+{
+    if ((sensors & SENSOR_HATCH_OPEN) && (sensors & SENSOR_HATCH_CLOSED))
+        return true;
+    return (sensors & SENSOR_ALL_LIFT_UP) & ((sensors & SENSOR_ALL_LIFT_DOWN) >> 4);
+}
+
+/* A latched fault is cleared only once its cause is gone: no driver reporting a fault (over-current, a driver at
+ * fault), no end switches in a state the mechanism cannot be in. Otherwise the refusal names the cause. */
+static uint8_t clear_fault(void)
+{
+    if (t.fault.kind == FAULT_NONE)
+        return RESULT_OK;
+    if (hal_driver_faults())
+        return RESULT_DRIVER_FAULT;
+    if (sensors_conflict(hal_sensors()))
+        return RESULT_SENSOR_CONFLICT;
+    t.fault = (struct fault){FAULT_NONE, MECH_NONE, NO_SIDE};
+    changed();
     return RESULT_OK;
 }
 
@@ -257,10 +327,7 @@ uint8_t table_execute(uint8_t type, const uint8_t *payload, uint64_t now)
     case MSG_NOP: return RESULT_OK;
     case MSG_LAMP: return set_lamp(payload);
     case MSG_DEALER: return set_dealer(payload);
-    case MSG_CLEAR_FAULT:
-        t.fault = (struct fault){FAULT_NONE, MECH_NONE, NO_SIDE};
-        changed();
-        return RESULT_OK;
+    case MSG_CLEAR_FAULT: return clear_fault();
     case MSG_DIAGNOSTIC: return diagnostic(payload[0]);
     default: break;
     }
@@ -275,7 +342,7 @@ uint8_t table_execute(uint8_t type, const uint8_t *payload, uint64_t now)
     case MSG_BUILD_WALLS: result = build_walls(now); break;
     case MSG_LIFT_WALLS: result = lift_walls(now); break;
     case MSG_LOWER_PLATFORMS: result = lower_platforms(now); break;
-    case MSG_ROLL_DICE: result = roll_dice(); break;
+    case MSG_ROLL_DICE: result = roll_dice(now); break;
     default: return RESULT_UNKNOWN_COMMAND;
     }
     if (result == RESULT_OK)
@@ -325,7 +392,7 @@ static void follow_stacker(uint8_t side)
     t.counts[side] = count.tiles;
     changed();
     if (count.stacks >= (t.wall_tiles[side] + 1) / 2)
-        motor((enum hal_motor)(HAL_MOTOR_STACKER0 + side), 0, 0);
+        stop((enum hal_motor)(HAL_MOTOR_STACKER0 + side));
 }
 
 static void follow_stacking(uint64_t now)
@@ -357,28 +424,65 @@ static void follow_lifting(uint64_t now)
 {
     for (uint8_t side = 0; side < SEATS; side++)
         if (t.motor[HAL_MOTOR_LIFT0 + side] && (t.sensors & SENSOR_LIFT_UP(side)))
-            motor((enum hal_motor)(HAL_MOTOR_LIFT0 + side), 0, 0);
+            stop((enum hal_motor)(HAL_MOTOR_LIFT0 + side));
     if ((t.sensors & SENSOR_ALL_LIFT_UP) == SENSOR_ALL_LIFT_UP) {
-        t.travel_deadline = NEVER;
         enter(PHASE_LIFTED, now);
         changed();
-    } else if (now >= t.travel_deadline) {
-        uint8_t side = 0;
-        while (t.sensors & SENSOR_LIFT_UP(side))
-            side++;
-        table_stop_all(FAULT_TRAVEL_TIMEOUT, MECH_LIFT, side);
     }
 }
 
 static void follow_lowering(uint64_t now)
 {
+    for (uint8_t side = 0; side < SEATS; side++)
+        if (t.motor[HAL_MOTOR_LIFT0 + side] && (t.sensors & SENSOR_LIFT_DOWN(side)))
+            stop((enum hal_motor)(HAL_MOTOR_LIFT0 + side));
     if ((t.sensors & SENSOR_ALL_LIFT_DOWN) != SENSOR_ALL_LIFT_DOWN)
         return;
-    for (uint8_t side = 0; side < SEATS; side++)
-        motor((enum hal_motor)(HAL_MOTOR_LIFT0 + side), 0, 0);
     memset(t.counts, 0, sizeof t.counts);
     enter(PHASE_IDLE, now);
     changed();
+}
+
+/* A driver reporting a fault: over-current for a mechanism whose motor runs, a driver fault for one at rest (a
+ * failed driver, its supply gone, a shorted output). Checked at every update, the motors on or not. */
+static void check_drivers(void)
+{
+    uint8_t faults = hal_driver_faults(), mechanism = 0, running = 0;
+    if (!faults || (t.fault.kind != FAULT_NONE && !table_motors_on()))
+        return; /* latched already and nothing left to stop */
+    for (int m = 0; m < HAL_MOTORS; m++)
+        if (t.motor[m])
+            running |= (uint8_t)(1u << mechanism_of((enum hal_motor)m));
+    uint8_t pick = (faults & running) ? (faults & running) : faults;
+    while (!(pick & (1u << mechanism)))
+        mechanism++;
+    table_stop_all((faults & running) ? FAULT_OVERCURRENT : FAULT_DRIVER_FAULT, mechanism, NO_SIDE);
+}
+
+/* A stepper the board stopped at its step limit (its end switch never closed): OVERTRAVEL, named. */
+static void check_step_limits(void)
+{
+    for (int m = 0; m < HAL_MOTORS; m++) {
+        enum hal_motor which = (enum hal_motor)m;
+        if (t.motor[m] && stepper(which) && hal_step_limit_reached(which)) {
+            table_stop_all(FAULT_OVERTRAVEL, mechanism_of(which), side_of(which));
+            return;
+        }
+    }
+}
+
+/* The earliest motion past its time limit (the first motor in order among equal ones) stops everything: a travel
+ * to an end switch is TRAVEL_TIMEOUT, the disc, the dice and a whole wall RUN_TIMEOUT. */
+static void check_time_limits(uint64_t now)
+{
+    int late = HAL_MOTORS;
+    for (int m = 0; m < HAL_MOTORS; m++)
+        if (t.motor[m] && t.deadline[m] <= now && (late == HAL_MOTORS || t.deadline[m] < t.deadline[late]))
+            late = m;
+    if (late == HAL_MOTORS)
+        return;
+    enum hal_motor which = (enum hal_motor)late;
+    table_stop_all(stepper(which) ? FAULT_TRAVEL_TIMEOUT : FAULT_RUN_TIMEOUT, mechanism_of(which), side_of(which));
 }
 
 static bool lamp_lit(const struct lamp_state *lamp, uint64_t now_ms)
@@ -407,16 +511,15 @@ void table_update(uint64_t now)
         t.sensors = sensors;
         changed();
     }
-    uint8_t overcurrent = hal_motor_fault();
-    if (overcurrent && table_motors_on())
-        table_stop_all(FAULT_OVERCURRENT, overcurrent, NO_SIDE);
+    check_drivers();
+    check_step_limits();
     if ((t.motor[HAL_MOTOR_HATCH] > 0 && (sensors & SENSOR_HATCH_OPEN))
         || (t.motor[HAL_MOTOR_HATCH] < 0 && (sensors & SENSOR_HATCH_CLOSED))) {
-        motor(HAL_MOTOR_HATCH, 0, 0);
+        stop(HAL_MOTOR_HATCH);
         changed();
     }
     if (t.motor[HAL_MOTOR_DISC] && hal_disc_mixed()) {
-        motor(HAL_MOTOR_DISC, 0, 0);
+        stop(HAL_MOTOR_DISC);
         t.mixed = true;
         changed();
         if (t.build_requested)
@@ -424,7 +527,7 @@ void table_update(uint64_t now)
     }
     uint8_t dice[2];
     if (t.motor[HAL_MOTOR_DICE] && hal_dice_settled(dice)) {
-        motor(HAL_MOTOR_DICE, 0, 0);
+        stop(HAL_MOTOR_DICE);
         memcpy(t.dice, dice, sizeof t.dice);
         t.dice_serial++;
         changed();
@@ -435,6 +538,7 @@ void table_update(uint64_t now)
         follow_lifting(now);
     else if (t.phase == PHASE_LOWERING)
         follow_lowering(now);
+    check_time_limits(now);
     blink(now);
 }
 
@@ -456,8 +560,9 @@ static uint64_t next_lamp_edge(uint64_t now)
 uint64_t table_next_due(uint64_t now)
 {
     uint64_t next = next_lamp_edge(now);
-    if (t.phase == PHASE_LIFTING && t.travel_deadline < next)
-        next = t.travel_deadline;
+    for (int m = 0; m < HAL_MOTORS; m++)
+        if (t.motor[m] && t.deadline[m] < next)
+            next = t.deadline[m];
     for (uint8_t side = 0; side < SEATS; side++)
         if (jam_deadline(side) < next)
             next = jam_deadline(side);
@@ -476,6 +581,11 @@ void table_view(struct table_view *view)
     memcpy(view->dice, t.dice, 2);
     view->dice_serial = t.dice_serial;
     view->built_set = t.built_set;
+}
+
+bool table_watchdog_test(void)
+{
+    return t.diagnostic == DIAG_WATCHDOG;
 }
 
 uint32_t table_version(void)

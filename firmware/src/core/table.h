@@ -43,7 +43,8 @@ uint8_t table_configure(const uint8_t *payload, bool first, uint64_t now);
 /* Run one decoded sequenced command other than CONFIGURE (the payload has its type's size); the ACK's result. */
 uint8_t table_execute(uint8_t type, const uint8_t *payload, uint64_t now);
 
-/* Every motor off now, the fault latched unless one is (the first wins), the phase back to the last stable one. */
+/* Every motor off now (hal_safe_outputs), the fault latched unless one is (the first wins), the phase back to the
+ * last stable one. */
 void table_stop_all(uint8_t kind, uint8_t mechanism, uint8_t side);
 
 /* Follow the sensors and counters, end motions, check the jam and travel deadlines, blink the lamps. */
@@ -53,6 +54,8 @@ void table_update(uint64_t now);
 uint64_t table_next_due(uint64_t now);
 
 bool table_motors_on(void);
+/* DIAGNOSTIC 15 is on: the core must stop polling, so that the watchdog resets the MCU. */
+bool table_watchdog_test(void);
 void table_view(struct table_view *view);
 /* Bumped on every change a snapshot shows: the link sends a snapshot when it moves. */
 uint32_t table_version(void);

@@ -12,8 +12,10 @@
 #define SIM_MAX_JAMS 4
 
 struct sim_jam {
-    uint8_t mechanism; /* MECH_STACKER or MECH_LIFT */
-    uint8_t side;
+    uint8_t mechanism; /* MECH_STACKER (after after_stacks stacks), MECH_LIFT (its switch never closes, either way),
+                        * MECH_HATCH (neither hatch switch closes), MECH_DISC (the index sensor never counts enough
+                        * revolutions), MECH_DICE (they never settle) */
+    uint8_t side;      /* STACKER and LIFT: 0-3; the others ignore it */
     uint8_t after_stacks;
 };
 
@@ -23,10 +25,19 @@ struct sim_faults {
     uint8_t short_side;     /* that side's wall comes out one tile short; NO_SIDE: none */
     uint8_t reset_phase;    /* reboot reset_after_ms after the table enters it; 0xFF: none */
     uint16_t reset_after_ms;
+    uint8_t driver_faults; /* mechanisms (1 << mechanism) whose driver's fault output is asserted, at rest or not */
+    uint8_t overcurrent;   /* mechanisms whose driver reports over-current while one of their motors runs */
+};
+
+/* What the simulated mechanism counts for the side channel's STATE (kept across reboots, as the table is). */
+struct sim_stats {
+    uint16_t resets_with_outputs_on; /* reboots that found a motor output still driven: nothing made them safe */
 };
 
 /* The mechanism at rest (hatch closed, plates down) the first time; later calls keep it (a reboot of the chip
- * does not move the table). Seed 2 and speed 1, as McuSimulator(seed=0, speed=1) seeds its model. */
+ * does not move the table, and the qemu board keeps it in RAM that its start-up code does not clear), but stop every
+ * motor, as the reset chip's floating outputs do, counting a reboot that found one still driven. Seed 2 and speed 1,
+ * as McuSimulator(seed=0, speed=1) seeds its model. */
 void sim_start(void);
 #define SIM_MAX_KEY_WORDS 32
 
@@ -51,5 +62,6 @@ void sim_watchdog_tripped(void);
 
 /* mechanism.c's clock for hal_motor calls, set by sim_poll. */
 void sim_clock(uint64_t now);
+const struct sim_stats *sim_stats(void);
 
 #endif

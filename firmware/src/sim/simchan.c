@@ -2,16 +2,19 @@
  * trips and the lamps out. Framed as the host link (PROTOCOL.md §2, SEQ 0); the types are this channel's own:
  *
  *   -> 0x40 SPEED    speed_milli I                 the mechanism's timings divided by speed_milli / 1000
- *   -> 0x41 FAULTS   jams B, 4 x (mechanism B, side B, after_stacks B), short_side B, reset_phase B, reset_after_ms H
+ *   -> 0x41 FAULTS   jams B, 4 x (mechanism B, side B, after_stacks B), short_side B, reset_phase B, reset_after_ms H,
+ *                    driver_faults B, overcurrent B (masks of 1 << mechanism)
  *   -> 0x42 RESET    reason B                      reboot now (reasons 2-5)
  *   -> 0x43 KEY      seat B, held B                a player's dice key
  *   -> 0x44 QUERY    -                             answered by STATE
  *   -> 0x45 SEED     words B, index B, key I...    random.Random(seed) as the seed's 32-bit words, least significant
  *                                                  first (1-32 words, up to 13 per frame; seeded with the last part)
+ *   -> 0x46 CRASH    -                             a hard fault now (an undefined instruction), after the DONE
  *   <- 0xC0 DONE     type B, result B              every message above is answered (0 OK, 4 BAD_ARGUMENT)
  *   <- 0xC1 EXEC     seq B, type B, token H        a sequenced command executed (NOP's token, else 0)
  *   <- 0xC2 WATCHDOG -                             the host-silence watchdog stopped the motors
- *   <- 0xC3 STATE    5 x (pattern B, period_ms H), dealer seat B, round wind B, duplicates H, naks H, trips H
+ *   <- 0xC3 STATE    5 x (pattern B, period_ms H), dealer seat B, round wind B, duplicates H, naks H, trips H,
+ *                    resets_with_outputs_on H (reboots that found a motor still driven)
  *
  * hw_tests/firmware.py is the other end. */
 #include <string.h>
@@ -29,17 +32,21 @@ enum {
     SIM_KEY = 0x43,
     SIM_QUERY = 0x44,
     SIM_SEED = 0x45,
+    SIM_CRASH = 0x46,
     SIM_DONE = 0xC0,
     SIM_EXEC = 0xC1,
     SIM_WATCHDOG = 0xC2,
     SIM_STATE = 0xC3,
 };
 
-#define FAULTS_SIZE (2 + 3 * SIM_MAX_JAMS + 3)
-#define STATE_SIZE (3 * LAMPS + 2 + 6)
+#define FAULTS_SIZE (2 + 3 * SIM_MAX_JAMS + 3 + 2)
+#define STATE_SIZE (3 * LAMPS + 2 + 8)
+#define SIM_RX_BUDGET 64u /* side-channel bytes per poll, as the host link's */
+#define MECHANISMS ((1u << MECH_HATCH) | (1u << MECH_DISC) | (1u << MECH_STACKER) | (1u << MECH_LIFT))
 
 static struct frame_reader reader;
 static uint32_t key[SIM_MAX_KEY_WORDS];
+static bool crash;
 
 static void emit(uint8_t type, const uint8_t *payload, uint8_t len)
 {
@@ -62,12 +69,17 @@ static uint8_t faults(const uint8_t *p)
 {
     struct sim_faults plan = {.jams = p[0], .short_side = p[13], .reset_phase = p[14]};
     plan.reset_after_ms = (uint16_t)(p[15] << 8 | p[16]);
+    plan.driver_faults = p[17];
+    plan.overcurrent = p[18];
     if (plan.jams > SIM_MAX_JAMS || (plan.short_side >= SEATS && plan.short_side != NO_SIDE)
-        || (plan.reset_phase > PHASE_LOWERING && plan.reset_phase != 0xFF))
+        || (plan.reset_phase > PHASE_LOWERING && plan.reset_phase != 0xFF) || (plan.driver_faults & ~MECHANISMS)
+        || (plan.overcurrent & ~MECHANISMS))
         return RESULT_BAD_ARGUMENT;
     for (uint8_t i = 0; i < plan.jams; i++) {
         const uint8_t *jam = p + 1 + 3 * i;
-        if ((jam[0] != MECH_STACKER && jam[0] != MECH_LIFT) || jam[1] >= SEATS)
+        bool sided = jam[0] == MECH_STACKER || jam[0] == MECH_LIFT;
+        bool known = sided || jam[0] == MECH_HATCH || jam[0] == MECH_DISC || jam[0] == MECH_DICE;
+        if (!known || (sided && jam[1] >= SEATS))
             return RESULT_BAD_ARGUMENT;
         plan.jam[i] = (struct sim_jam){jam[0], jam[1], jam[2]};
     }
@@ -100,6 +112,7 @@ static void state(void)
     put16(p + 17, stats->duplicates_dropped);
     put16(p + 19, stats->naks_sent);
     put16(p + 21, stats->watchdog_trips);
+    put16(p + 23, sim_stats()->resets_with_outputs_on);
     emit(SIM_STATE, p, sizeof p);
 }
 
@@ -129,6 +142,9 @@ static uint8_t handle(const struct frame *f)
     case SIM_QUERY:
         state();
         return RESULT_OK;
+    case SIM_CRASH:
+        crash = f->len == 0;
+        return crash ? RESULT_OK : RESULT_BAD_ARGUMENT;
     default: return RESULT_UNKNOWN_COMMAND;
     }
 }
@@ -138,12 +154,16 @@ void sim_poll(uint64_t now)
     struct frame f;
     int byte;
     sim_clock(now);
-    while ((byte = hal_sim_getc()) >= 0) {
+    for (unsigned taken = 0; taken < SIM_RX_BUDGET && (byte = hal_sim_getc()) >= 0; taken++) {
         frame_reader_push(&reader, (uint8_t)byte);
         while (frame_reader_next(&reader, &f)) {
             uint8_t done[2] = {f.type, handle(&f)};
             emit(SIM_DONE, done, sizeof done);
         }
+    }
+    if (crash) { /* the DONE is queued: now the fault the board's handler must catch (HardFault, SIGILL) */
+        crash = false;
+        __builtin_trap();
     }
 }
 
