@@ -9,16 +9,26 @@ What the journal holds is checked as it is read, as any external input: every ro
 (``controller.service.chain``), so an edited, deleted or reordered row is named (``verify``); a value of the wrong
 type or JSON that does not parse names its table, row and column. Beside the journal, ``journal.sqlite-head`` keeps
 the last row written: a journal opened again without that row lost its tail (``lost``), which the service must not
-replay as if nothing happened. Every such error says what to do instead (``REMEDY``).
+replay as if nothing happened. Every such error says what to do instead (``remedy``), chosen by who opened the
+journal: the service may send its user to ``mjtable history``, ``mjtable history`` itself never does.
+
+The file itself is checked before the service writes to it (``Journal._check``): a damaged page is refused
+(``JournalDamaged``), never appended to. A full disk is named as such with the free space (``DiskFull``): the journal
+is then intact, since a failed write is rolled back whole.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import logging
 import math
 import os
+import shlex
+import shutil
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.errors import JournalError
+from controller.errors import DiskFull, JournalDamaged, JournalError
 from controller.service.chain import (
     EVENT_COLUMNS,
     GENESIS,
@@ -73,12 +83,21 @@ ADDED_COLUMNS = (
 )
 """Columns added since the first schema, added to an older journal when it is opened (its runs were all bots'; its
 rows are chained then, and the journal says from when: ``chained_from``)."""
-REMEDY = (
-    "inspect it with `mjtable history --state {dir}` (--run, --hand, --log); to start a new journal, move "
-    "{dir}/journal.sqlite* aside (the run in it is not resumed)"
-)
-DAMAGED = "SQLite cannot read it ({error}): check it with `sqlite3 {path} 'PRAGMA integrity_check'`, restore a copy, or"
+INSPECT = "inspect it with `mjtable history --state {dir}` (--run, --hand, --log); "
+"""The service's advice on a journal it cannot go on from; never ``mjtable history``'s own (it is what failed)."""
+ASIDE = "to start a new journal, keep this one aside: `{command}` (the run in it is not resumed)"
 PLAYERS = ("bots", "people")
+CHECK_S = 20.0
+"""The longest the check at opening may take before the service goes on unchecked (``Journal._check``): by estimate
+enough for a journal of about 500 MB (a year of a busy table) on a Pi's SD card, and well inside systemd's 90 s."""
+PROBLEMS = 3
+"""How many of quick_check's findings a damaged journal's error quotes."""
+TICK_NS = 11_000_000
+"""Longer than a tick of the clock the kernel stamps file times with (a jiffy, 10 ms at most): ``record_checked``."""
+FULL_ERRNOS = (errno.ENOSPC, errno.EDQUOT)
+"""A file write that failed for want of room (SQLite says ``SQLITE_FULL`` for both)."""
+DECODE = "Could not decode to UTF-8"
+"""How Python's sqlite3 says a text column holds bytes that are not UTF-8 (a damaged page); it has no error code."""
 
 
 @dataclass(frozen=True)
@@ -105,14 +124,21 @@ class MatchRecord:
 
 class Journal:
     """The journal file of one table; ``Journal(path)`` creates it on first use, ``Journal(path, readonly=True)``
-    reads an existing one and writes nothing (an older journal is migrated in memory)."""
+    reads an existing one and writes nothing (an older journal is migrated in memory). ``check_s`` bounds the check
+    of an existing journal before it is written to (``_check``)."""
 
-    def __init__(self, path: Path, synchronous: str = "full", *, readonly: bool = False) -> None:
+    def __init__(
+        self, path: Path, synchronous: str = "full", *, readonly: bool = False, check_s: float = CHECK_S
+    ) -> None:
         if synchronous not in SYNCHRONOUS:
             raise JournalError(f"journal.synchronous: expected one of {', '.join(SYNCHRONOUS)}, got {synchronous!r}")
         self.path = path
         self.readonly = readonly
         self._head_path = path.with_name(path.name + "-head")
+        self._sound = False
+        """The file passed its check (or is new) and only this connection's commits changed it since: a clean
+        close then records it as checked (``record_checked``), so the next opening need not check it again."""
+        self._page_size = 4096
         self._next_seq: dict[int, int] = {}
         self._tails: dict[int, str] = {}
         """Each run's last chained row hash, the one the next row of the run links to."""
@@ -120,24 +146,66 @@ class Journal:
         """hand id → (run id, hand number), for the head file and the error messages."""
         existed = path.exists()
         try:
-            self._db = self._open_readonly() if readonly else self._open(synchronous)
-        except (sqlite3.DatabaseError, UnicodeDecodeError) as error:  # a damaged page: text that is not UTF-8
-            raise JournalError(f"journal {path}: {self._damaged(error)}") from None
-        except (OSError, sqlite3.Error) as error:
-            raise JournalError(f"journal {path}: {error}") from None
+            self._db = self._open_readonly() if readonly else self._open(synchronous, existed, check_s)
+        except (OSError, sqlite3.Error, UnicodeDecodeError) as error:  # UnicodeDecodeError: a damaged page
+            raise self._failed(error) from None
         self.lost = self._check_head(existed)
         """What the journal lost since its head file was written (a cut WAL, a card that dropped writes), or
         ``None``; the service reports it and voids the hand it would otherwise replay as if nothing happened."""
 
-    def _open(self, synchronous: str) -> sqlite3.Connection:
+    def _open(self, synchronous: str, existed: bool, check_s: float) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self.path, isolation_level=None)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute(f"PRAGMA synchronous={synchronous.upper()}")
-        db.execute("PRAGMA foreign_keys=ON")
-        db.executescript(SCHEMA)
-        self._migrate(db)
+        try:
+            self._sound = not existed or self._check(db, check_s)  # before anything is written to it
+            _checked_path(self.path).unlink(missing_ok=True)  # from here on, only a clean close vouches for it
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute(f"PRAGMA synchronous={synchronous.upper()}")
+            db.execute("PRAGMA foreign_keys=ON")
+            db.executescript(SCHEMA)
+            self._migrate(db)
+            (self._page_size,) = db.execute("PRAGMA page_size").fetchone()
+        except BaseException:
+            db.close()
+            raise
         return db
+
+    def _check(self, db: sqlite3.Connection, budget_s: float) -> bool:
+        """SQLite's ``quick_check`` of the file before anything is written to it: ``True`` when clean, ``False`` when
+        ``budget_s`` ran out first (the service goes on unchecked, and says so); a damaged file raises.
+
+        Bounded, because the check reads every page. On a 504 MB journal of real-shaped rows (17,200 hands, 2.66 M
+        events; ``bench/bench_journal_check.py``) it took 0.6-0.7 s here with the file in the page cache but
+        8.6-9.9 s from disk, its walk reading pages out of file order; reading the file once in order first
+        (``_prefetch``) brings that to 1.7-2.5 s. A Pi's SD card is slower still (about 40 MB/s in order, far less
+        at random: not measured here), and systemd gives the whole start, handshake included, 90 s.
+
+        So a clean close records the file as it then is (``record_checked``), and an opening that finds it unchanged
+        (inode, size, times, WAL) skips the check: 3 ms instead of 1.2 s for that journal. Only the start after a
+        power cut or a crash, or after the file was copied back, edited or damaged from outside, pays for it. And
+        the check stops after ``budget_s`` (``CHECK_S``; bounded to 0.5 s, it returned after 0.50 s): a journal
+        still unchecked then is logged, not refused, since a table that cannot start after a power cut is worse
+        than a check left to ``mjtable doctor``. Damage the record cannot see (a card decaying under an unchanged
+        file) is left to the rows' own checks as they are read, and to the doctor."""
+        stamp = file_stamp(self.path)
+        if _recorded_stamp(self.path) == stamp:
+            log.info("journal %s: unchanged since its last clean check, not checked again", self.path)
+            return True
+        seconds, problems = quick_check(db, self.path, budget_s)
+        if problems:
+            raise damaged(self.path, f"SQLite's quick_check finds: {problems}", writer=True)
+        size = _bytes(self.path.stat().st_size)
+        if seconds is None:
+            log.warning(
+                "journal %s (%s): its check did not finish in %g s, the service goes on unchecked; stop it and run "
+                "`mjtable doctor`, which checks it without this limit and records it as checked",
+                self.path,
+                size,
+                budget_s,
+            )
+            return False
+        log.info("journal %s (%s): quick_check ok in %.2f s", self.path, size, seconds)
+        return True
 
     def _open_readonly(self) -> sqlite3.Connection:
         if not self.path.is_file():
@@ -177,7 +245,8 @@ class Journal:
             chained = {"from": "migration", "at": time.time(), "hands_before": hand_id}
             db.execute("INSERT OR REPLACE INTO meta VALUES ('chain', ?)", (json.dumps(chained),))
         except BaseException:
-            db.execute("ROLLBACK")
+            if db.in_transaction:
+                db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
         log.warning(
@@ -188,6 +257,8 @@ class Journal:
 
     def close(self) -> None:
         self._db.close()
+        if self._sound and not self.readonly:
+            record_checked(self.path, file_stamp(self.path))
 
     def __enter__(self) -> Journal:
         return self
@@ -197,30 +268,38 @@ class Journal:
 
     # -- reading and writing, every SQLite error named ----------------------------------------------------
 
-    def _damaged(self, error: BaseException) -> str:
-        where = self.path.parent
-        return DAMAGED.format(error=error, path=self.path) + " " + REMEDY.format(dir=where)
+    @property
+    def remedy(self) -> str:
+        """What to do about a journal that cannot be gone on from, as its opener may advise."""
+        return _remedy(self.path, writer=not self.readonly)
+
+    def _failed(self, error: BaseException) -> JournalError:
+        """An SQLite or file error, named (``failure``); the file no longer counts as checked."""
+        self._sound = False
+        return failure(self.path, error, writer=not self.readonly, page_size=self._page_size)
 
     def _rows(self, sql: str, values: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         try:
             return self._db.execute(sql, values).fetchall()
         except (sqlite3.Error, UnicodeDecodeError) as error:
-            raise JournalError(f"journal {self.path}: {self._damaged(error)}") from None
+            raise self._failed(error) from None
 
     @contextmanager
     def _writing(self) -> Iterator[sqlite3.Cursor]:
-        """One committed transaction; nothing of it is kept when a statement fails."""
+        """One committed transaction; nothing of it is kept when a statement or the commit fails. SQLite rolls back
+        by itself after some errors (``SQLITE_FULL``), so the rollback is only asked for when one is still open."""
         cursor = self._db.cursor()
         try:
             cursor.execute("BEGIN IMMEDIATE")
             try:
                 yield cursor
+                cursor.execute("COMMIT")
             except BaseException:
-                cursor.execute("ROLLBACK")
+                if self._db.in_transaction:
+                    cursor.execute("ROLLBACK")
                 raise
-            cursor.execute("COMMIT")
         except (sqlite3.Error, UnicodeDecodeError) as error:
-            raise JournalError(f"journal {self.path}: {self._damaged(error)}") from None
+            raise self._failed(error) from None
 
     def _json(self, where: str, column: str, text: Any, kind: type) -> Any:
         """A column holding JSON of ``kind`` (an object), as the service writes it."""
@@ -240,7 +319,7 @@ class Journal:
 
     def _bad(self, where: str, problem: str) -> JournalError:
         """A row that is not what the service wrote: named, with what to do instead."""
-        return JournalError(f"{self.path}: {where}: {problem}; {REMEDY.format(dir=self.path.parent)}")
+        return JournalError(f"{self.path}: {where}: {problem}; {self.remedy}")
 
     # -- the chain ----------------------------------------------------------------------------------------
 
@@ -336,10 +415,22 @@ class Journal:
         """The run's chain moved to ``head``: kept for the next row, and in the head file for the next opening."""
         self._tails[head.run] = head.hash
         temporary = self._head_path.with_name(self._head_path.name + ".new")
+        text = json.dumps(head.to_dict())
         try:
-            temporary.write_text(json.dumps(head.to_dict()))
+            temporary.write_text(text)
             os.replace(temporary, self._head_path)
-        except OSError as error:  # the table goes on; only the check of the next opening is weaker
+        except OSError as error:
+            with contextlib.suppress(OSError):
+                temporary.unlink(missing_ok=True)
+            if error.errno in FULL_ERRNOS:  # stopped at a row the journal holds, not played on with the check blind
+                raise _disk_full(
+                    self.path,
+                    f"could not write its head file {self._head_path.name} ({error.strerror})",
+                    len(text.encode()),
+                    f"{head.describe()} is in the journal, its head file still names the row before (or none yet), "
+                    "which the next start accepts: the run resumes from there",
+                ) from None
+            # the table goes on; only the check of the next opening is weaker
             log.warning("journal head %s: %s: a lost journal tail would go unnoticed", self._head_path, error)
 
     def _check_head(self, existed: bool) -> str | None:
@@ -670,3 +761,180 @@ def _within(value: Any, low: int, high: int) -> bool:
 
 def _amount(value: Any) -> bool:
     return type(value) in (int, float) and math.isfinite(value)
+
+
+# -- the file: its check, and its errors named for what they are ----------------------------------------------------
+
+
+def quick_check(db: sqlite3.Connection, path: Path, budget_s: float) -> tuple[float | None, str]:
+    """``PRAGMA quick_check`` of ``path`` (open in ``db``) within ``budget_s``: the seconds it took (``None`` when the
+    budget ran out first) and what it found wrong (empty when clean). The file is read once in order first
+    (``_prefetch``). The deadline is a timer calling ``sqlite3_interrupt``, which the b-tree walk polls; SQLite 3.40
+    (Debian 12's, so the Pi's) calls no progress handler inside that walk, measured: a handler asking to stop at
+    once was only heard after the whole walk."""
+    started = time.monotonic()
+    deadline = started + budget_s
+    _prefetch(path, deadline)
+    if time.monotonic() >= deadline:
+        return None, ""
+    lock = threading.Lock()
+    running = [True]
+
+    def interrupt() -> None:
+        with lock:
+            if running[0]:  # never once the check is over: the flag would stop the connection's next statement
+                db.interrupt()
+
+    timer = threading.Timer(deadline - time.monotonic(), interrupt)
+    timer.start()
+    try:
+        rows = db.execute(f"PRAGMA quick_check({PROBLEMS})").fetchall()
+    except sqlite3.OperationalError as error:
+        if error.sqlite_errorcode == sqlite3.SQLITE_INTERRUPT:
+            return None, ""
+        raise
+    finally:
+        with lock:
+            running[0] = False
+        timer.cancel()
+    found = [line for (row,) in rows for line in str(row).splitlines() if not line.startswith("*** in database")]
+    return time.monotonic() - started, "" if found == ["ok"] else _said("; ".join(found))
+
+
+def _prefetch(path: Path, deadline: float) -> None:
+    """Read the file once from start to end (until ``deadline``) so that quick_check's walk, which reads pages out
+    of file order, finds them in the page cache (504 MB from disk: 1.7-2.5 s instead of 8.6-9.9 s). A file that
+    cannot be read is left to the check to name."""
+    buffer = bytearray(1 << 20)
+    with contextlib.suppress(OSError), open(path, "rb", buffering=0) as file:
+        while time.monotonic() < deadline and file.readinto(buffer):
+            pass
+
+
+def file_stamp(path: Path) -> list[list[int] | None]:
+    """What any change to the journal changes: the device, inode, size, modification and change times (no tool sets
+    the change time back) of the file and of its WAL; an empty WAL, which a reader such as ``mjtable history``
+    leaves behind, holds nothing and counts as none."""
+    stamp: list[list[int] | None] = []
+    for file in (path, path.with_name(path.name + "-wal")):
+        try:
+            found = file.stat()
+        except FileNotFoundError:
+            found = None
+        if found is None or (file != path and found.st_size == 0):
+            stamp.append(None)
+        else:
+            stamp.append([found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns])
+    return stamp
+
+
+def _checked_path(path: Path) -> Path:
+    return path.with_name(path.name + "-checked")
+
+
+def _recorded_stamp(path: Path) -> Any:
+    """The stamp of the journal's last clean check (``record_checked``), or ``None``."""
+    try:
+        return json.loads(_checked_path(path).read_text()).get("stamp")
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError, AttributeError):
+        return None
+
+
+def record_checked(path: Path, stamp: list[list[int] | None]) -> None:
+    """Record beside the journal that it was clean as ``stamp`` shows it; a record that cannot be written only costs
+    the next opening a check. The kernel stamps file times from a clock that moves a tick at a time, so a change
+    within the tick of the last write would keep the stamp (git's "racy clean" files): the record is written once
+    that tick is past, and any later change shows in the change time."""
+    newest = max((found[-1] for found in stamp if found is not None), default=0)  # the change times
+    time.sleep(max(0, newest + TICK_NS - time.time_ns()) / 1e9)
+    record = _checked_path(path)
+    temporary = record.with_name(record.name + ".new")
+    try:
+        temporary.write_text(json.dumps({"stamp": stamp, "at": time.time()}))
+        os.replace(temporary, record)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
+        full = " (disk full)" if error.errno in FULL_ERRNOS else ""
+        log.warning("journal %s: its clean check not recorded%s: %s; the next start checks it again", path, full, error)
+
+
+def failure(path: Path, error: BaseException, *, writer: bool, page_size: int = 4096) -> JournalError:
+    """An SQLite or file error named for what it is: the disk full (``DiskFull``: the journal is intact), the file
+    damaged (``JournalDamaged``), or else in SQLite's own words (a lock, a permission, an I/O error)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    if primary == sqlite3.SQLITE_FULL or getattr(error, "errno", None) in FULL_ERRNOS:
+        who = "SQLite" if isinstance(error, sqlite3.Error) else "the service"
+        return _disk_full(
+            path,
+            f"{who} could not write it ({_said(error)})",
+            page_size,
+            "the journal is not damaged: nothing of the failed write was kept",
+        )
+    unreadable = isinstance(error, UnicodeDecodeError) or str(error).startswith(DECODE)
+    if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB) or unreadable:
+        return damaged(path, f"SQLite cannot read it ({_said(error)})", writer=writer)
+    name = getattr(error, "sqlite_errorname", None) or type(error).__name__
+    return JournalError(f"journal {path}: {_said(error)} ({name})")
+
+
+def damaged(path: Path, what: str, *, writer: bool) -> JournalDamaged:
+    """A journal SQLite cannot read, refused with the way out: keep it aside, start a new one. The service (the
+    writer) may point at ``mjtable history`` for what is left; the readers are ``history`` and ``doctor``."""
+    kept, command = _aside(path)
+    spared = f"; `mjtable history --state {shlex.quote(str(kept))}` may still read the runs it spared" if writer else ""
+    return JournalDamaged(
+        f"journal {path} is damaged: {what}; nothing is written to it; {ASIDE.format(command=command)}{spared}"
+    )
+
+
+def _remedy(path: Path, *, writer: bool) -> str:
+    """What to do about a journal whose rows do not hold, as its opener may say it."""
+    inspect = INSPECT.format(dir=shlex.quote(str(path.parent))) if writer else ""
+    return inspect + ASIDE.format(command=_aside(path)[1])
+
+
+def _aside(path: Path) -> tuple[Path, str]:
+    """Where the journal is kept aside, and the shell command that does it: with its WAL, head and check files,
+    since a WAL left behind would be played into the next journal. Named by when the journal was last written."""
+    try:
+        when = time.strftime("%Y%m%d-%H%M%S", time.localtime(path.stat().st_mtime))
+    except OSError:
+        when = "old"
+    kept = path.parent / f"{path.name.split('.')[0]}-aside-{when}"
+    quoted_kept = shlex.quote(str(kept))
+    return kept, f"mkdir {quoted_kept} && mv {shlex.quote(str(path))}* {quoted_kept}/"
+
+
+def _disk_full(path: Path, what: str, needed: int, after: str) -> DiskFull:
+    """The filesystem of the journal ``path`` is full: its free space, what the write needed, what became of it."""
+    where = path.parent
+    while not where.exists() and where != where.parent:
+        where = where.parent
+    try:
+        usage = shutil.disk_usage(where)
+        room = f"{_bytes(usage.free)} free of {_bytes(usage.total)} on the filesystem of {where}"
+    except OSError as error:
+        room = f"the free space on the filesystem of {where} unknown ({error.strerror})"
+    try:
+        size = f" (the journal is {_bytes(path.stat().st_size)})"
+    except OSError:
+        size = ""
+    return DiskFull(
+        f"journal {path}: disk full: {what}; {room}, the write needed at least {_bytes(needed)} more{size}. Free "
+        f"space there and start again: {after}"
+    )
+
+
+def _bytes(count: int) -> str:
+    for unit, size in (("GB", 10**9), ("MB", 10**6), ("kB", 10**3)):
+        if count >= 10 * size:
+            return f"{count / size:,.1f} {unit}"
+    return f"{count:,} bytes"
+
+
+def _said(error: BaseException | str) -> str:
+    """SQLite's message on one line and cut short: a damaged text column is quoted in it whole."""
+    text = " ".join(str(error).split())
+    return text if len(text) <= 300 else text[:299] + "…"

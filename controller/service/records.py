@@ -9,7 +9,7 @@ from typing import Any
 from controller.errors import JournalError
 from controller.service.events import Event, EventKind, describe_action
 from controller.service.hand import HandRecord, HandState
-from controller.service.journal import REMEDY, Journal
+from controller.service.journal import Journal
 from engine.errors import MjtableError
 from engine.tiles import WIND_LETTERS
 
@@ -58,7 +58,7 @@ def run_records(journal: Journal, run_id: int | None = None) -> list[dict[str, A
             record = hand_record(hand, events, result)
         except JournalError as error:
             where = f"run {run.id} hand {hand.number}" + ("" if str(error).startswith("event") else ",")
-            raise JournalError(f"{journal.path}: {where} {error}; {REMEDY.format(dir=journal.path.parent)}") from None
+            raise JournalError(f"{journal.path}: {where} {error}; {journal.remedy}") from None
         migrated = chain["from"] == "migration" and hand.id <= chain["hands_before"]
         stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(chain.get("at", 0)))
         record["chained"] = f"on migration at {stamp}, not when written" if migrated else "when written"

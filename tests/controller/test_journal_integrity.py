@@ -90,11 +90,14 @@ def test_two_discards_swapped_are_named_at_start_and_by_history(tmp_path):
         f"UPDATE events SET data = '{other}' WHERE seq = {first}",
         f"UPDATE events SET data = '{one}' WHERE seq = {second}",
     )
-    with Journal(path) as journal, pytest.raises(JournalError, match=rf"run 1 hand 0 event {first}: changed after"):
+    with Journal(path) as journal, pytest.raises(JournalError, match=rf"run 1 hand 0 event {first}: changed") as met:
         journal.verify(1)
+    assert f"inspect it with `mjtable history --state {tmp_path}`" in str(met.value)  # the service may send you there
     code, lines = _history("--state", str(tmp_path))
     assert code == 2 and f"event {first}: changed after it was written" in lines[0]["error"]
-    assert "mjtable history" in lines[0]["error"] and "aside" in lines[0]["error"]
+    assert "mjtable history" not in lines[0]["error"]  # never the command that just failed
+    assert f"keep this one aside: `mkdir {tmp_path}/journal-aside-" in lines[0]["error"]
+    assert f"&& mv {path}* {tmp_path}/journal-aside-" in lines[0]["error"]
 
 
 def test_a_deleted_event_is_named_and_the_next_sequence_number_follows_the_last(tmp_path):
@@ -216,7 +219,8 @@ def test_history_writes_nothing_and_names_a_missing_or_damaged_journal(tmp_path)
         file.seek(4096)
         file.write(b"\xa5" * 4096 * (pages - 1))
     code, lines = _history("--state", str(tmp_path))
-    assert code == 2 and "SQLite cannot read it" in lines[0]["error"] and "integrity_check" in lines[0]["error"]
+    assert code == 2 and f"journal {path} is damaged: SQLite cannot read it" in lines[0]["error"]
+    assert "mjtable history" not in lines[0]["error"] and f"&& mv {path}* " in lines[0]["error"]
     assert sorted(p.name for p in tmp_path.iterdir()) == before
     path.write_bytes(b"not a database at all" * 100)
     code, lines = _history("--state", str(tmp_path))
