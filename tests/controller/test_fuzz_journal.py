@@ -20,7 +20,7 @@ import pytest
 
 from controller.cli import main
 from controller.config import Config
-from controller.errors import JournalError
+from controller.errors import JournalDamaged, JournalError
 from controller.service.journal import Journal
 from controller.service.service import Service, journal_path, serve
 from controller.service.tableside import open_table
@@ -233,6 +233,54 @@ def test_mutated_journal_rows_are_read_or_named(template, tmp_path, capsys):
     assert counts["resume"]["answered"] > 5 and counts["resume"]["refused"] > 50, counts
     with capsys.disabled():
         print(f"\nfuzz journal: {counts}")
+
+
+def _quick_check(path: Path) -> bool:
+    """Whether SQLite itself finds the file sound (its quick_check, or it cannot even open it)."""
+    db = sqlite3.connect(path)
+    try:
+        return db.execute("PRAGMA quick_check").fetchall() == [("ok",)]
+    except sqlite3.DatabaseError:
+        return False
+    finally:
+        db.close()
+
+
+def _files(state: Path) -> dict[str, bytes]:
+    return {file.name: file.read_bytes() for file in sorted(state.iterdir())}
+
+
+def test_flipped_pages_are_refused_before_anything_is_appended(template, tmp_path, capsys):
+    """Up to 64 bytes of a page flipped at a random offset (issue 24): a journal SQLite finds damaged is refused at
+    the service's opening (``JournalDamaged``) and not a byte of it changes, a restart included; any other reads or
+    is named; ``mjtable history`` reads or names it; never a traceback."""
+    rng = random.Random(3)
+    counts = {"damaged": 0, "sound": 0}
+    for index in range(60):
+        state = tmp_path / f"p{index % 2}"
+        shutil.rmtree(state, ignore_errors=True)
+        shutil.copytree(template, state)
+        path = state / "journal.sqlite"
+        data = bytearray(path.read_bytes())
+        start = rng.randrange(len(data))
+        count = min(rng.randint(1, 64), 4096 - start % 4096)
+        data[start : start + count] = bytes(byte ^ rng.randrange(1, 256) for byte in data[start : start + count])
+        path.write_bytes(bytes(data))
+        what = [f"page {start // 4096 + 1}: {count} bytes flipped from offset {start % 4096}"]
+        sound = _quick_check(path)
+        counts["sound" if sound else "damaged"] += 1
+        if not sound:
+            before = _files(state)
+            with pytest.raises(JournalDamaged) as refused:
+                Journal(path)
+            _one_line(str(refused.value), state, what)
+            assert not full_restart(state, what) and _files(state) == before, what
+        clean = resume(state, what)  # read, or one named error
+        assert sound or not clean, what
+        history(state, what, capsys)
+    assert counts["damaged"] > 10 and counts["sound"] > 10, counts
+    with capsys.disabled():
+        print(f"\nfuzz journal pages: {counts}")
 
 
 @pytest.mark.slow
