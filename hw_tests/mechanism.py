@@ -416,6 +416,14 @@ class TableModel:
             self.check_drivers()
         self.check_drivers()
 
+    def complete(self, now: float) -> float:
+        """Run the motions under way to their end at once, from ``now`` (a table's past, replayed); returns when
+        they ended. Nothing is pending after."""
+        while (due := self.next_due()) < NEVER:
+            self._step(due)
+            now = due
+        return now
+
     def _step(self, now: float) -> None:
         if now == self.reset_due:
             self.reset_due = NEVER
