@@ -12,22 +12,43 @@ two-set cycle).
 Each step waits for the MCU's confirmation and is then recorded as a ``table`` event; the presses of the lift switch
 and the dice key are ``button`` events, the dice the ``dice`` event that deals the hand. The next step follows from
 the MCU's phase and the steps this hand already recorded, so a restarted service continues a cycle a real table is
-in the middle of, and repeats what a restarted simulator forgot. A latched fault raises ``TableFault`` out of the
-step.
+in the middle of. A latched fault raises ``TableFault`` out of the step.
+
+A restart can find the MCU one step ahead of the journal: the service died after the MCU confirmed a step and before
+the step was journaled (or, for the next walls, before the fixed point of the hand where their steps are journaled:
+``controller.service.nextwalls``). The MCU kept its state, and its phase says what it did (``AHEAD``): the step is
+recorded then from the MCU's report, with the facts it reports, rather than done again (a second lift would raise
+walls onto the table's) or left out of the journal, so the journal reads as if the service had never stopped. The
+embedded simulator dies with the service; it comes back where the journal left the table (``table_history``,
+``TableSide.restore``) and does again what the journal lacks. A firmware board that restarted, like an MCU that
+rebooted, forgot its phase: the cycle repeats what it forgot.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
-from controller.service.events import Event
+from controller.service.events import Event, EventKind
 from controller.service.hand import HandState
 from controller.service.inputs import Button
-from controller.service.tableside import TableSide
+from controller.service.tableside import TableHistory, TableSide
 from firmware_bridge.errors import BridgeTimeout
-from firmware_bridge.messages import FaultKind, LampPattern, Phase, Sensor, Snapshot
+from firmware_bridge.messages import (
+    BuildWalls,
+    FaultKind,
+    Hatch,
+    LampPattern,
+    LiftWalls,
+    LowerPlatforms,
+    Message,
+    Phase,
+    Sensor,
+    Shuffle,
+    Snapshot,
+    StateFlag,
+)
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +57,71 @@ MAX_STEPS = 12  # a full cycle is 7 steps; more means the table does not do what
 NEXT = "next:"
 """Prefix of the steps that build the next hand's walls during this hand."""
 POLL_S = 0.05
+SERIALS = 256
+"""The MCU counts its throws in one byte (PROTOCOL.md §4, SNAPSHOT ``dice_serial``)."""
+
+COMMANDS: dict[str, Message] = {
+    "hatch_open": Hatch(True),
+    "intake": Hatch(False),
+    "shuffled": Shuffle(),
+    "walls_built": BuildWalls(),
+    "lifted": LiftWalls(),
+    "lowered": LowerPlatforms(),
+}
+"""The MCU command that does each step (the same for the ``next:`` ones): what a restored simulator replays."""
+
+AHEAD: dict[str, dict[tuple[str | None, Phase], str]] = {
+    "": {
+        (None, Phase.INTAKE_OPEN): "hatch_open",
+        ("hatch_open", Phase.IDLE): "intake",
+        ("hatch_open", Phase.WALLS_READY): "intake",
+        ("intake", Phase.SHUFFLING): "shuffled",
+        ("shuffled", Phase.WALLS_READY): "walls_built",
+        ("intake", Phase.LIFTED): "lifted",
+        ("walls_built", Phase.LIFTED): "lifted",
+        ("lifted", Phase.IDLE): "lowered",
+    },
+    NEXT: {
+        (None, Phase.SHUFFLING): "shuffled",
+        (None, Phase.WALLS_READY): "shuffled",
+        ("shuffled", Phase.WALLS_READY): "walls_built",
+    },
+}
+"""(the last step journaled, the MCU's phase) → the step the MCU did since, before the service (re)started; per
+prefix: before the hand (``prepare``), whose steps the service journals one by one, at most one is missing; the next
+walls' steps wait for the hand's fixed point, so both can be (``None`` there: none of them journaled yet)."""
+
+
+def table_history(events: Iterable[Event]) -> TableHistory:
+    """What a run's journaled events say its table did: each step as its MCU command, and the last throw (with the
+    MCU's count of it, or the run's count of throws when the journal has no count)."""
+    commands: list[Message] = []
+    dice, serial, throws = (0, 0), 0, 0
+    for event in events:
+        if event.kind is EventKind.TABLE:
+            command = COMMANDS.get(str(event.data.get("step")).removeprefix(NEXT))
+            if command is not None:
+                commands.append(command)
+        elif event.kind is EventKind.DICE:
+            throws += 1
+            values, counted = event.data.get("dice"), event.data.get("serial")
+            if isinstance(values, list) and len(values) == 2 and all(v in range(1, 7) for v in values):
+                dice = (values[0], values[1])
+            serial = counted if type(counted) is int and 0 <= counted < SERIALS else throws % SERIALS
+    return TableHistory(tuple(commands), dice, serial)
+
+
+def last_step(steps: list[str], prefix: str) -> str | None:
+    """The hand's last table step with ``prefix`` (without it), leaving out the presses; ``None`` before any."""
+    for step in reversed(steps):
+        if step.startswith(prefix) and not step.startswith("pressed:") and (prefix or not step.startswith(NEXT)):
+            return step.removeprefix(prefix)
+    return None
+
+
+def at_rest(snapshot: Snapshot) -> bool:
+    """No motion under way: not in a moving phase, and no motor on (a hatch or the shuffle disc turning)."""
+    return snapshot.phase not in MOVING and not snapshot.flags & StateFlag.MOTORS_ON
 
 
 def lowered_since_lift(steps: list[str]) -> bool:
@@ -61,9 +147,9 @@ class TableCycle:
         if state is not None and state.fault is not FaultKind.NONE:
             log.info("clearing fault %s (repaired, or left from before the restart)", state.fault_code)
             table.clear_fault()
-        if state is not None and state.phase in MOVING:
+        if state is not None and not at_rest(state):  # a motion a restart found under way ends first
             settled = table.link.wait_snapshot(
-                lambda s: s.phase not in MOVING or s.fault is not FaultKind.NONE, 60, since_ack=True
+                lambda s: at_rest(s) or s.fault is not FaultKind.NONE, 60, since_ack=True
             )  # since the clear: the snapshot in hand may still show the fault just cleared
             if settled is None:
                 raise BridgeTimeout(f"the table stays in {state.phase.name}")
@@ -77,12 +163,24 @@ class TableCycle:
             facts = {"counts": list(done.counts), "set": done.built_set}
         self.record(Event.table(step, self.clock(), **facts))
 
+    def _caught_up(self, phase: Phase, steps: list[str], prefix: str) -> str | None:
+        """Record the step the MCU did that the journal lacks (``AHEAD``), with the facts of its latest snapshot;
+        returns its name, or ``None`` when the journal is where the MCU is."""
+        step = AHEAD[prefix].get((last_step(steps, prefix), phase))
+        if step is None:
+            return None
+        log.info("the table did %s%s before the restart: journaled from its report", prefix, step)
+        self._step(prefix + step, lambda: self.side.table.state)
+        return prefix + step
+
     def prepare(self, hand: HandState) -> bool:
         """Take the used set in, lift this hand's walls and lower the platforms, then light the dealer lamp and throw
         the dice (recorded: they deal the hand); ``False`` when stopped while waiting for a press."""
         table = self.side.table
         for _ in range(MAX_STEPS):
             phase, steps = self._phase(), hand.steps
+            if self._caught_up(phase, steps, ""):
+                continue
             if phase is Phase.IDLE and lowered_since_lift(steps):
                 break
             if phase is Phase.LIFTED and "lifted" in steps:
@@ -105,15 +203,18 @@ class TableCycle:
         self.record(Event.dice(dice, self.clock(), **facts))
         return True
 
-    def build_next(self, hand: HandState) -> None:
-        """During the hand: the set taken in before it shuffled and built into the next hand's walls.
-        Returns when the walls are ready, or at once when ``stop`` is set. Runs beside the service's thread, so
-        it keeps its own list of the steps it recorded (the service applies them when it takes them in)."""
-        steps = list(hand.steps)
+    def build_next(self, steps: list[str]) -> None:
+        """During the hand: the set taken in before it shuffled and built into the next hand's walls, ``steps``
+        being the hand's steps so far. Returns when the walls are ready, or at once when ``stop`` is set. Runs
+        beside the service's thread, so it extends ``steps`` itself with each step it records (the service applies
+        them when it journals them, which may be later: ``controller.service.nextwalls``)."""
         for _ in range(MAX_STEPS):
             if self.stop.is_set():
                 return
             phase = self._phase()
+            if (step := self._caught_up(phase, steps, NEXT)) is not None:
+                steps.append(step)
+                continue
             if phase is Phase.WALLS_READY:
                 return
             steps.append(self._advance(phase, steps, NEXT))

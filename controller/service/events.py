@@ -20,7 +20,10 @@ from engine.actions import Action
 class EventKind(StrEnum):
     TABLE = "table"
     """An MCU-confirmed step of the table cycle (``data["step"]``: hatch_open, intake, shuffled, walls_built,
-    lifted, lowered; ``next:shuffled`` and ``next:walls_built`` for the set built during the hand)."""
+    lifted, lowered; ``next:shuffled`` and ``next:walls_built`` for the set built during the hand, journaled at the
+    hand's fixed point: ``controller.service.nextwalls``). Walls built carry the MCU's tile ``counts`` per side and
+    the ``set`` built (its ``built_set``, 0 or 1, alternating with each build; a simulated table restarted with the
+    service is restored to it: ``controller.service.tableside``)."""
     DICE = "dice"
     """The dice the MCU read (``data["dice"]``): with them the walls break and the hand is dealt."""
     ACTION = "action"

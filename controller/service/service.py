@@ -2,8 +2,11 @@
 
 A run is resumed when the journal holds one in progress: the match state comes from the journal (written with
 each hand's result), the hand in play is rebuilt by replaying its events, the table cycle continues from the
-MCU's phase. Seeds derive from the run's seed and the hand number, the simulated dice from the hand seed and the
-bots' decisions from the hand seed and the referee state, so a run's results depend on its seed alone.
+MCU's phase (a simulated table, restarted with the service, is first brought to where the journal left it). Seeds
+derive from the run's seed and the hand number, the simulated dice from the hand seed and the bots' decisions from
+the hand seed and the referee state, and the next walls' steps are journaled at a fixed point of the hand
+(``controller.service.nextwalls``), so a run's journal depends on its seed alone, timestamps aside, whether it was
+killed and resumed or not.
 
 With ``service.camera = "sim"`` (``mjtable run --camera sim``) the bots' discards go through the simulated camera
 (``controller.people.camera``): what the camera read is journaled and applied, a claim is confirmed by the tile seen
@@ -33,12 +36,12 @@ from controller.display.web import DisplayServer
 from controller.errors import JournalError, TableStopped
 from controller.people import watch
 from controller.people.watch import Corrections
-from controller.service.cycle import TableCycle
+from controller.service.cycle import TableCycle, table_history
 from controller.service.events import Event, EventKind, describe_action
 from controller.service.hand import HandRecord, HandState
 from controller.service.inputs import Button
 from controller.service.journal import Journal, MatchRecord, RunRecord
-from controller.service.nextwalls import NextWalls, fault_code
+from controller.service.nextwalls import SETTLE_AT, NextWalls, fault_code
 from controller.service.players import next_action
 from controller.service.tableside import TableSide, open_table
 from controller.service.tail import table_ahead
@@ -131,6 +134,7 @@ class Service:
             match = self._match(run)
             hand = self._hand_in_play(run, match)
             if resumed:
+                self._restore_table(run)
                 self._journal_behind(run, hand)
                 resumed = False
             stopped = self._play(hand)
@@ -213,6 +217,16 @@ class Service:
             log.info("hand %d: dealer seat %d, round wind %s", number, deal.dealer, WIND_LETTERS[deal.round_wind])
         self._hand = state
         return state
+
+    def _restore_table(self, run: RunRecord) -> None:
+        """A simulated table that restarted with the service is brought to where the run's journal left the table,
+        as a real table's MCU kept it (``TableSide.restore``); a new run starts on the table as it booted."""
+        restore = self.cycle.side.restore
+        if restore is None:
+            return
+        events = [event for record, _ in self.journal.hands(run.id) for event in self.journal.events(record.id)]
+        if events:
+            restore(table_history(events))
 
     def _journal_behind(self, run: RunRecord, hand: HandState) -> None:
         """On resuming: a journal that lost rows the table lived through (its head file, the MCU's dice count) is
@@ -301,14 +315,15 @@ class Service:
         if not self._ready(hand):
             return None
         service = self.config.service
-        walls = NextWalls(self.cycle.side, hand, self.clock, self.stop, self.resume, service.on_fault == "wait")
+        settle = None if hand.record.players == "people" else SETTLE_AT  # people: as the camera follows the hand
+        walls = NextWalls(self.cycle.side, hand, self.clock, self.stop, self.resume, service.on_fault == "wait", settle)
         walls.start()
         try:
             self._moves(hand, walls)
         except BaseException:
             walls.abandon()
             raise
-        return walls.finish(lambda event: self.posted(hand, event))
+        return walls.finish(lambda event: self.posted(hand, event), hand.over)
 
     def _moves(self, hand: HandState, walls: NextWalls) -> None:
         referee = hand.referee
@@ -327,13 +342,15 @@ class Service:
             self._renderer = self._renderer or open_renderer()
             # zones empty on a resume
             camera = SimCamera(hand.record.seed, self._renderer, self.camera_swap, self.camera_stats)
-        while referee.phase is not Phase.OVER and not self.stop.is_set():
+        while not self.stop.is_set():
+            for event in walls.take(len(referee.history)):  # the next walls' steps at the hand's fixed point
+                self.posted(hand, event)
+            if referee.phase is Phase.OVER:
+                return
             action = next_action(referee, hand.record.seed)
             self.sleep(pause)
             self._move(hand, camera, action)
             self._presses(hand, camera)
-            for event in walls.take():
-                self.posted(hand, event)
 
     def _move(self, hand: HandState, camera: SimCamera | None, action: Action) -> None:
         """A bot's move as the table sees it: a claim or a hu by the seat's button (the simulated finger presses

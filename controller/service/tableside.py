@@ -5,6 +5,13 @@ With no serial port configured it is the embedded simulated table: the hw_tests 
 MockFactory pins, which the simulated players press with ``SimHands``. The simulated MCU's dice are reseeded
 from each hand's seed just before the throw, so the dice
 (and with them the whole hand) depend on the run's seed only, also when a restart rebuilt the simulator.
+
+A real table's MCU and its two tile sets outlive a crash of the Pi; the embedded simulator dies with the service. So
+that a resumed run finds the same table, the restarted simulator is brought to where the run's journal left it
+(``TableSide.restore``): every journaled step done again at once, which leaves it in the phase the journal says, with
+the same set built (``built_set`` alternates with each build) and the same count of throws. Without it a resumed run
+would build again walls the table had, and number the sets from the start. A firmware board (``service.firmware``)
+cannot be restored: it starts as powered on, like a rebooted MCU, and the cycle repeats what it forgot.
 """
 
 from __future__ import annotations
@@ -19,7 +26,9 @@ from gpiozero.pins.mock import MockFactory
 
 from controller.config import Config, table_ruleset
 from controller.service.inputs import SeatInputs, SimHands
+from firmware_bridge.errors import BridgeTimeout
 from firmware_bridge.gpio import Panel, host_pin_factory
+from firmware_bridge.messages import Message, MsgType, Snapshot
 from firmware_bridge.table import Table
 from hw_tests.faults import NO_FAULTS, FaultPlan
 from hw_tests.harness import simulated_table
@@ -27,6 +36,20 @@ from hw_tests.simulator import McuSimulator
 
 if TYPE_CHECKING:  # the people's table renders camera frames (OpenCV): only loaded when people play
     from controller.people.peopletable import PeopleTable
+
+
+RESTORE_S = 5.0
+"""How long the host waits for the restored simulator's snapshot (it is sent at once)."""
+
+
+@dataclass(frozen=True)
+class TableHistory:
+    """What a run's journal says its table did (``controller.service.cycle.table_history``): each step as the MCU
+    command that did it, in order, and the last throw with the MCU's count of throws."""
+
+    commands: tuple[Message, ...] = ()
+    dice: tuple[int, int] = (0, 0)
+    dice_serial: int = 0
 
 
 @dataclass
@@ -48,6 +71,31 @@ class TableSide:
     people: PeopleTable | None = None
     """Simulated table with ``service.players = "people"``: the bots playing as people, whom the service sees only
     through the rendered camera frames and the pins they press."""
+    restore: Callable[[TableHistory], None] | None = None
+    """Simulated table only (the Python simulator): bring the simulator, started with the service, to where a resumed
+    run's journal left the table; returns once the host sees it there. A simulator that has moved since it started
+    kept its state, as a real table's MCU does, and is left as it is. ``None`` on a real table."""
+
+
+MOVES = {MsgType.HATCH, MsgType.SHUFFLE, MsgType.BUILD_WALLS, MsgType.LIFT_WALLS, MsgType.LOWER_PLATFORMS}
+MOVES |= {MsgType.ROLL_DICE}
+"""The commands that give a simulator a past of its own: one that ran any is not restored."""
+
+
+def _restorer(sim: McuSimulator, table: Table) -> Callable[[TableHistory], None]:
+    def restore(history: TableHistory) -> None:
+        if any(item.message.TYPE in MOVES for item in sim.executed):
+            return
+        expected = _resting(sim.restore(history.commands, history.dice, history.dice_serial))
+        if table.link.wait_snapshot(lambda snapshot: _resting(snapshot) == expected, RESTORE_S) is None:
+            raise BridgeTimeout(f"the restored simulator's state did not reach the host within {RESTORE_S} s")
+
+    return restore
+
+
+def _resting(snapshot: Snapshot) -> tuple[object, ...]:
+    """What a table at rest shows of its past: phase, sensors, walls, dice and the built set."""
+    return snapshot.phase, snapshot.sensors, snapshot.counts, snapshot.dice, snapshot.dice_serial, snapshot.built_set
 
 
 def _people_table(stack: ExitStack, config: Config, hands: SimHands) -> PeopleTable:
@@ -84,6 +132,8 @@ def open_table(config: Config, faults: FaultPlan = NO_FAULTS) -> Iterator[TableS
             panel = Panel(gpio, factory, hands.clock)
             inputs = SeatInputs(panel, hands.clock, hold)
             side = TableSide(table, panel, type(factory).__name__, inputs, seed_dice, hands, sim)
+            if isinstance(sim, McuSimulator):
+                side.restore = _restorer(sim, table)
             if config.service.players == "people":
                 side.people = _people_table(stack, config, hands)
         else:
