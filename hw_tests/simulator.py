@@ -105,16 +105,12 @@ class McuSimulator:
         self._stalled_until = 0.0  # the main loop is stuck until the watchdog resets it
         self.resets_with_outputs_on = 0
         """Reboots that found a motor still driven (as the firmware's side channel counts them)."""
-        self._gaps = [0.0, 0.0]  # the longest between two snapshots sent, between two passes of the loop
-        self._last_snapshot_at = self._last_tick_at = clock()
         self.executed: list[Executed] = []
         self.execution_counts: Counter[int] = Counter()
         self.duplicates_dropped = 0
         self.naks_sent = 0
         self.estop_at: float | None = None
         self.watchdog_trips = 0
-        self.watchdog_silences: list[float] = []
-        """How long the host had been silent at each host-silence trip (seconds, the simulator's clock)."""
         self._boot(ResetReason.POWER_ON)
 
     # -- life cycle ------------------------------------------------------------------------------------------
@@ -188,15 +184,6 @@ class McuSimulator:
             self.model.halt()
             self._stalled_until = self._clock() + WATCHDOG_S
             log.info("simulated hard fault: outputs safe, waiting for the watchdog")
-
-    def gaps(self, reset: bool = False) -> tuple[float, float]:
-        """The longest gaps between two snapshots and between two passes of the loop, on the simulator's clock,
-        since the last reset (as the firmware's side channel reports them)."""
-        with self._lock:
-            gaps = (self._gaps[0], self._gaps[1])
-            if reset:
-                self._gaps = [0.0, 0.0]
-            return gaps
 
     def silence_host(self, seconds: float) -> None:
         """Hear nothing from the host for ``seconds`` (a cut wire or a hung host): the watchdog should trip."""
@@ -315,8 +302,6 @@ class McuSimulator:
 
     def _tick(self, data: bytes) -> None:
         now = self._clock()
-        self._gaps[1] = max(self._gaps[1], now - self._last_tick_at)
-        self._last_tick_at = now
         if self._stalled_until:  # stuck: what arrives is lost, as in a UART ring nobody empties
             if now < self._stalled_until:
                 return
@@ -359,15 +344,12 @@ class McuSimulator:
         if self.model.version != self._sent_version or now >= self._next_snapshot:
             self._sent_version = self.model.version
             self._next_snapshot = now + self._snapshot_period
-            self._gaps[0] = max(self._gaps[0], now - self._last_snapshot_at)
-            self._last_snapshot_at = now
             self._send(self._snapshot())
 
     def _watchdog(self, now: float) -> None:
         """No valid frame from the host for the configured time while a motor runs: stop everything."""
         if now - self._last_host_rx > self._host_timeout and self.model.motors_on:
             self.watchdog_trips += 1
-            self.watchdog_silences.append(now - self._last_host_rx)
             log.info("host silent for %.2f s: every motor stopped", now - self._last_host_rx)
             self.model.stop_all(FaultKind.HOST_SILENT)
 
