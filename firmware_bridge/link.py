@@ -135,6 +135,7 @@ class Link:
         now = clock()
         self._last_rx = now
         self._last_tx = now
+        self._last_frame_tx = now
         self._threads: list[threading.Thread] = []
 
     # -- life cycle ------------------------------------------------------------------------------------------
@@ -192,6 +193,25 @@ class Link:
     def add_listener(self, callback: Callable[[Snapshot], None]) -> None:
         """Call ``callback(snapshot)`` from the reader thread on every snapshot; it must not block."""
         self._listeners.append(callback)
+
+    def remove_listener(self, callback: Callable[[Snapshot], None]) -> None:
+        with contextlib.suppress(ValueError):
+            self._listeners.remove(callback)
+
+    @property
+    def last_frame_at(self) -> float:
+        """When the host last wrote a whole frame (a command, a PING...): what feeds the MCU's host-silence watchdog."""
+        return self._last_frame_tx
+
+    def write_raw(self, data: bytes) -> None:
+        """Bytes as they are, for line tests (a flood of garbage). They count as sent, so no heartbeat goes out
+        while they flow: the MCU hears the host talk but not one valid frame."""
+        with self._tx_lock:
+            try:
+                self._port.write(data)
+            except (OSError, ValueError) as exc:
+                raise LinkDown(f"writing to the serial port failed: {exc}") from None
+            self._last_tx = self._clock()
 
     def wait_snapshot(
         self, predicate: Callable[[Snapshot], bool], timeout: float, *, since_ack: bool = False
@@ -260,7 +280,7 @@ class Link:
                 self._port.write(data)
             except (OSError, ValueError) as exc:
                 raise LinkDown(f"writing to the serial port failed: {exc}") from None
-            self._last_tx = self._clock()
+            self._last_tx = self._last_frame_tx = self._clock()
 
     def _rto(self) -> float:
         if self._srtt is None:

@@ -23,7 +23,7 @@ from hw_tests.firmware import LAUNCHERS, FirmwareMcu
 from hw_tests.harness import simulated_table
 from hw_tests.simulator import McuSimulator
 from hw_tests.soak import MAX_LOSS, soak
-from hw_tests.suite import format_table, run_suite
+from hw_tests.suite import CHECK_NAMES, format_table, run_suite
 
 MIN_SPEED, MAX_SPEED = 0.01, 1000.0
 MAX_COMMANDS = 1_000_000
@@ -72,6 +72,15 @@ def _suite_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m hw_tests", description="Hardware test suite (or: soak, serve).")
     parser.add_argument("--port", help="serial device of a real table; default: the simulator on a pty")
     parser.add_argument("--allow-motion", action="store_true", help="on a real table, run the checks that move")
+    parser.add_argument(
+        "--allow-injection",
+        action="store_true",
+        help="on a real table, run the checks that inject a fault: you make it by hand when asked (a switch "
+        "unplugged, a driver's fault pin grounded), or the MCU resets itself (its watchdog test)",
+    )
+    parser.add_argument(
+        "--check", action="append", choices=CHECK_NAMES, metavar="NAME", help="run only this check (repeatable)"
+    )
     parser.add_argument("--tile-set", default="136", help="tile set the table is configured for (136, 144, 108, 112)")
     _add_common(parser, 20.0)
     parser.add_argument("--json", action="store_true", help="one JSON object per check instead of the table")
@@ -114,16 +123,26 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _ask(text: str) -> None:
+    """A fault made by hand on a real table: say what to do, wait for Enter (stdout keeps the results)."""
+    print(f"\n>>> {text}, then press Enter", file=sys.stderr, flush=True)
+    if not sys.stdin.readline():
+        raise HarnessError("stdin closed while waiting for the technician")
+
+
 def _suite(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(name)s: %(message)s")
     mcu = McuConfig(tile_set=args.tile_set)
+    only = tuple(args.check or ())
     if args.port:
         with Table.connect(BridgeConfig(link=LinkConfig(port=args.port), mcu=mcu)) as table:
-            outcomes = run_suite(table, None, args.allow_motion)
+            outcomes = run_suite(
+                table, None, args.allow_motion, allow_injection=args.allow_injection, prompt=_ask, only=only
+            )
     else:
         config = BridgeConfig(mcu=mcu)
         with simulated_table(config, seed=args.seed, speed=args.speed, firmware=args.firmware) as (sim, table):
-            outcomes = run_suite(table, sim, allow_motion=True)
+            outcomes = run_suite(table, sim, allow_motion=True, only=only)
     if args.json:
         for outcome in outcomes:
             print(json.dumps(outcome.to_dict()))

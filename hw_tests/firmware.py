@@ -177,6 +177,8 @@ class SideChannel:
         self.watchdog_trips = 0
         self.watchdog_at: list[float] = []
         """When each WATCHDOG event arrived (time.monotonic): the trip as seen from outside the firmware."""
+        self.watchdog_silences: list[float] = []
+        """How long the host had been silent at each trip, in seconds of the firmware's own clock."""
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="fw-sidechannel", daemon=True)
         self._thread.start()
@@ -197,6 +199,7 @@ class SideChannel:
                     elif frame.type == WATCHDOG:
                         self.watchdog_trips += 1
                         self.watchdog_at.append(time.monotonic())
+                        self.watchdog_silences.append(int.from_bytes(frame.payload[:2], "big") / 1000)
                     else:
                         self._answers.append(frame)
                     self._cv.notify_all()
@@ -246,6 +249,9 @@ class FirmwareState:
     watchdog_trips: int
     resets_with_outputs_on: int
     """Reboots that found a motor still driven: nothing (the hard-fault handler) made the outputs safe first."""
+    max_snapshot_gap_s: float
+    """The longest time between two snapshots the firmware sent, on its own clock (since the gaps were reset)."""
+    max_poll_gap_s: float
 
     @classmethod
     def decode(cls, payload: bytes) -> FirmwareState:
@@ -253,8 +259,8 @@ class FirmwareState:
             lamp: (LampPattern(payload[3 * lamp]), int.from_bytes(payload[3 * lamp + 1 : 3 * lamp + 3], "big"))
             for lamp in range(5)
         }
-        numbers = [int.from_bytes(payload[index : index + 2], "big") for index in (17, 19, 21, 23)]
-        return cls(lamps, (payload[15], payload[16]), *numbers)
+        numbers = [int.from_bytes(payload[index : index + 2], "big") for index in (17, 19, 21, 23, 25, 27)]
+        return cls(lamps, (payload[15], payload[16]), *numbers[:4], numbers[4] / 1000, numbers[5] / 1000)
 
 
 class _ModelView:
@@ -389,8 +395,14 @@ class FirmwareMcu:
             raise HarnessError("the firmware is not running: start() it first")
         return self._line
 
-    def state(self) -> FirmwareState:
-        return FirmwareState.decode(self.channel.request(QUERY))
+    def state(self, reset_gaps: bool = False) -> FirmwareState:
+        return FirmwareState.decode(self.channel.request(QUERY, b"\x01" if reset_gaps else b""))
+
+    def gaps(self, reset: bool = False) -> tuple[float, float]:
+        """The longest gaps between two snapshots and between two polls (seconds, the MCU's own clock) since the
+        last reset; ``reset`` starts over after reading them."""
+        state = self.state(reset_gaps=reset)
+        return state.max_snapshot_gap_s, state.max_poll_gap_s
 
     @property
     def executed(self) -> list[tuple[int, int, int]]:
@@ -410,6 +422,11 @@ class FirmwareMcu:
     @property
     def watchdog_trips(self) -> int:
         return self._caught_up().watchdog_trips
+
+    @property
+    def watchdog_silences(self) -> list[float]:
+        """How long the host had been silent at each host-silence trip (seconds, the firmware's clock)."""
+        return list(self._caught_up().watchdog_silences)
 
     @property
     def duplicates_dropped(self) -> int:

@@ -23,7 +23,7 @@ import threading
 import time
 import tty
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from firmware_bridge.errors import ProtocolError
@@ -105,12 +105,16 @@ class McuSimulator:
         self._stalled_until = 0.0  # the main loop is stuck until the watchdog resets it
         self.resets_with_outputs_on = 0
         """Reboots that found a motor still driven (as the firmware's side channel counts them)."""
+        self._gaps = [0.0, 0.0]  # the longest between two snapshots sent, between two passes of the loop
+        self._last_snapshot_at = self._last_tick_at = clock()
         self.executed: list[Executed] = []
         self.execution_counts: Counter[int] = Counter()
         self.duplicates_dropped = 0
         self.naks_sent = 0
         self.estop_at: float | None = None
         self.watchdog_trips = 0
+        self.watchdog_silences: list[float] = []
+        """How long the host had been silent at each host-silence trip (seconds, the simulator's clock)."""
         self._boot(ResetReason.POWER_ON)
 
     # -- life cycle ------------------------------------------------------------------------------------------
@@ -148,31 +152,6 @@ class McuSimulator:
         with self._lock:
             self.model.rng = random.Random(seed)
 
-    def restore(self, commands: Iterable[Message], dice: tuple[int, int], dice_serial: int) -> Snapshot:
-        """Come up as a table that went on while its host restarted: each of ``commands`` run and its motion ended
-        at once, in order, with no fault injected (a command the mechanism refuses in its phase is skipped and
-        logged), then the last throw showing ``dice``, the ``dice_serial``-th. Meant for a simulator that has done
-        nothing since it booted, so that a host resuming from its journal finds the table where the journal left
-        it, as a real table's MCU would be. Returns the snapshot it sends at once."""
-        with self._lock:
-            model, faults = self.model, self.model.faults
-            model.faults = NO_FAULTS
-            now = self._clock()
-            try:
-                for command in commands:
-                    result = model.execute(command, now)
-                    if result is not Result.OK:
-                        log.warning("restoring the simulated table: %s refused (%s)", command.TYPE.name, result.name)
-                    now = model.complete(now)
-            finally:
-                model.faults = faults
-            model.dice, model.dice_serial = dice, dice_serial
-            model.version += 1
-            snapshot = self._snapshot()
-            self._sent_version = model.version
-            self._send(snapshot)
-            return snapshot
-
     def inject(self, faults: FaultPlan) -> None:
         """Mechanical faults for what the table does next (replaces the previous plan)."""
         with self._lock:
@@ -184,6 +163,15 @@ class McuSimulator:
             self.model.halt()
             self._stalled_until = self._clock() + WATCHDOG_S
             log.info("simulated hard fault: outputs safe, waiting for the watchdog")
+
+    def gaps(self, reset: bool = False) -> tuple[float, float]:
+        """The longest gaps between two snapshots and between two passes of the loop, on the simulator's clock,
+        since the last reset (as the firmware's side channel reports them)."""
+        with self._lock:
+            gaps = (self._gaps[0], self._gaps[1])
+            if reset:
+                self._gaps = [0.0, 0.0]
+            return gaps
 
     def silence_host(self, seconds: float) -> None:
         """Hear nothing from the host for ``seconds`` (a cut wire or a hung host): the watchdog should trip."""
@@ -302,6 +290,8 @@ class McuSimulator:
 
     def _tick(self, data: bytes) -> None:
         now = self._clock()
+        self._gaps[1] = max(self._gaps[1], now - self._last_tick_at)
+        self._last_tick_at = now
         if self._stalled_until:  # stuck: what arrives is lost, as in a UART ring nobody empties
             if now < self._stalled_until:
                 return
@@ -344,12 +334,15 @@ class McuSimulator:
         if self.model.version != self._sent_version or now >= self._next_snapshot:
             self._sent_version = self.model.version
             self._next_snapshot = now + self._snapshot_period
+            self._gaps[0] = max(self._gaps[0], now - self._last_snapshot_at)
+            self._last_snapshot_at = now
             self._send(self._snapshot())
 
     def _watchdog(self, now: float) -> None:
         """No valid frame from the host for the configured time while a motor runs: stop everything."""
         if now - self._last_host_rx > self._host_timeout and self.model.motors_on:
             self.watchdog_trips += 1
+            self.watchdog_silences.append(now - self._last_host_rx)
             log.info("host silent for %.2f s: every motor stopped", now - self._last_host_rx)
             self.model.stop_all(FaultKind.HOST_SILENT)
 

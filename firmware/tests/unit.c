@@ -815,6 +815,28 @@ static void test_the_brown_out_level_is_programmed_once(void)
     CHECK(brownout_level(&locked, BOR_LEVEL_3) == BOR_FAILED && (locked.optcr & FLASH_OPTCR_BOR_MASK) == BOR_OFF);
 }
 
+static void test_nak_corrupt_is_spaced_but_never_dropped(void)
+{
+    struct frame f;
+    const uint8_t broken[] = {0x7E, 0x04, 0x02, 0x1B, 0x00, 0x01, 0x00, 0x00};
+    unsigned naks = 0;
+    ready();
+    fake_send_raw(broken, sizeof broken);
+    poll_at(5000);
+    fake_send_raw(broken, sizeof broken);
+    poll_at(5100); /* 0.1 ms later: owed, not sent */
+    while (fake_reply(&f, false))
+        naks += is_nak(&f, 2, NAK_CORRUPT);
+    CHECK(naks == 1);
+    uint64_t wake = core_poll(5100);
+    CHECK(wake == 6000); /* the board is asked back when it is due */
+    poll_at(6000);
+    f = reply();
+    CHECK(is_nak(&f, 2, NAK_CORRUPT));
+    f = reply();
+    CHECK(f.type == 0); /* and only one */
+}
+
 int main(void)
 {
     test_check_values();
@@ -852,6 +874,7 @@ int main(void)
     test_the_watchdog_test_stops_the_main_loop();
     test_a_stepper_stops_at_its_end_switch_or_its_step_limit();
     test_the_brown_out_level_is_programmed_once();
+    test_nak_corrupt_is_spaced_but_never_dropped();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

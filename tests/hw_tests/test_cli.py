@@ -1,4 +1,5 @@
-"""``python -m hw_tests``: the suite's table, skips on a real port without --allow-motion, and the soak JSON."""
+"""``python -m hw_tests``: the suite's table, skips on a real port without --allow-motion or --allow-injection, a
+technician's injections on a real table, and the soak JSON."""
 
 import json
 import os
@@ -8,19 +9,35 @@ import sys
 import pytest
 
 from firmware_bridge.config import BridgeConfig, LinkConfig
+from firmware_bridge.messages import Mechanism
 from firmware_bridge.table import Table
 from hw_tests.cli import main
+from hw_tests.faults import NO_FAULTS, FaultPlan, Jam
 from hw_tests.simulator import McuSimulator
+from hw_tests.suite import CHECKS, run_suite
 from tests.paths import REPO
 
+SAFETY = ("hatch switch never closes", "stepper step limit", "disc index never counts", "lowering switch never closes",
+          "driver fault at rest", "over-current")  # fmt: skip
 
+
+@pytest.mark.slow
 def test_suite_against_the_simulator_passes(capsys):
     assert main(["--speed", "50", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0].split()[:5] == ["check", "result", "time", "fault", "codes"]
-    assert "stacker jam            PASS" in out
-    assert "JAM/STACKER/side1" in out and "MCU_RESET" in out and "HOST_SILENT" in out
-    assert out.rstrip().endswith("13 passed, 0 failed, 0 skipped")
+    assert "stacker jam                   PASS" in out
+    codes = ("JAM/STACKER/side1", "MCU_RESET", "HOST_SILENT", "TRAVEL_TIMEOUT/HATCH", "OVERTRAVEL/HATCH",
+             "RUN_TIMEOUT/DISC", "TRAVEL_TIMEOUT/LIFT/side2", "DRIVER_FAULT/HATCH", "OVERCURRENT/DISC")  # fmt: skip
+    for code in codes:
+        assert code in out, code
+    assert out.rstrip().endswith(f"{len(CHECKS)} passed, 0 failed, 0 skipped")
+
+
+def test_the_safety_checks_pass_against_the_simulator(capsys):
+    assert main(["--speed", "50", "--seed", "3", *(f"--check={name}" for name in SAFETY)]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith(f"{len(SAFETY)} passed, 0 failed, 0 skipped"), out
 
 
 def test_a_real_port_skips_motion_without_allow_motion(capsys):
@@ -31,7 +48,34 @@ def test_a_real_port_skips_motion_without_allow_motion(capsys):
     status = {row["name"]: row["status"] for row in rows}
     assert status["handshake"] == status["link round trip"] == status["dealer lamps"] == "PASS"
     assert status["full cycle"] == "SKIP" and status["stacker jam"] == "SKIP"
-    assert "--allow-motion" in next(row["detail"] for row in rows if row["name"] == "full cycle")
+    details = {row["name"]: row["detail"] for row in rows}
+    assert "--allow-motion" in details["full cycle"]
+    assert "--allow-injection" in details["driver fault at rest"]
+    assert "--allow-injection" in details["stalled main loop"]
+    assert details["hard fault"].startswith("needs a simulated board")
+
+
+def test_on_a_real_table_the_technician_makes_the_faults_when_asked():
+    """--allow-injection on a real port: each fault is asked for by hand (here a simulator standing in for the table
+    takes the technician's part), and the MCU's own watchdog test needs nobody."""
+    asked: list[str] = []
+    by_hand = {
+        "unplug the hatch's open switch": FaultPlan(jams=(Jam(Mechanism.HATCH),)),
+        "connect the hatch driver's nFAULT (PC4) to GND": FaultPlan(driver_faults=(Mechanism.HATCH,)),
+    }
+    with McuSimulator(seed=4, speed=50) as sim:
+
+        def technician(text: str) -> None:
+            asked.append(text)
+            sim.inject(next((plan for start, plan in by_hand.items() if text.startswith(start)), NO_FAULTS))
+
+        with Table.connect(BridgeConfig(link=LinkConfig(port=sim.path)), time_scale=0.05) as table:
+            only = ("hatch switch never closes", "driver fault at rest", "stalled main loop", "hard fault")
+            outcomes = run_suite(table, None, True, allow_injection=True, prompt=technician, only=only)
+    status = {outcome.name: (outcome.status, outcome.detail) for outcome in outcomes}
+    assert [name for name, (result, _) in status.items() if result == "PASS"] == list(only[:3]), status
+    assert status["hard fault"][0] == "SKIP"
+    assert len(asked) == 4 and asked[1].startswith("plug") and asked[3] == "remove the wire from PC4"
 
 
 def test_a_missing_port_is_one_error_line(capsys):

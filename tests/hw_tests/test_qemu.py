@@ -14,6 +14,7 @@ from hw_tests.errors import HarnessError
 from hw_tests.firmware import FIRMWARE_DIR, build
 from hw_tests.qemu import QemuBoard
 from hw_tests.soak import soak
+from hw_tests.suite import CHECKS
 
 FLASH_BUDGET = 32 * 1024
 RAM_BUDGET = 8 * 1024
@@ -61,7 +62,11 @@ def test_the_suite_passes_on_the_qemu_build(capsys):
     out = capsys.readouterr().out
     assert "board QEMU-F405" in out
     assert "JAM/STACKER/side1" in out and "TRAVEL_TIMEOUT/LIFT/side0" in out and "HOST_SILENT" in out
-    assert out.rstrip().endswith("13 passed, 0 failed, 0 skipped")
+    for code in ("TRAVEL_TIMEOUT/HATCH", "OVERTRAVEL/HATCH", "RUN_TIMEOUT/DISC", "DRIVER_FAULT/HATCH",
+                 "OVERCURRENT/DISC"):  # fmt: skip
+        assert code in out, code
+    assert "reset by its watchdog" in out and "outputs safe at the fault" in out  # its emulated watchdog, SYSRESETREQ
+    assert out.rstrip().endswith(f"{len(CHECKS)} passed, 0 failed, 0 skipped")
 
 
 @pytest.mark.slow

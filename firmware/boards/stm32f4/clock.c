@@ -2,6 +2,8 @@
  * 168 MHz whatever RCC says) and on the chip (the board's own clock). */
 #include "clock.h"
 
+#include <stdbool.h>
+
 #include "chip.h"
 
 #include "stm32f4.h"
@@ -23,15 +25,25 @@ void clock_init(uint32_t cpu_hz)
     SYST_CSR = SYST_CSR_CLKSOURCE | SYST_CSR_TICKINT | SYST_CSR_ENABLE;
 }
 
+/* Never backwards: a tick whose interrupt is pending but not yet taken (inside another interrupt, such as the stepper
+ * timer's, or late under QEMU) has reloaded the counter without counting its millisecond; it is counted here. Without
+ * that, time stepped back a millisecond and unsigned differences (the host-silence watchdog's) wrapped. */
 uint64_t clock_us(void)
 {
-    uint64_t before, after;
+    uint64_t ticks;
     uint32_t count;
-    do { /* a tick between the reads (its interrupt runs at once) changes ms: read again */
-        before = ms;
+    for (;;) { /* a tick taken between the reads changes ms: read again */
+        const uint64_t before = ms;
         count = SYST_CVR;
-        after = ms;
-    } while (before != after);
+        const bool pending = (SCB_ICSR & SCB_ICSR_PENDSTSET) != 0;
+        if (pending) {
+            count = SYST_CVR; /* certainly after the reload */
+        }
+        if (ms == before) {
+            ticks = before + (pending ? 1u : 0u);
+            break;
+        }
+    }
     const uint32_t into_tick = (SYST_RVR - count) / cycles_per_us; /* the counter counts down */
-    return before * 1000u + (into_tick < 1000u ? into_tick : 999u);
+    return ticks * 1000u + (into_tick < 1000u ? into_tick : 999u);
 }

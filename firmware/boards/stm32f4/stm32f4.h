@@ -17,6 +17,8 @@
 #define NVIC_ISER(n) REG32(0xE000E100u + 4u * (n))
 #define NVIC_ISPR(n) REG32(0xE000E200u + 4u * (n))
 #define NVIC_IPR_BYTE(irq) (*(volatile uint8_t *)(uintptr_t)(0xE000E400u + (irq)))
+#define SCB_ICSR REG32(0xE000ED04u)
+#define SCB_ICSR_PENDSTSET (1u << 26) /* the SysTick exception is pending (not yet taken) */
 #define SCB_AIRCR REG32(0xE000ED0Cu)
 #define SCB_AIRCR_SYSRESETREQ (0x05FA0000u | (1u << 2))
 #define SCB_CPACR REG32(0xE000ED88u)

@@ -20,6 +20,10 @@
  * to arrive at 115200 baud, and an unbounded read loop never let the rest of the poll run. What does not fit waits
  * in the UART ring (or overflows it: lost bytes, as on a noisy line). */
 #define RX_BUDGET 64u
+/* At most one NAK CORRUPT a millisecond; one that falls due sooner is owed and sent when the millisecond is over. A
+ * frame takes at least half a millisecond at 115200 baud, so a real line never waits for it, but under a flood a
+ * board that polls in microseconds (the host board) answered every 64 bytes and buried its snapshots in NAKs. */
+#define NAK_SPACING_US 1000u
 #define DEFAULT_SNAPSHOT_US 200000u
 #define DEFAULT_HOST_TIMEOUT_US 1000000u
 
@@ -35,7 +39,10 @@ static struct {
     uint8_t last_type, last_result;
     uint64_t last_host_rx;  /* a valid frame from the host: feeds the watchdog */
     uint64_t last_rx_byte;  /* any byte: a partial frame older than IDLE_RESYNC_US is stale */
+    uint64_t last_corrupt_nak;
+    bool nak_owed;          /* frames broke since the last NAK CORRUPT */
     uint16_t snapshot_serial;
+    uint64_t last_snapshot, last_poll;
     uint32_t sent_version;
     uint64_t next_snapshot;
     uint32_t snapshot_us;
@@ -97,10 +104,19 @@ static void send_identity(uint16_t nonce)
     send(0, MSG_IDENTITY, p, sizeof p);
 }
 
+static uint32_t longest(uint32_t longest_us, uint64_t since, uint64_t now)
+{
+    uint64_t gap = now - since;
+    return gap > longest_us ? (gap > UINT32_MAX ? UINT32_MAX : (uint32_t)gap) : longest_us;
+}
+
 static void send_snapshot(void)
 {
     struct table_view view;
     uint8_t p[SNAPSHOT_SIZE];
+    uint64_t now = hal_time_us();
+    c.stats.max_snapshot_gap_us = longest(c.stats.max_snapshot_gap_us, c.last_snapshot, now);
+    c.last_snapshot = now;
     table_view(&view);
     c.snapshot_serial++;
     p[0] = view.phase;
@@ -132,7 +148,8 @@ void core_init(uint8_t reset_reason)
     frame_reader_init(&c.reader);
     c.reset_reason = reset_reason;
     c.expected = 1;
-    c.last_host_rx = c.last_rx_byte = c.next_snapshot = now;
+    c.last_host_rx = c.last_rx_byte = c.next_snapshot = c.last_snapshot = c.last_poll = now;
+    c.last_corrupt_nak = now - NAK_SPACING_US; /* the first one goes at once */
     c.snapshot_us = DEFAULT_SNAPSHOT_US;
     c.host_timeout_us = DEFAULT_HOST_TIMEOUT_US;
     table_init(now);
@@ -287,7 +304,12 @@ static bool receive(uint64_t now)
             handle(&f, now);
     }
     if (frame_reader_broken(&c.reader) != broken)
+        c.nak_owed = true;
+    if (c.nak_owed && now - c.last_corrupt_nak >= NAK_SPACING_US) {
+        c.nak_owed = false;
+        c.last_corrupt_nak = now;
         send_nak(NAK_CORRUPT);
+    }
     return taken == RX_BUDGET;
 }
 
@@ -307,7 +329,7 @@ static void watchdog(uint64_t now)
     if (now - c.last_host_rx > c.host_timeout_us && table_motors_on()) {
         c.stats.watchdog_trips++;
 #if CONFIG_SIMULATED
-        sim_watchdog_tripped();
+        sim_watchdog_tripped((uint32_t)(now - c.last_host_rx));
 #endif
         table_stop_all(FAULT_HOST_SILENT, MECH_NONE, NO_SIDE);
     }
@@ -321,6 +343,8 @@ static uint64_t earliest(uint64_t a, uint64_t b)
 uint64_t core_poll(uint64_t now)
 {
     uint8_t reboot;
+    c.stats.max_poll_gap_us = longest(c.stats.max_poll_gap_us, c.last_poll, now);
+    c.last_poll = now;
 #if CONFIG_SIMULATED
     sim_poll(now);
 #endif
@@ -359,10 +383,17 @@ uint64_t core_poll(uint64_t now)
         wake = earliest(wake, c.last_host_rx + c.host_timeout_us + 1);
     if (c.reader.count)
         wake = earliest(wake, c.last_rx_byte + IDLE_RESYNC_US);
+    if (c.nak_owed)
+        wake = earliest(wake, c.last_corrupt_nak + NAK_SPACING_US);
 #if CONFIG_SIMULATED
     wake = earliest(wake, sim_next_due());
 #endif
     return wake < now ? now : wake;
+}
+
+void core_reset_gaps(void)
+{
+    c.stats.max_snapshot_gap_us = c.stats.max_poll_gap_us = 0;
 }
 
 const struct core_stats *core_stats(void)

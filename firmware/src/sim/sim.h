@@ -58,7 +58,7 @@ uint64_t sim_next_due(void);
 
 /* Events for the side channel. */
 void sim_executed(uint8_t seq, uint8_t type, uint16_t token);
-void sim_watchdog_tripped(void);
+void sim_watchdog_tripped(uint32_t silent_us);
 
 /* mechanism.c's clock for hal_motor calls, set by sim_poll. */
 void sim_clock(uint64_t now);

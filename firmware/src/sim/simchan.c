@@ -6,15 +6,17 @@
  *                    driver_faults B, overcurrent B (masks of 1 << mechanism)
  *   -> 0x42 RESET    reason B                      reboot now (reasons 2-5)
  *   -> 0x43 KEY      seat B, held B                a player's dice key
- *   -> 0x44 QUERY    -                             answered by STATE
+ *   -> 0x44 QUERY    [reset B]                     answered by STATE; reset 1: then forget the gap maxima
  *   -> 0x45 SEED     words B, index B, key I...    random.Random(seed) as the seed's 32-bit words, least significant
  *                                                  first (1-32 words, up to 13 per frame; seeded with the last part)
  *   -> 0x46 CRASH    -                             a hard fault now (an undefined instruction), after the DONE
  *   <- 0xC0 DONE     type B, result B              every message above is answered (0 OK, 4 BAD_ARGUMENT)
  *   <- 0xC1 EXEC     seq B, type B, token H        a sequenced command executed (NOP's token, else 0)
- *   <- 0xC2 WATCHDOG -                             the host-silence watchdog stopped the motors
+ *   <- 0xC2 WATCHDOG silent_ms H                   the host-silence watchdog stopped the motors, the host silent
+ *                                                  that long (the MCU's clock)
  *   <- 0xC3 STATE    5 x (pattern B, period_ms H), dealer seat B, round wind B, duplicates H, naks H, trips H,
- *                    resets_with_outputs_on H (reboots that found a motor still driven)
+ *                    resets_with_outputs_on H (reboots that found a motor still driven), max_snapshot_gap_ms H,
+ *                    max_poll_gap_ms H (the longest gaps between two snapshots, two polls, on the MCU's clock)
  *
  * hw_tests/firmware.py is the other end. */
 #include <string.h>
@@ -40,7 +42,7 @@ enum {
 };
 
 #define FAULTS_SIZE (2 + 3 * SIM_MAX_JAMS + 3 + 2)
-#define STATE_SIZE (3 * LAMPS + 2 + 8)
+#define STATE_SIZE (3 * LAMPS + 2 + 12)
 #define SIM_RX_BUDGET 64u /* side-channel bytes per poll, as the host link's */
 #define MECHANISMS ((1u << MECH_HATCH) | (1u << MECH_DISC) | (1u << MECH_STACKER) | (1u << MECH_LIFT))
 
@@ -58,6 +60,11 @@ static void put16(uint8_t *out, uint16_t value)
 {
     out[0] = (uint8_t)(value >> 8);
     out[1] = (uint8_t)value;
+}
+
+static uint16_t ms16(uint32_t us)
+{
+    return (uint16_t)(us / 1000u > 0xFFFFu ? 0xFFFFu : us / 1000u);
 }
 
 static uint32_t get32(const uint8_t *in)
@@ -113,6 +120,8 @@ static void state(void)
     put16(p + 19, stats->naks_sent);
     put16(p + 21, stats->watchdog_trips);
     put16(p + 23, sim_stats()->resets_with_outputs_on);
+    put16(p + 25, ms16(stats->max_snapshot_gap_us));
+    put16(p + 27, ms16(stats->max_poll_gap_us));
     emit(SIM_STATE, p, sizeof p);
 }
 
@@ -140,7 +149,11 @@ static uint8_t handle(const struct frame *f)
         sim_press_key(p[0], p[1] != 0);
         return RESULT_OK;
     case SIM_QUERY:
+        if (f->len > 1 || (f->len == 1 && p[0] > 1))
+            return RESULT_BAD_ARGUMENT;
         state();
+        if (f->len == 1 && p[0])
+            core_reset_gaps();
         return RESULT_OK;
     case SIM_CRASH:
         crash = f->len == 0;
@@ -173,7 +186,9 @@ void sim_executed(uint8_t seq, uint8_t type, uint16_t token)
     emit(SIM_EXEC, p, sizeof p);
 }
 
-void sim_watchdog_tripped(void)
+void sim_watchdog_tripped(uint32_t silent_us)
 {
-    emit(SIM_WATCHDOG, NULL, 0);
+    uint8_t p[2];
+    put16(p, ms16(silent_us));
+    emit(SIM_WATCHDOG, p, sizeof p);
 }
