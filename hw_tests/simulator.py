@@ -23,7 +23,7 @@ import threading
 import time
 import tty
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from firmware_bridge.errors import ProtocolError
@@ -151,6 +151,31 @@ class McuSimulator:
         hand's dice to its own seed gets the same throw again after a restart."""
         with self._lock:
             self.model.rng = random.Random(seed)
+
+    def restore(self, commands: Iterable[Message], dice: tuple[int, int], dice_serial: int) -> Snapshot:
+        """Come up as a table that went on while its host restarted: each of ``commands`` run and its motion ended
+        at once, in order, with no fault injected (a command the mechanism refuses in its phase is skipped and
+        logged), then the last throw showing ``dice``, the ``dice_serial``-th. Meant for a simulator that has done
+        nothing since it booted, so that a host resuming from its journal finds the table where the journal left
+        it, as a real table's MCU would be. Returns the snapshot it sends at once."""
+        with self._lock:
+            model, faults = self.model, self.model.faults
+            model.faults = NO_FAULTS
+            now = self._clock()
+            try:
+                for command in commands:
+                    result = model.execute(command, now)
+                    if result is not Result.OK:
+                        log.warning("restoring the simulated table: %s refused (%s)", command.TYPE.name, result.name)
+                    now = model.complete(now)
+            finally:
+                model.faults = faults
+            model.dice, model.dice_serial = dice, dice_serial
+            model.version += 1
+            snapshot = self._snapshot()
+            self._sent_version = model.version
+            self._send(snapshot)
+            return snapshot
 
     def inject(self, faults: FaultPlan) -> None:
         """Mechanical faults for what the table does next (replaces the previous plan)."""
