@@ -4,11 +4,13 @@ host board) gives the same replies, byte for byte apart from the identity string
 The session is raw frames, as a host would send them: before the handshake, the handshake, refusals (unconfigured,
 bad checksum, out of order, a payload that does not decode, an unknown type, a broken CRC), a retransmission whose
 ACK was lost, the two-set cycle, dice, diagnostic mode, the jam / miscount / travel faults of a FaultPlan, a silent
-host (the wire cut: the watchdog trips), an emergency stop and an MCU reset. Each command's direct answer (ACK,
-NAK, IDENTITY) is compared, and the table's snapshot wherever it has come to rest. What is compared is the
-firmware's behaviour where the protocol leaves the MCU no choice; one known difference is left out on purpose:
-after a reboot the Python model keeps what a real MCU's RAM loses (targets, dice, built set), so the session ends
-at the reboot's IDENTITY.
+host (the wire cut: the watchdog trips), an emergency stop, the motion limits and their faults (a hatch, a disc and a
+lowering plate whose sensor never fires, the step limit, a driver at fault at rest and its refused CLEAR_FAULT,
+over-current), an MCU reset and the watchdog test (DIAGNOSTIC 15: the boot that follows). Each command's direct
+answer (ACK, NAK, IDENTITY) is compared, and the table's snapshot wherever it has come to rest. What is compared is
+the firmware's behaviour where the protocol leaves the MCU no choice; one known difference is left out on purpose:
+after a reboot the Python model keeps what a real MCU's RAM loses (targets, dice, built set), so after the reset the
+session compares only answers and the watchdog test's boot.
 """
 
 from __future__ import annotations
@@ -18,8 +20,11 @@ import select
 import time
 import tty
 
+import pytest
+
 from firmware_bridge.framing import Frame, FrameDecoder
 from firmware_bridge.messages import (
+    DIAG_WATCHDOG,
     BuildWalls,
     ClearFault,
     Configure,
@@ -50,6 +55,7 @@ SEED = 5
 WALLS = (34, 34, 34, 34)
 CONFIG = Configure.build(WALLS, 30, 1000, 200)
 QUICK_WATCHDOG = Configure.build(WALLS, 30, 50, 200)  # trips long before the shuffle's 160 ms are over
+LONG_LIMITS = Configure.build(WALLS, 60, 1000, 200)  # k = 6: the steppers' step limit (4 travels) comes first
 ANSWERS = {MsgType.ACK, MsgType.NAK, MsgType.IDENTITY}
 BOOT_NONCE = 0  # an IDENTITY no host asked for: the MCU announcing a boot
 
@@ -196,15 +202,38 @@ def play(mcu: McuSimulator | FirmwareMcu) -> list[tuple[str, str]]:
         ask("emergency stop", EmergencyStop().frame().encode())
         rest("emergency stop")
         command("stop cleared", ClearFault())
+        faulted("dead hatch switch", FaultPlan(jams=(Jam(Mechanism.HATCH),)), Hatch(True))
+        steps("after the dead hatch", ("hatch close", Hatch(False)))
+        faulted("dead disc index", FaultPlan(jams=(Jam(Mechanism.DISC),)), Shuffle())
+        command("k = 6", LONG_LIMITS)
+        faulted("step limit", FaultPlan(jams=(Jam(Mechanism.HATCH),)), Hatch(True))
+        command("k = 3", CONFIG)
+        steps("after the step limit", ("hatch close", Hatch(False)))
+        mcu.inject(FaultPlan(driver_faults=(Mechanism.LIFT,)))
+        time.sleep(0.1)
+        rest("driver fault at rest")
+        command("driver fault not cleared", ClearFault())
+        mcu.inject(FaultPlan())
+        command("driver fault cleared", ClearFault())
+        faulted("over-current", FaultPlan(overcurrent=(Mechanism.DISC,)), Shuffle())
+        steps("to lifted", ("shuffle", Shuffle()), ("build", BuildWalls()), *hatch, ("lift", LiftWalls()))
+        faulted("dead bottom switch", FaultPlan(jams=(Jam(Mechanism.LIFT, 2),)), LowerPlatforms())
+        steps("after the dead bottom switch", ("lower", LowerPlatforms()))
         mcu.reset(ResetReason.WATCHDOG)
         transcript.append(("boot after a reset", masked(wire.next_answer(boot=True))))
         ask("sequenced after the reset", Nop(1).frame(seq + 1).encode())
+        ask("identify after the reset", Identify(1, 0x4321).frame().encode())
+        seq = 0
+        command("configure after the reset", CONFIG)
+        command("the watchdog test", Diagnostic(DIAG_WATCHDOG))
+        transcript.append(("boot after the watchdog test", masked(wire.next_answer(timeout=4.0, boot=True))))
         transcript.append(("boots read past", "at most the power-on one" if wire.boots <= 1 else str(wire.boots)))
     finally:
         wire.close()
     return transcript
 
 
+@pytest.mark.slow  # 13 s: two sessions of 40 seconds of table time at speed 50
 def test_the_firmware_answers_as_the_simulator_does():
     with McuSimulator(seed=SEED, speed=SPEED) as sim:
         expected = play(sim)
@@ -219,4 +248,12 @@ def test_the_firmware_answers_as_the_simulator_does():
     assert answers["miscount: at rest"].split()[2][24:30] == "020403"
     assert answers["travel timeout: at rest"].split()[2][24:30] == "040600"
     assert answers["host silent: at rest"].split()[2][24:26] == "06"
+    assert answers["dead hatch switch: at rest"].split()[2][24:30] == "0401ff"  # TRAVEL_TIMEOUT / HATCH
+    assert answers["dead disc index: at rest"].split()[2][24:30] == "0802ff"  # RUN_TIMEOUT / DISC
+    assert answers["step limit: at rest"].split()[2][24:30] == "0901ff"  # OVERTRAVEL / HATCH
+    assert answers["driver fault at rest: at rest"].split()[2][24:30] == "0a06ff"  # DRIVER_FAULT / LIFT
+    assert answers["driver fault not cleared"].split()[2] == "1108"  # ACK CLEAR_FAULT, DRIVER_FAULT
+    assert answers["over-current: at rest"].split()[2][24:30] == "0302ff"  # OVERCURRENT / DISC
+    assert answers["dead bottom switch: at rest"].split()[2][24:30] == "040602"  # TRAVEL_TIMEOUT / LIFT / side 2
     assert answers["boot after a reset"].split()[1] == "82"
+    assert answers["boot after the watchdog test"].split()[2][68:70] == "02"  # reset reason WATCHDOG
