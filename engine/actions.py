@@ -18,6 +18,8 @@ class ActionKind(StrEnum):
     DRAW = "draw"
     """Take the next live-wall tile (the referee draws it: the wall is the referee's)."""
     DISCARD = "discard"
+    READY = "ready"
+    """Discard ``tile`` declaring the hand ready (立直, 报听), where the ruleset has a ready declaration."""
     FLOWER = "flower"
     """Set a flower aside; the referee draws its replacement from the tail."""
     CONCEALED_KONG = "concealed_kong"
@@ -36,10 +38,14 @@ class ActionKind(StrEnum):
     SHOW = "show"
     """Lay the concealed hand face up (``revealed``) once the live wall is empty, at a table that sees only backs: a
     drawn hand is settled on the hands left standing (Sichuan 查叫)."""
+    ABORT = "abort"
+    """End the hand drawn where the ruleset lets a player do so (riichi's 九種九牌), showing the hand (``revealed``)
+    when the referee cannot see it."""
 
 
 _TILE_KINDS = {
     ActionKind.DISCARD,
+    ActionKind.READY,
     ActionKind.FLOWER,
     ActionKind.CONCEALED_KONG,
     ActionKind.ADDED_KONG,

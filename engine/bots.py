@@ -3,7 +3,7 @@
 A bot wins whenever it can, replaces flowers, makes every kong it can, claims pungs and chows now and then
 (seeded), and discards the tile that helps its hand least. Where a void suit is declared (定缺) it declares the
 suit it holds least, discards that suit first and never claims or kongs it. It is a workload for the referee,
-not an opponent.
+not an opponent. Suits and sequences are the tile set's (``TileSet.ranks``: 十万's ten ranks too).
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import random
 from engine.actions import Action, ActionKind
 from engine.notation import MeldKind
 from engine.referee import Phase, Referee
-from engine.tiles import NUM_KINDS, SUITS, Tile, is_flower, is_suited, suit_of
+from engine.tiles import NUM_KINDS, SUITS, Tile, is_flower, suit_of
+from engine.tilesets import TileSet
 
 CLAIM_PUNG_CHANCE = 0.6
 CLAIM_CHI_CHANCE = 0.3
@@ -57,8 +58,8 @@ class SimpleBot:
                 return kong
         keep = referee.wildcard_faces()
         if void is not None and any(known[tile] for tile in range(NUM_KINDS) if suit_of(tile) == void):
-            return Action(ActionKind.DISCARD, self.seat, self._least_useful(known, void, keep))
-        return Action(ActionKind.DISCARD, self.seat, self._least_useful(known, keep=keep))
+            return Action(ActionKind.DISCARD, self.seat, self._least_useful(referee, void, keep))
+        return Action(ActionKind.DISCARD, self.seat, self._least_useful(referee, keep=keep))
 
     def answer(self, referee: Referee) -> Action:
         """The seat's answer to the tile on offer (phases ``claims`` and ``rob``)."""
@@ -95,22 +96,24 @@ class SimpleBot:
 
     def _chow(self, referee: Referee, tile: Tile, known: list[int]) -> Tile | None:
         ruleset = referee.ruleset
-        if not ruleset.allows_chi or not is_suited(tile):
+        tiles = ruleset.tile_set
+        if not ruleset.allows_chi or not tiles.is_suited(tile):
             return None
         if ruleset.chi_only_from_left and self.seat != (referee.offer_seat + 1) % 4:  # type: ignore[operator]
             return None
         for low in range(tile - 2, tile + 1):
-            if low < 0 or low // 9 != tile // 9 or (low + 2) // 9 != tile // 9 or low % 9 > 6:
+            if not (tiles.chow_start(low) and tiles.same_suit(low, tile)):
                 continue
             if all(known[other] for other in (low, low + 1, low + 2) if other != tile):
                 return low
         return None
 
     def _least_useful(
-        self, known: list[int], only_suit: str | None = None, keep: frozenset[Tile] = frozenset()
+        self, referee: Referee, only_suit: str | None = None, keep: frozenset[Tile] = frozenset()
     ) -> Tile:
         """The held tile (of ``only_suit`` if given) with the fewest partners (copies and suit neighbours); ties
         broken by the seeded rng. Tiles in ``keep`` (wildcards) go only when nothing else is left."""
+        known, tiles = referee.seats[self.seat].known, referee.ruleset.tile_set
         best: list[Tile] = []
         best_value = None
         candidates = [
@@ -122,16 +125,20 @@ class SimpleBot:
         for tile in candidates:
             if spare and tile in keep:
                 continue
-            value = 3 * (known[tile] - 1)
-            if is_suited(tile):
-                rank = tile % 9
-                for step, weight in ((1, 2), (2, 1)):
-                    if rank - step >= 0:
-                        value += weight * min(known[tile - step], 1)
-                    if rank + step <= 8:
-                        value += weight * min(known[tile + step], 1)
+            value = 3 * (known[tile] - 1) + neighbours(tiles, known, tile)
             if best_value is None or value < best_value:
                 best, best_value = [tile], value
             elif value == best_value:
                 best.append(tile)
         return self.rng.choice(best)
+
+
+def neighbours(tiles: TileSet, counts: list[int], tile: Tile) -> int:
+    """How much ``tile`` works with the suit tiles held beside it: 2 for each neighbour, 1 for each tile two
+    ranks away, within its suit of the tile set."""
+    value = 0
+    for step, weight in ((1, 2), (2, 1)):
+        for other in (tile - step, tile + step):
+            if tiles.same_suit(tile, other):
+                value += weight * min(counts[other], 1)
+    return value

@@ -21,18 +21,32 @@ in are then settled as a drawn hand). Kong money (刮风下雨), opening wins (C
 asked of the ruleset through its hooks (``kong_payments``, ``opening_settlement``, ``bird_count``); birds and
 opening wins need the faces, so a table that sees only backs leaves them to ``mjtable settle``.
 
+Riichi's mechanisms are general ones a ruleset switches on (``engine.rulesets.riichi.hooks`` sets them), so the
+referee never asks which ruleset it plays: a ready declaration (``ActionKind.READY``, ``Ruleset.ready_declaration``:
+its stake goes on the table once the declaring discard stands, and may lock the hand), what letting a win pass
+costs (``Ruleset.missed_wins``: 漏胡, 振聴; a win may always be let pass, but where Sichuan's last tiles force it),
+bonus indicators standing in the dead wall (``Ruleset.bonus_indicators``), a limit on kongs, marked copies of a
+face (red fives: ``TileSet.marked``, kept beside the faces by the wall and the seats), abortive draws
+(``Ruleset.abortive_draw`` once a discard's answers are in, ``ActionKind.ABORT`` where a player may declare one),
+the seats ready at an exhaustive draw (``Ruleset.counts_ready_at_draw``), and the stakes left on the table by
+earlier hands (``pot``: the first winner takes them). The match facts a hand needs come in with the deal:
+``honba``, ``pot`` and the seats' ``scores``. What a sequence is comes from the tile set (``TileSet.ranks``: 十万's
+suits have ten ranks), every tile code from the ruleset.
+
 Rule choices not written in the sources, each next to its code: claims are resolved once all three other seats
 have answered (a draw by the next seat while nobody has answered means all passed); on the last discard, with
 the live wall empty, only a win may be claimed (no chi/pung/kong: nothing is left to draw); a kong needs a
 replacement tile, so it cannot be made on an empty live wall; a flower that cannot be replaced ends the hand
 drawn; 定缺 tiles may not be claimed (SC-2); after a discard win in a continuing hand the seat after the last
-winner in turn order draws (108.md leaves it open).
+winner in turn order draws (108.md leaves it open); an abortive draw is looked for only once a discard's answers
+are in (not after an added kong passed unrobbed); a ready declaration locked by its rule is checked against the
+waits only where the referee sees the hand.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
@@ -55,11 +69,13 @@ from engine.rulesets.base import (
 )
 from engine.seats import SeatState
 from engine.settle.melds import contract_meld
-from engine.settlement import Payments, combine, no_payments
-from engine.tiles import NUM_TILE_IDS, Tile, format_tiles, is_flower, is_suited, suit_of, tile_code
+from engine.settlement import Amount, Payments, combine, no_payments
+from engine.tiles import NUM_KINDS, NUM_TILE_IDS, Tile, format_tiles, is_flower, is_suited, suit_of, tile_code
 
 SEATS = 4
-_NO_TILE = frozenset({ActionKind.DRAW, ActionKind.PASS, ActionKind.PUNG, ActionKind.KONG, ActionKind.SHOW})
+_NO_TILE = frozenset(
+    {ActionKind.DRAW, ActionKind.PASS, ActionKind.PUNG, ActionKind.KONG, ActionKind.SHOW, ActionKind.ABORT}
+)
 
 
 class Phase(StrEnum):
@@ -82,6 +98,21 @@ _CLAIM_OF_ACTION = {
 
 
 @dataclass(frozen=True)
+class ReadyState:
+    """A seat's ready declaration (立直): whether it came on the seat's first discard with no call or kong made
+    before (riichi's double riichi), and the seat's discards and the table's calls and kongs once its declaring
+    discard was made (riichi's 一発 lasts while neither grows)."""
+
+    seat: int
+    first_turn: bool
+    discards: int
+    calls: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"first_turn": self.first_turn, "discards": self.discards, "calls": self.calls}
+
+
+@dataclass(frozen=True)
 class WinRecord:
     """One winner's declaration as the ruleset scored it."""
 
@@ -90,8 +121,9 @@ class WinRecord:
     context: WinContext
     score: Score
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"seat": self.seat, "hand": format_hand(self.hand), "score": self.score.to_dict()}
+    def to_dict(self, hand: Callable[[Hand], str] = format_hand) -> dict[str, Any]:
+        """The win; ``hand`` writes the hand in the ruleset's notation (``Ruleset.format_hand``)."""
+        return {"seat": self.seat, "hand": hand(self.hand), "score": self.score.to_dict()}
 
 
 def deal_for(
@@ -131,15 +163,26 @@ class Referee:
         *,
         round_wind: int = 0,
         consecutive_dealer: int = 1,
+        honba: int = 0,
+        pot: int = 0,
+        scores: Sequence[Amount] | None = None,
+        marked: list[list[Tile]] | None = None,
         full_information: bool,
     ) -> None:
         self.ruleset = ruleset
         self.dealer = dealer
         self.round_wind = round_wind
         self.consecutive_dealer = consecutive_dealer
+        self.honba = honba
+        """本場: hands since the deal last passed after a win (riichi pays them with a win)."""
+        self.pot = pot
+        """Stakes left on the table by earlier hands (riichi sticks); the hand's first winner takes them."""
+        self.scores = None if scores is None else tuple(scores)
+        """Each seat's points as the hand starts, where the match keeps them (a ready declaration's stake)."""
         self.full_information = full_information
         self.wall = wall
-        self.seats = [SeatState.dealt(tiles) for tiles in hands]
+        marked = marked or [[] for _ in hands]
+        self.seats = [SeatState.dealt(tiles, held) for tiles, held in zip(hands, marked, strict=True)]
         for seat, set_aside in zip(self.seats, flowers or [[] for _ in hands], strict=True):
             seat.flowers.extend(set_aside)
         self.phase = Phase.DECLARE if ruleset.declares_void_suit else Phase.ACT
@@ -176,6 +219,25 @@ class Referee:
         """漏胡: faces each seat could have won on and passed since its last draw or claim (``blocks_missed_wins``)."""
         self.horses: dict[int, list[Tile]] = {}
         """买马 (推倒胡): each seat's horse tiles, taken face down from the tail after the deal (full information)."""
+        self.ready: dict[int, ReadyState] = {}
+        """Ready declarations in force (``ActionKind.READY``): their declaring discard was not won on."""
+        self.declaring: ReadyState | None = None
+        """The declaration whose declaring discard is on offer."""
+        self.deposits = 0
+        """Stakes the declarations of this hand put on the table."""
+        self.collected = 0
+        """Stakes a winner took from the table in this hand."""
+        self.missed_for_hand: set[int] = set()
+        """Seats that let a winning tile pass after declaring ready (``MissedWins.for_hand_when_ready``)."""
+        self.bonus_turned = 1 if ruleset.bonus_indicators is not None else 0
+        self.bonus_pending = 0
+        """Bonus indicators face up, and those of exposed or added kongs turned at their maker's next discard."""
+        self.offer_marked = False
+        """Whether the tile on offer is a marked copy (a red five)."""
+        self.claimed: Tile | None = None
+        """The tile the seat in turn claimed to begin its turn (riichi's 喰い替え); ``None`` after a draw."""
+        self.abortive: str | None = None
+        """The abortive draw that ended the hand (``Ruleset.abortive_draw``, ``ActionKind.ABORT``)."""
         if full_information:
             opening = ruleset.opening_settlement([seat.concealed_tiles() for seat in self.seats], dealer)
             if opening is not None:
@@ -194,6 +256,9 @@ class Referee:
         *,
         round_wind: int = 0,
         consecutive_dealer: int = 1,
+        honba: int = 0,
+        pot: int = 0,
+        scores: Sequence[Amount] | None = None,
     ) -> Referee:
         """A hand with every face known: shuffled from ``seed``, walls built, dice thrown (unless given), the
         wall broken by the ruleset's method, dealt, flowers replaced."""
@@ -206,6 +271,10 @@ class Referee:
             dealt.flowers,
             round_wind=round_wind,
             consecutive_dealer=consecutive_dealer,
+            honba=honba,
+            pot=pot,
+            scores=scores,
+            marked=dealt.marked,
             full_information=True,
         )
         referee.dice, referee.dice2 = dealt.dice, dealt.dice2
@@ -222,6 +291,9 @@ class Referee:
         *,
         round_wind: int = 0,
         consecutive_dealer: int = 1,
+        honba: int = 0,
+        pot: int = 0,
+        scores: Sequence[Amount] | None = None,
     ) -> Referee:
         """A hand as a table sees it: the wall is counted from the dice, faces stay unknown until shown.
         Flowers are declared by the players (``flower`` actions), dealt ones before the dealer's first discard."""
@@ -236,6 +308,9 @@ class Referee:
             hands,
             round_wind=round_wind,
             consecutive_dealer=consecutive_dealer,
+            honba=honba,
+            pot=pot,
+            scores=scores,
             full_information=False,
         )
         referee.dice, referee.dice2 = tuple(dice), None if dice2 is None else tuple(dice2)
@@ -270,6 +345,8 @@ class Referee:
         return {
             ActionKind.DRAW: self._draw,
             ActionKind.DISCARD: self._discard,
+            ActionKind.READY: self._declare_ready,
+            ActionKind.ABORT: self._declare_abort,
             ActionKind.FLOWER: self._flower,
             ActionKind.CONCEALED_KONG: self._concealed_kong,
             ActionKind.ADDED_KONG: self._added_kong,
@@ -292,7 +369,7 @@ class Referee:
     def _waiting_for(self) -> str:
         if self.phase in (Phase.CLAIMS, Phase.ROB):
             waiting = [s for s in self.answering_seats() if s not in self.responses]
-            return f"the answers of seats {waiting} to the {tile_code(self.offer)} on offer"  # type: ignore[arg-type]
+            return f"the answers of seats {waiting} to the {self._code(self.offer)} on offer"  # type: ignore[arg-type]
         if self.phase is Phase.DECLARE:
             return f"the void-suit declarations of seats {self.undeclared_seats()}"
         return f"seat {self.turn}'s turn to {self.phase.value}"
@@ -328,21 +405,30 @@ class Referee:
                 self._refuse_declining_a_win(seat)
                 self._note_missed_win(seat)
             events = ["all passed"]  # a draw by the next seat closes an unanswered discard
+            aborted = self._discard_stands(events)
+            if aborted:
+                return aborted
         else:
             self._require_turn(action, Phase.DRAW)
             events = []
         if self.wall.exhausted:
             raise IllegalAction("the live wall is exhausted: the last discard is answered (pass) to end the hand")
-        tile = self.wall.draw()
-        self.seats[action.seat].add(tile)
+        tile = self._take_from_wall(action.seat, replacement=False)
         self._start_turn(action.seat, tile, after_kong=False)
         return [*events, "drew"]
+
+    def _take_from_wall(self, seat: int, *, replacement: bool) -> Tile | None:
+        """The seat takes the next head tile, or the next tail tile (a replacement), marked copy or not."""
+        tile = self.wall.draw_replacement() if replacement else self.wall.draw()
+        self.seats[seat].add(tile, self.wall.last_marked)
+        return tile
 
     def _start_turn(self, seat: int, drawn: Tile | None, *, after_kong: bool) -> None:
         self.missed_wins.pop(seat, None)  # a draw or a claim ends 漏胡
         self.phase, self.turn = Phase.ACT, seat
         self.offer, self.offer_seat, self.responses, self.declared = None, None, {}, {}
         self.last_drawn, self.may_win_by_draw, self.after_kong = drawn, True, after_kong
+        self.offer_marked, self.claimed = False, None
 
     def _open_offer(self, phase: Phase, tile: Tile, seat: int) -> None:
         """Put ``tile`` on offer to the other three (a discard, or an added kong's fourth tile)."""
@@ -350,34 +436,168 @@ class Referee:
 
     def _refuse_declining_a_win(self, seat: int) -> None:
         """最后四张能胡必须胡 (Sichuan SC-13): on one of the ruleset's last live-wall tiles, a player who can win
-        may not pass, discard or kong instead (checked only where the referee sees the hand)."""
+        may not pass, discard or kong instead (checked only where the referee sees the hand). Elsewhere a player
+        may let a win pass (见逃し); ``MissedWins`` says what it costs him."""
         last = self.ruleset.must_win_last_tiles
         if self.wall.live_remaining < last and self.would_win(seat):
             raise IllegalAction(f"seat {seat} can win on one of the last {last} tiles and must (最后四张能胡必须胡)")
 
     def _note_missed_win(self, seat: int) -> None:
-        """漏胡: a seat passing a discard it could win on may not win on that face again until it draws or claims."""
-        if self.ruleset.blocks_missed_wins and self.full_information and self.would_win(seat):
-            self.missed_wins.setdefault(seat, set()).add(self.offer)  # type: ignore[arg-type]
+        """A seat letting the tile on offer pass while it could win on it (``MissedWins``: a true win, or a complete
+        shape) may not win on a discard until it draws or claims; after a ready declaration, for the hand."""
+        rule = self.ruleset.missed_wins
+        if rule is None or not self.full_information:
+            return
+        offer = self.offer
+        assert offer is not None
+        if not (self._completes(seat, offer) if rule.on_shape else self.would_win(seat)):
+            return
+        self.missed_wins.setdefault(seat, set()).add(offer)
+        if rule.for_hand_when_ready and seat in self.ready:
+            self.missed_for_hand.add(seat)
+
+    def _note_declined_self_draw(self, seat: int) -> None:
+        """A seat that declared ready and discards or kongs instead of winning on its draw: ``MissedWins``."""
+        rule = self.ruleset.missed_wins
+        if rule is None or not rule.for_hand_when_ready or seat not in self.ready or not self.full_information:
+            return
+        if self.may_win_by_draw and self._completes(seat, None):
+            self.missed_for_hand.add(seat)
+
+    def _completes(self, seat: int, offered: Tile | None) -> bool:
+        """Whether the seat's concealed tiles (with ``offered``) make a winning shape (``Ruleset.quick_win``)."""
+        counts = list(self.seats[seat].known[:NUM_KINDS])
+        if offered is not None:
+            counts[offered] += 1
+        return self.ruleset.quick_win(self, seat, counts, offered)
+
+    def _missed_win_refusal(self, seat: int, standing: list[Tile]) -> str | None:
+        """Why ``seat`` may not win on the tile on offer under ``MissedWins``; ``standing`` is its hand without it."""
+        rule = self.ruleset.missed_wins
+        if rule is None:
+            return None
+        passed = self.missed_wins.get(seat, set())
+        if seat in self.missed_for_hand:
+            return f"{rule.name}: it let a winning tile pass after declaring ready, so it wins only by its own draw"
+        if passed and (rule.any_tile or self.offer in passed):
+            faces = self.ruleset.format_tiles(sorted(passed))
+            return f"{rule.name}: it let {faces} pass since its last draw or claim"
+        if rule.own_discards:
+            waits = self._waits(self.seats[seat].melds, standing)
+            own = sorted(set(waits) & set(self.seats[seat].played))
+            if own:
+                return f"{rule.name}: it waits on {self.ruleset.format_tiles(own)}, which it discarded itself"
+        return None
+
+    def _waits(self, melds: list[Meld], standing: list[Tile]) -> list[Tile]:
+        return self.ruleset.waits_of(melds, standing)[0]
 
     def _discard(self, action: Action) -> list[str]:
+        tile = self._check_discard(action)
+        return self._make_discard(action.seat, tile)
+
+    def _check_discard(self, action: Action) -> Tile:
+        """Everything a discard must satisfy, checked before anything changes."""
         seat = self._require_turn(action, Phase.ACT)
         self._refuse_declining_a_win(action.seat)
         tile = self._tile(action)
         if is_flower(tile):
-            raise IllegalAction(f"seat {action.seat} cannot discard the flower {tile_code(tile)}: set it aside")
+            raise IllegalAction(f"seat {action.seat} cannot discard the flower {self._code(tile)}: set it aside")
         if not seat.could_hold(tile):
-            raise IllegalAction(f"seat {action.seat} holds no {tile_code(tile)} to discard")
-        self._check_visible(tile, 1, f"discard of {tile_code(tile)}")
+            raise IllegalAction(f"seat {action.seat} holds no {self._code(tile)} to discard")
+        if self._locked(action.seat) and self.last_drawn is not None and tile != self.last_drawn:
+            raise IllegalAction(
+                f"seat {action.seat} declared ready: it discards the {self._code(self.last_drawn)} it drew"
+            )
+        self._check_visible(tile, 1, f"discard of {self._code(tile)}")
         self._refuse(self.ruleset.discard_refusal(self, action.seat, tile), action.seat)
-        seat.take(tile)
-        seat.discards.append(tile)
+        return tile
+
+    def _make_discard(self, seat: int, tile: Tile) -> list[str]:
+        self._note_declined_self_draw(seat)
+        state = self.seats[seat]
+        self.offer_marked = bool(state.take(tile))
+        state.marked_river += self.offer_marked
+        state.discards.append(tile)
+        state.played.append(tile)
         self.discards_made += 1
-        money = self.ruleset.discard_settlement(self, action.seat, tile)
+        self.bonus_turned, self.bonus_pending = self.bonus_turned + self.bonus_pending, 0
+        money = self.ruleset.discard_settlement(self, seat, tile)
         if money is not None:
             self.settlements.append(money)
-        self._open_offer(Phase.CLAIMS, tile, action.seat)
+        self._open_offer(Phase.CLAIMS, tile, seat)
         return ["discarded"]
+
+    def _declare_ready(self, action: Action) -> list[str]:
+        """立直 / 报听 (``Ruleset.ready_declaration``): a discard that declares the hand left ready. It takes effect,
+        and its stake goes on the table, once the discard is not won on (``_accept_ready``)."""
+        rule = self.ruleset.ready_declaration
+        if rule is None:
+            raise IllegalAction(f"the {self.ruleset.id} ruleset has no ready declaration")
+        tile = self._check_discard(action)
+        seat = self.seats[action.seat]
+        if action.seat in self.ready:
+            raise IllegalAction(f"seat {action.seat} has declared ready already")
+        if rule.closed_only and any(not meld.is_concealed_kong for meld in seat.melds):
+            raise IllegalAction(f"seat {action.seat} claimed a meld: only a closed hand declares ready")
+        if self.wall.live_remaining < rule.min_live_tiles:
+            raise IllegalAction(
+                f"{self.wall.live_remaining} live tiles left: a ready declaration needs {rule.min_live_tiles}"
+            )
+        if self.scores is not None and self.scores[action.seat] < rule.stake:
+            raise IllegalAction(
+                f"seat {action.seat} has {self.scores[action.seat]} points: declaring ready costs {rule.stake}"
+            )
+        if not seat.unknown:
+            standing = seat.concealed_tiles()
+            standing.remove(tile)
+            if not self._waits(seat.melds, standing):
+                raise IllegalAction(f"seat {action.seat}'s hand is not ready once the {self._code(tile)} is gone")
+        first_turn = not seat.played and self.calls == 0
+        events = self._make_discard(action.seat, tile)
+        self.declaring = ReadyState(action.seat, first_turn, len(seat.played), self.calls)
+        return ["declared ready", *events]
+
+    def _locked(self, seat: int) -> bool:
+        """Whether the seat declared ready under a rule that locks its hand (``ReadyRule.locks_hand``)."""
+        rule = self.ruleset.ready_declaration
+        return seat in self.ready and rule is not None and rule.locks_hand
+
+    def _accept_ready(self) -> None:
+        """The declaring discard on offer was not won on: the declaration stands and its stake goes on the table."""
+        declared, self.declaring = self.declaring, None
+        rule = self.ruleset.ready_declaration
+        if declared is None or rule is None:
+            return
+        self.ready[declared.seat] = declared
+        if rule.stake:
+            self.deposits += rule.stake
+            self.settlements.append({seat: -rule.stake if seat == declared.seat else 0 for seat in range(SEATS)})
+
+    def _discard_stands(self, events: list[str]) -> list[str]:
+        """The discard on offer was not won on: a ready declaration made with it takes effect, then the ruleset may
+        end the hand in an abortive draw (``Ruleset.abortive_draw``); the events of that end, or none."""
+        self._accept_ready()
+        name = self.ruleset.abortive_draw(self, ())
+        return self._end_aborted(name, events) if name is not None else []
+
+    def _end_aborted(self, name: str, events: list[str]) -> list[str]:
+        self.abortive, self.declaring = name, None
+        return self._close([*events, f"abortive draw ({name})"])
+
+    def _declare_abort(self, action: Action) -> list[str]:
+        """A player ends the hand drawn where the ruleset lets him (``Ruleset.abort_declaration``: 九種九牌)."""
+        seat = self._require_turn(action, Phase.ACT)
+        if action.revealed is not None:
+            held = self._revealed(action)
+        elif seat.unknown:
+            raise IllegalAction(f"seat {action.seat} must show the concealed hand to end the hand drawn")
+        else:
+            held = seat.concealed_tiles()
+        name = self.ruleset.abort_declaration(self, action.seat, held)
+        if name is None:
+            raise IllegalAction(f"seat {action.seat} has no abortive draw to declare now")
+        return self._end_aborted(name, [])
 
     def _flower(self, action: Action) -> list[str]:
         tile = self._tile(action)
@@ -385,17 +605,16 @@ class Referee:
         if not (opening and not self.full_information):
             self._require_turn(action, Phase.ACT)
         if not self.ruleset.flowers or not is_flower(tile):
-            raise IllegalAction(f"{tile_code(tile)} is not a flower of the {self.ruleset.id} ruleset")
+            raise IllegalAction(f"{self._code(tile)} is not a flower of the {self.ruleset.id} ruleset")
         seat = self.seats[action.seat]
         if not seat.could_hold(tile):
-            raise IllegalAction(f"seat {action.seat} holds no {tile_code(tile)}")
-        self._check_visible(tile, 1, f"flower {tile_code(tile)}")
+            raise IllegalAction(f"seat {action.seat} holds no {self._code(tile)}")
+        self._check_visible(tile, 1, f"flower {self._code(tile)}")
         seat.take(tile)
         seat.flowers.append(tile)
         if self.wall.exhausted:
             return self._end_drawn(["flower set aside", "no replacement left"])
-        replacement = self.wall.draw_replacement()
-        seat.add(replacement)
+        replacement = self._take_from_wall(action.seat, replacement=True)
         if action.seat == self.turn:
             self.last_drawn = replacement
         return ["flower set aside", "replacement drawn"]
@@ -406,10 +625,12 @@ class Referee:
         tile = self._tile(action)
         self._check_kong_possible(tile)
         if not seat.could_hold(tile, 4):
-            raise IllegalAction(f"seat {action.seat} does not hold four {tile_code(tile)}")
-        self._check_visible(tile, 4, f"concealed kong of {tile_code(tile)}")
+            raise IllegalAction(f"seat {action.seat} does not hold four {self._code(tile)}")
+        self._check_visible(tile, 4, f"concealed kong of {self._code(tile)}")
+        self._check_locked_kong(action.seat, tile, 4)
         self._refuse(self.ruleset.claim_refusal(self, action.seat, "concealed_kan", tile, (tile,) * 3), action.seat)
-        seat.take(tile, 4)
+        self._note_declined_self_draw(action.seat)
+        seat.marked_shown += seat.take(tile, 4)
         seat.melds.append(Meld(MeldKind.KONG, tile))
         self._record_kong(action.seat, KongType.CONCEALED, tile)
         return self._kong_replacement(action.seat)
@@ -420,28 +641,50 @@ class Referee:
         tile = self._tile(action)
         self._check_kong_possible(tile)
         if not any(meld.kind is MeldKind.PUNG and meld.tile == tile for meld in seat.melds):
-            raise IllegalAction(f"seat {action.seat} has no exposed pung of {tile_code(tile)} to add to")
+            raise IllegalAction(f"seat {action.seat} has no exposed pung of {self._code(tile)} to add to")
         if not seat.could_hold(tile):
-            raise IllegalAction(f"seat {action.seat} holds no {tile_code(tile)} to add")
-        self._check_visible(tile, 1, f"added kong of {tile_code(tile)}")
+            raise IllegalAction(f"seat {action.seat} holds no {self._code(tile)} to add")
+        self._check_visible(tile, 1, f"added kong of {self._code(tile)}")
+        self._check_locked_kong(action.seat, tile, 1)
         self._refuse(self.ruleset.claim_refusal(self, action.seat, "added_kan", tile, (tile,) * 3), action.seat)
-        seat.take(tile)
+        self._note_declined_self_draw(action.seat)
+        self.offer_marked = bool(seat.take(tile))
         if KongType.ADDED in self.ruleset.robbable_kongs:
             self._open_offer(Phase.ROB, tile, action.seat)
             return ["kong may be robbed"]
         return self._complete_added_kong(action.seat, tile)
 
+    def _check_locked_kong(self, seat: int, tile: Tile, used: int) -> None:
+        """A seat whose ready declaration locks its hand kongs only the tile it drew, and only when the kong leaves
+        its waits as they were (checked where the referee sees the hand)."""
+        if not self._locked(seat):
+            return
+        if self.last_drawn is not None and tile != self.last_drawn:
+            raise IllegalAction(f"seat {seat} declared ready: it kongs only the {self._code(self.last_drawn)} it drew")
+        state = self.seats[seat]
+        if state.unknown or self.last_drawn is None:
+            return
+        before, after = state.concealed_tiles(), state.concealed_tiles()
+        before.remove(self.last_drawn)
+        for _ in range(used):
+            after.remove(tile)
+        if self._waits(state.melds, after) != self._waits(state.melds, before):
+            raise IllegalAction(f"seat {seat} declared ready: a kong of {self._code(tile)} would change its waits")
+
     def _complete_added_kong(self, konger: int, tile: Tile) -> list[str]:
-        melds = self.seats[konger].melds
+        seat = self.seats[konger]
+        melds = seat.melds
         index = next(i for i, meld in enumerate(melds) if meld.kind is MeldKind.PUNG and meld.tile == tile)
         supplier = melds[index].offer
         melds[index] = Meld(MeldKind.KONG, tile, None if supplier is None else supplier + 4)
+        seat.marked_shown += self.offer_marked
         self._record_kong(konger, KongType.ADDED, tile)
         return self._kong_replacement(konger)
 
     def _record_kong(self, seat: int, kind: KongType, tile: Tile, supplier: int | None = None) -> None:
-        """Keep the kong for the rulesets that score the hand's kongs, and pay its kong money at once."""
-        kong: dict[str, Any] = {"seat": seat, "type": kind.value, "tile": tile_code(tile)}
+        """Keep the kong for the rulesets that score the hand's kongs, pay its kong money at once, and turn its
+        bonus indicator (``BonusIndicators``: a concealed kong's now, another's at its maker's discard)."""
+        kong: dict[str, Any] = {"seat": seat, "type": kind.value, "tile": self._code(tile)}
         if supplier is not None:
             kong["from"] = supplier
         money = self.ruleset.kong_payments(kong, tuple(self.players_out))
@@ -449,20 +692,25 @@ class Referee:
             kong["paid_by"] = {str(payer): -amount for payer, amount in money.items() if amount < 0}
             self.settlements.append(money)
         self.kongs.append(kong)
+        if self.ruleset.bonus_indicators is not None:
+            if kind is KongType.CONCEALED:
+                self.bonus_turned += 1
+            else:
+                self.bonus_pending += 1
 
     def _check_kong_possible(self, tile: Tile) -> None:
         if not self.ruleset.allows_kong:
             raise IllegalAction(f"the {self.ruleset.id} ruleset has no kongs")
         if self.wall.exhausted:
-            raise IllegalAction(f"no kong of {tile_code(tile)}: the live wall has no replacement tile left")
+            raise IllegalAction(f"no kong of {self._code(tile)}: the live wall has no replacement tile left")
+        most = self.ruleset.max_kongs
+        if most is not None and len(self.kongs) >= most:
+            raise IllegalAction(f"no kong of {self._code(tile)}: the hand has its {most} kongs already")
 
     def _kong_replacement(self, seat: int) -> list[str]:
-        replacement = self.wall.draw_replacement()
-        self.seats[seat].add(replacement)
+        replacement = self._take_from_wall(seat, replacement=True)
         self._start_turn(seat, replacement, after_kong=True)
         return ["kong", "replacement drawn"]
-
-    # --- answers to a discard or an added kong ------------------------------------------------------------
 
     def _respond(self, action: Action) -> list[str]:
         if self.phase not in (Phase.CLAIMS, Phase.ROB):
@@ -471,9 +719,9 @@ class Referee:
             raise IllegalAction(f"seat {action.seat} cannot answer: {self._waiting_for()}")
         if self.phase is Phase.CLAIMS:
             self._refuse_declining_a_win(action.seat)
-            if action.kind is ActionKind.PASS:
-                self._note_missed_win(action.seat)
-        if action.kind is not ActionKind.PASS:
+        if action.kind is ActionKind.PASS:
+            self._note_missed_win(action.seat)
+        else:
             if self.phase is Phase.ROB:
                 raise IllegalAction("an added kong can only be robbed by a win (hu) or passed")
             self._check_claim(action)
@@ -487,7 +735,9 @@ class Referee:
         assert tile is not None and discarder is not None
         if self.wall.exhausted:
             raise IllegalAction("the live wall is exhausted: only a win may be claimed on the last discard")
-        name = tile_code(tile)
+        name = self._code(tile)
+        if self._locked(action.seat):
+            raise IllegalAction(f"seat {action.seat} declared ready: it claims nothing but a win")
         if action.kind is not ActionKind.CHI and self.void_suits.get(action.seat) == suit_of(tile):
             raise IllegalAction(f"seat {action.seat} declared {suit_of(tile)} void: its tiles may not be claimed")
         if action.kind is ActionKind.CHI:
@@ -496,11 +746,11 @@ class Referee:
             if self.ruleset.chi_only_from_left and action.seat != self._next(discarder):
                 raise IllegalAction(f"seat {action.seat} cannot chi from seat {discarder}: chi only from the 上家")
             low = self._tile(action)
-            if not (is_suited(low) and low % 9 <= 6 and low <= tile <= low + 2):
-                raise IllegalAction(f"no chow from {tile_code(low)} contains the discard {name}")
+            if not (self.ruleset.tile_set.chow_start(low) and low <= tile <= low + 2):
+                raise IllegalAction(f"no chow from {self._code(low)} contains the discard {name}")
             for other in (low, low + 1, low + 2):
                 if other != tile and not seat.could_hold(other):
-                    raise IllegalAction(f"seat {action.seat} holds no {tile_code(other)} for the chow")
+                    raise IllegalAction(f"seat {action.seat} holds no {self._code(other)} for the chow")
                 if other != tile:
                     self._check_visible(other, 1, f"chow of seat {action.seat}")
         elif action.kind is ActionKind.PUNG:
@@ -536,10 +786,16 @@ class Referee:
         if hu:
             if self.ruleset.multiple_winners is MultipleWinners.FIRST:
                 hu = hu[:1]
+            aborted = self.ruleset.abortive_draw(self, tuple(hu)) if self.phase is Phase.CLAIMS else None
+            if aborted is not None:
+                return self._end_aborted(aborted, [f"seat {seat} hu" for seat in hu])
             return self._end_with_wins(hu, discarder, tile, robbing=self.phase is Phase.ROB)
         if self.phase is Phase.ROB:
             return ["nobody robbed", *self._complete_added_kong(discarder, tile)]
         claims = [(seat, self.responses[seat]) for seat in order if self.responses[seat].kind is not ActionKind.PASS]
+        aborted = self._discard_stands(["all passed" if not claims else "claimed"])
+        if aborted:
+            return aborted
         if not claims:
             if self.wall.exhausted:
                 return self._end_drawn(["all passed"])
@@ -556,24 +812,25 @@ class Referee:
     def _grant(self, seat: int, claim: Action, discarder: int, tile: Tile) -> list[str]:
         state = self.seats[seat]
         self.seats[discarder].discards.pop()
+        self.seats[discarder].marked_river -= self.offer_marked
         self.claims_made += 1
         offer = (seat - discarder) % SEATS  # notation: 1 = from the 上家, 2 = 对家, 3 = 下家
+        marked = int(self.offer_marked)
         if claim.kind is ActionKind.CHI:
             low = claim.tile
             assert low is not None
-            for other in (low, low + 1, low + 2):
-                if other != tile:
-                    state.take(other)
+            marked += sum(state.take(other) for other in (low, low + 1, low + 2) if other != tile)
             state.melds.append(Meld(MeldKind.CHOW, low, tile - low + 1))
         else:
             kind = MeldKind.KONG if claim.kind is ActionKind.KONG else MeldKind.PUNG
-            state.take(tile, 3 if kind is MeldKind.KONG else 2)
+            marked += state.take(tile, 3 if kind is MeldKind.KONG else 2)
             state.melds.append(Meld(kind, tile, offer))
-            if kind is MeldKind.KONG:
-                self._record_kong(seat, KongType.EXPOSED, tile, discarder)
-                return [f"seat {seat} kong", *self._kong_replacement(seat)[1:]]
+        state.marked_shown += marked
+        if claim.kind is ActionKind.KONG:
+            self._record_kong(seat, KongType.EXPOSED, tile, discarder)
+            return [f"seat {seat} kong", *self._kong_replacement(seat)[1:]]
         self._start_turn(seat, None, after_kong=False)
-        self.may_win_by_draw = False
+        self.may_win_by_draw, self.claimed = False, tile
         return [f"seat {seat} {claim.kind.value}"]
 
     # --- wins and the end of the hand ---------------------------------------------------------------------
@@ -600,7 +857,7 @@ class Referee:
         if win_tile is None:
             raise IllegalAction("a self-drawn win names its winning tile when the referee did not see the draw")
         if self.full_information and self.last_drawn is not None and win_tile != self.last_drawn:
-            raise IllegalAction(f"the winning tile is the {tile_code(self.last_drawn)} just drawn")
+            raise IllegalAction(f"the winning tile is the {self._code(self.last_drawn)} just drawn")
         record = self._evaluate(action, win_tile, discarder=None, robbing=False)
         return self._false_win(record) or self._finish([record], None)
 
@@ -622,9 +879,12 @@ class Referee:
         seat = self.seats[action.seat]
         standing = self._standing_for_win(action, win_tile, self_drawn=discarder is None)
         self_drawn = discarder is None
+        if not self_drawn:
+            self._refuse(self._missed_win_refusal(action.seat, standing), action.seat)
         fourth = self._visible_count(win_tile) - (0 if self_drawn else 1) >= self.ruleset.tile_set.copies[win_tile] - 1
-        last_tile = self.wall.exhausted
-        first_turn = self.discards_made == 0 and self.claims_made == 0
+        replacement = self_drawn and self.after_kong
+        last_tile = self.wall.exhausted and (self.ruleset.replacement_is_last_tile or not replacement)
+        first_turn = self._first_turn(action.seat)
         situation = Situation(
             self.round_wind,
             (action.seat - self.dealer) % SEATS,
@@ -655,6 +915,41 @@ class Referee:
         )
         return WinRecord(action.seat, hand, context, self.ruleset.evaluate(hand, context))
 
+    def _first_turn(self, seat: int) -> bool:
+        """``WinContext.first_turn`` (``Ruleset.first_turn_per_seat``)."""
+        if self.ruleset.first_turn_per_seat:
+            return self.calls == 0 and not self.seats[seat].played
+        return self.discards_made == 0 and self.claims_made == 0
+
+    @property
+    def calls(self) -> int:
+        """Claims and kongs made in the hand (each ends riichi's first go-around and every 一発)."""
+        return self.claims_made + sum("from" not in kong for kong in self.kongs)
+
+    def unbroken_since_ready(self, seat: int) -> bool:
+        """Whether ``seat`` declared ready and since its declaring discard nobody claimed or konged and it has not
+        discarded again (riichi's 一発)."""
+        ready = self.ready.get(seat)
+        return ready is not None and self.calls == ready.calls and len(self.seats[seat].played) == ready.discards
+
+    def bonus_indicators(self, *, under: bool = False) -> list[Tile | None]:
+        """The bonus indicators face up (``BonusIndicators``), or the tiles under them; ``None`` for a face the
+        referee cannot see."""
+        rule = self.ruleset.bonus_indicators
+        if rule is None:
+            return []
+        state = self.wall.state
+        return [state.faces[state.stack_from_tail(rule.first_stack + k)[under]] for k in range(self.bonus_turned)]
+
+    def marked_in_win(self, seat: int, discarder: int | None) -> int:
+        """Marked copies (red fives) in ``seat``'s winning hand: held, shown, and the tile on offer it wins on."""
+        return self.seats[seat].marked_held() + (discarder is not None and self.offer_marked)
+
+    @property
+    def on_table(self) -> int:
+        """Stakes lying on the table: left by earlier hands and put there by this one's declarations."""
+        return self.pot + self.deposits - self.collected
+
     def _table_facts(self) -> dict[str, Any]:
         """Facts of the table some rulesets score beside the core situation: the dealer's ``dice`` (Quanjiao's D,
         QJ-17) and ``wall_remaining``, the live-wall tiles left (Quanjiao's last two tiles, QJ-6)."""
@@ -663,7 +958,7 @@ class Referee:
             facts["dice"] = list(self.dice)
         indicators = self.wall.indicators
         if indicators and indicators[-1] is not None:
-            facts["indicator"] = tile_code(indicators[-1])
+            facts["indicator"] = self._code(indicators[-1])
         return facts
 
     def wildcard_faces(self) -> frozenset[Tile]:
@@ -706,11 +1001,11 @@ class Referee:
             if made:
                 made[-1]["just_made"] = True
         if robbing:
-            facts["kong"] = {"seat": discarder, "type": KongType.ADDED.value, "tile": tile_code(self.offer)}  # type: ignore[arg-type]
+            facts["kong"] = {"seat": discarder, "type": KongType.ADDED.value, "tile": self._code(self.offer)}  # type: ignore[arg-type]
         if self.ruleset.bird_count and self.full_information:
             state = self.wall.state
             ahead = state.standing()[: min(self.ruleset.bird_count, state.live_remaining)]
-            facts["birds"] = [tile_code(state.faces[index]) for index in ahead]  # type: ignore[arg-type]
+            facts["birds"] = [self._code(state.faces[index]) for index in ahead]  # type: ignore[arg-type]
         return facts
 
     def _standing_for_win(self, action: Action, win_tile: Tile, *, self_drawn: bool) -> list[Tile]:
@@ -724,7 +1019,7 @@ class Referee:
             held = seat.concealed_tiles()
         if self_drawn:
             if win_tile not in held:
-                raise IllegalAction(f"seat {action.seat} does not hold the winning tile {tile_code(win_tile)}")
+                raise IllegalAction(f"seat {action.seat} does not hold the winning tile {self._code(win_tile)}")
             held.remove(win_tile)
         return held
 
@@ -763,13 +1058,20 @@ class Referee:
         records = [self.declared[seat] for seat in winners]
         if not robbing:
             self.seats[discarder].discards.pop()
-        self.seats[winners[0]].add(tile)  # the tile physically goes to the first winner (the others show theirs)
+            self.seats[discarder].marked_river -= self.offer_marked
+        # The tile physically goes to the first winner (the others show theirs).
+        self.seats[winners[0]].add(tile, self.offer_marked)
+        self.declaring = None
         return self._finish(records, discarder)
 
     def _finish(self, records: list[WinRecord], discarder: int | None) -> list[str]:
         self.wins = [*self.wins, *records]
         self.win_events.append(Win(tuple(record.seat for record in records), discarder))
         self.settlements.append(self.ruleset.settle_wins([record.score for record in records]))
+        if self.on_table:  # the first winner takes the stakes lying on the table (riichi sticks)
+            first = records[0].seat
+            self.settlements.append({seat: self.on_table if seat == first else 0 for seat in range(SEATS)})
+            self.collected += self.on_table
         events = [f"seat {record.seat} hu" for record in records]
         if not self.ruleset.hand_continues_after_win:
             return self._close(events)
@@ -787,21 +1089,32 @@ class Referee:
 
     def _end_drawn(self, events: list[str]) -> list[str]:
         """The live wall is empty: the players still in are settled as a drawn hand."""
+        ready = self.ready_seats() if self.ruleset.counts_ready_at_draw else None
         context = DrawContext(
             self.dealer,
             self.consecutive_dealer,
             self.round_wind,
             tuple(self.players_out),
-            extra=self._draw_facts(),
+            extra={**self._draw_facts(ready), **self.ruleset.draw_facts(self)},
         )
         payments = self.ruleset.settle_draw(context)
         self.settlements.append(payments if payments is not None else no_payments())
-        return self._close([*events, "drawn game"])
+        return self._close([*events, "drawn game"], ready)
 
-    def _draw_facts(self) -> dict[str, Any]:
-        """The hand's kongs and, when every hand still in is known (full information, or shown: ``show``), every
-        seat as the settle contract describes it at a draw (Sichuan 查花猪 / 查大叫 / 退税)."""
+    def ready_seats(self) -> tuple[int, ...] | None:
+        """The seats still in whose hand waits on a tile (听牌); ``None`` while a hand still in is unseen."""
+        seats = [seat for seat in range(SEATS) if seat not in self.players_out]
+        if any(self.seats[seat].unknown for seat in seats):
+            return None
+        return tuple(seat for seat in seats if self._waits(self.seats[seat].melds, self.seats[seat].concealed_tiles()))
+
+    def _draw_facts(self, ready: tuple[int, ...] | None) -> dict[str, Any]:
+        """The hand's kongs, the seats ready where the ruleset counts them (``ready``), and, when every hand still
+        in is known (full information, or shown: ``show``), every seat as the settle contract describes it at a
+        draw (Sichuan 查花猪 / 查大叫 / 退税)."""
         facts: dict[str, Any] = {"kongs": [dict(kong) for kong in self.kongs]}
+        if ready is not None:
+            facts["ready"] = list(ready)
         if all(not self.seats[seat].unknown for seat in range(SEATS) if seat not in self.players_out):
             facts["seats"] = {str(seat): self._seat_fact(seat) for seat in range(SEATS)}
         return facts
@@ -812,7 +1125,7 @@ class Referee:
         state = self.seats[seat]
         fact = {
             "status": "in",
-            "hand": format_tiles(state.concealed_tiles()),
+            "hand": self.ruleset.format_tiles(state.concealed_tiles()),
             "melds": [contract_meld(meld) for meld in state.melds],
         }
         if seat in self.void_suits:
@@ -829,9 +1142,10 @@ class Referee:
         self.phase = Phase.OVER
         return Verdict(True, events=("hand voided",))
 
-    def _close(self, events: list[str]) -> list[str]:
+    def _close(self, events: list[str], ready: tuple[int, ...] | None = None) -> list[str]:
         payments = combine(*self.settlements, *self.penalties)
-        self.result = HandResult(tuple(self.win_events), payments)
+        pot_change = self.deposits - self.collected
+        self.result = HandResult(tuple(self.win_events), payments, pot_change, ready, self.abortive)
         self.phase = Phase.OVER
         return events
 
@@ -842,6 +1156,10 @@ class Referee:
         assert seat is not None
         return (seat + k) % SEATS
 
+    def _code(self, tile: Tile) -> str:
+        """A tile's code in the ruleset's notation (十万 writes its own faces)."""
+        return self.ruleset.tile_code(tile)
+
     @staticmethod
     def _tile(action: Action) -> Tile:
         if action.tile is None:
@@ -849,11 +1167,11 @@ class Referee:
         return action.tile
 
     def _visible_count(self, tile: Tile) -> int:
-        """Copies of ``tile`` the whole table can see: rivers, melds, flowers set aside, flipped indicators,
-        and the tile on offer when it is an added kong's fourth tile."""
+        """Copies of ``tile`` the whole table can see: rivers, melds, flowers set aside, flipped indicators (and
+        bonus indicators), and the tile on offer when it is an added kong's fourth tile."""
         count = sum(seat.discards.count(tile) + seat.flowers.count(tile) for seat in self.seats)
         count += sum(meld.tiles.count(tile) for seat in self.seats for meld in seat.melds)
-        count += self.wall.indicators.count(tile)
+        count += self.wall.indicators.count(tile) + self.bonus_indicators().count(tile)
         if self.phase is Phase.ROB and self.offer == tile:
             count += 1
         return count
@@ -865,7 +1183,7 @@ class Referee:
         copies = self.ruleset.tile_set.copies[tile]
         seen = self._visible_count(tile)
         if seen + adding > copies:
-            raise IllegalAction(f"{what}: {seen + adding} copies of {tile_code(tile)} seen, the set has {copies}")
+            raise IllegalAction(f"{what}: {seen + adding} copies of {self._code(tile)} seen, the set has {copies}")
 
     # --- views -------------------------------------------------------------------------------------------
 
@@ -882,9 +1200,16 @@ class Referee:
         elif self.phase is Phase.ACT:
             seat = self.seats[self.turn]
             held = [tile for tile in range(NUM_TILE_IDS) if seat.known[tile]]
-            for kind in (ActionKind.DISCARD, ActionKind.FLOWER, ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG):
+            for kind in (
+                ActionKind.DISCARD,
+                ActionKind.READY,
+                ActionKind.FLOWER,
+                ActionKind.CONCEALED_KONG,
+                ActionKind.ADDED_KONG,
+            ):
                 candidates += [Action(kind, self.turn, tile) for tile in held]
             candidates += [Action(ActionKind.HU, self.turn), Action(ActionKind.HU, self.turn, self.last_drawn)]
+            candidates.append(Action(ActionKind.ABORT, self.turn))
         elif self.phase in (Phase.CLAIMS, Phase.ROB):
             for seat in self.answering_seats():
                 candidates += [Action(kind, seat) for kind in (ActionKind.PASS, ActionKind.HU)]
@@ -914,7 +1239,13 @@ class Referee:
         return verdict.ok
 
     def _snapshot(self) -> tuple[Any, ...]:
-        seats = [(list(s.known), s.unknown, list(s.melds), list(s.discards), list(s.flowers)) for s in self.seats]
+        seats = [
+            (
+                *(list(s.known), s.unknown, list(s.melds), list(s.discards), list(s.flowers), list(s.played)),
+                *(dict(s.marked), s.marked_shown, s.marked_river),
+            )
+            for s in self.seats
+        ]
         offer = (self.offer, self.offer_seat, dict(self.responses), dict(self.declared))
         fields = (self.phase, self.turn, *offer, self.last_drawn)
         flags = (self.may_win_by_draw, self.after_kong, self.discards_made, self.claims_made)
@@ -926,6 +1257,8 @@ class Referee:
             [dict(kong) for kong in self.kongs],
             {seat: set(tiles) for seat, tiles in self.missed_wins.items()},
         )
+        declarations = (dict(self.ready), self.declaring, self.deposits, self.collected, set(self.missed_for_hand))
+        table = (self.bonus_turned, self.bonus_pending, self.offer_marked, self.claimed, self.abortive)
         return (
             seats,
             fields,
@@ -936,13 +1269,18 @@ class Referee:
             self.result,
             list(self.penalties),
             progress,
+            declarations,
+            table,
         )
 
     def _restore(self, snapshot: tuple[Any, ...]) -> None:
-        seats, fields, flags, wall_state, history, wins, result, penalties, progress = snapshot
+        seats, fields, flags, wall_state, history, wins, result, penalties, progress, declarations, table = snapshot
         self.void_suits, self.players_out, self.win_events, self.settlements, self.kongs, self.missed_wins = progress
-        for seat, (known, unknown, melds, discards, flowers) in zip(self.seats, seats, strict=True):
-            seat.known, seat.unknown, seat.melds, seat.discards, seat.flowers = known, unknown, melds, discards, flowers
+        self.ready, self.declaring, self.deposits, self.collected, self.missed_for_hand = declarations
+        self.bonus_turned, self.bonus_pending, self.offer_marked, self.claimed, self.abortive = table
+        for seat, saved in zip(self.seats, seats, strict=True):
+            seat.known, seat.unknown, seat.melds, seat.discards, seat.flowers, seat.played = saved[:6]
+            seat.marked, seat.marked_shown, seat.marked_river = saved[6:]
         self.phase, self.turn, self.offer, self.offer_seat, self.responses, self.declared, self.last_drawn = fields
         self.may_win_by_draw, self.after_kong, self.discards_made, self.claims_made = flags
         self.wall.state, self.wins, self.result, self.penalties = wall_state, wins, result, penalties
@@ -989,6 +1327,18 @@ class Referee:
                 counts[self.offer] += 1  # type: ignore[index]
             if counts != list(self.ruleset.tile_set.copies):
                 raise AssertionError("tile multiset differs from the set")
+            self._check_marked()
+
+    def _check_marked(self) -> None:
+        """Every marked copy (red five) is somewhere: standing in the wall, held, shown, in a river, on offer."""
+        state, expected = self.wall.state, len(self.ruleset.tile_set.marked)
+        if not expected:
+            return
+        marked = len(state.marked - {removal.index for removal in state.removed})
+        marked += sum(seat.marked_held() + seat.marked_river for seat in self.seats)
+        marked += self.phase is Phase.ROB and self.offer_marked
+        if marked != expected:
+            raise AssertionError(f"{marked} marked copies in play, the set has {expected}")
 
     def to_dict(self) -> dict[str, Any]:
         """The public state, for display, logs and tests."""
@@ -997,10 +1347,10 @@ class Referee:
             "dealer": self.dealer,
             "phase": self.phase.value,
             "turn": self.turn,
-            "offer": None if self.offer is None else tile_code(self.offer),
+            "offer": None if self.offer is None else self._code(self.offer),
             "offer_seat": self.offer_seat,
             "responses": {str(seat): action.to_dict() for seat, action in sorted(self.responses.items())},
-            "seats": [seat.to_dict() for seat in self.seats],
+            "seats": [seat.to_dict(self.ruleset.format_tiles, self.ruleset.format_meld) for seat in self.seats],
             "wall": {"live_remaining": self.wall.live_remaining, "state": self.wall.to_dict()},
             "flags": {
                 "after_kong": self.after_kong,
@@ -1008,10 +1358,13 @@ class Referee:
                 "discards_made": self.discards_made,
                 "claims_made": self.claims_made,
             },
-            "wins": [record.to_dict() for record in self.wins],
+            "wins": [record.to_dict(self.ruleset.format_hand) for record in self.wins],
             "void_suits": {str(seat): suit for seat, suit in sorted(self.void_suits.items())},
             "players_out": list(self.players_out),
             "kongs": [dict(kong) for kong in self.kongs],
             "penalties": [{str(seat): amount for seat, amount in penalty.items()} for penalty in self.penalties],
+            "ready": {str(seat): ready.to_dict() for seat, ready in sorted(self.ready.items())},
+            "on_table": self.on_table,
+            "bonus_indicators": self.ruleset.format_tiles(t for t in self.bonus_indicators() if t is not None),
             "result": None if self.result is None else self.result.to_dict(),
         }

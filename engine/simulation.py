@@ -1,5 +1,10 @@
 """Four bots play whole hands under the referee: the workload behind ``mjtable simulate`` and the invariant
-tests. Every action must be accepted and the tiles must balance after each one; anything else is a bug."""
+tests. Every action must be accepted and the tiles must balance after each one; anything else is a bug.
+
+Hands are played in matches (``Ruleset.start_match``): the dealer, round wind, 本場, the stakes on the table and
+the players' points go from one hand's result into the next deal. The bots are ``SimpleBot``s, or the players a
+ruleset's hands need beyond them (``BOTS``: riichi's, whose open hands keep a yaku).
+"""
 
 from __future__ import annotations
 
@@ -13,13 +18,16 @@ from engine.bots import SimpleBot
 from engine.match import Match
 from engine.referee import Phase, Referee
 from engine.rulesets.base import Ruleset
+from engine.rulesets.riichi.bots import RiichiBot
 from engine.tiles import WIND_LETTERS
 
 SEATS = 4
+BOTS: dict[str, type[SimpleBot]] = {"riichi": RiichiBot}
+"""Bots by ruleset id, where the simple ones would play a ruleset's hands too badly to be a workload."""
 
 
 class InvariantViolation(AssertionError):
-    """The referee rejected a bot's legal move or lost count of a tile."""
+    """The referee rejected a bot's legal move, lost count of a tile, or the points did not add up."""
 
 
 @dataclass(frozen=True)
@@ -29,12 +37,15 @@ class SimulatedHand:
     dealer: int
     round_wind: int
     referee: Referee
+    after: Match
 
     def to_dict(self) -> dict[str, Any]:
-        referee = self.referee
+        """The hand; where the match keeps points (``Standings``: riichi) also 本場, the points after the hand,
+        the stakes on the table, and at the end of the match the final standings."""
+        referee, after = self.referee, self.after
         result = referee.result
         assert result is not None
-        return {
+        data: dict[str, Any] = {
             "hand": self.number,
             "seed": self.seed,
             "dealer": self.dealer,
@@ -44,8 +55,17 @@ class SimulatedHand:
             "drawn": result.drawn,
             "winners": list(result.winners),
             "payments": {str(seat): amount for seat, amount in result.payments.items()},
-            "wins": [record.to_dict() for record in referee.wins],
+            "wins": [record.to_dict(referee.ruleset.format_hand) for record in referee.wins],
         }
+        if result.abortive is not None:
+            data["abortive"] = result.abortive
+        if result.ready is not None:
+            data["ready"] = list(result.ready)
+        if after.standings is not None:
+            data |= {"honba": referee.honba, "scores": list(after.scores), "on_table": after.pot}
+            if after.game_over:
+                data["final_standings"] = after.final_standings()
+        return data
 
 
 def play_hand(referee: Referee, bots: list[SimpleBot], *, check: bool = True) -> Referee:
@@ -75,35 +95,40 @@ def _next_actions(referee: Referee, bots: list[SimpleBot]) -> list[Action]:
     return answers
 
 
-def _play_one(ruleset: Ruleset, hand_seed: int, match: Match, *, check: bool) -> Referee:
-    """One hand under the shared referee, or on the ruleset's own table where it has one (``play_own_hand``:
-    十万's ten-rank suits do not fit the referee's tile ids); the own table reports like a referee."""
+def bots_for(ruleset: Ruleset, hand_seed: int) -> list[SimpleBot]:
+    """The four players of one hand, each with its own seeded random source."""
+    bot = BOTS.get(ruleset.id, SimpleBot)
+    return [bot(seat, random.Random(hand_seed + seat)) for seat in range(SEATS)]
+
+
+def deal_hand(ruleset: Ruleset, hand_seed: int, match: Match) -> Referee:
+    """The match's next hand, dealt with full information from ``hand_seed``."""
     deal = match.deal
-    own_table = getattr(ruleset, "play_own_hand", None)
-    if own_table is not None:
-        try:
-            return own_table(
-                hand_seed, deal.dealer, round_wind=deal.round_wind, consecutive_dealer=deal.consecutive_dealer
-            )
-        except AssertionError as error:
-            raise InvariantViolation(str(error)) from None
-    referee = Referee.deal(
-        ruleset, hand_seed, deal.dealer, round_wind=deal.round_wind, consecutive_dealer=deal.consecutive_dealer
+    return Referee.deal(
+        ruleset,
+        hand_seed,
+        deal.dealer,
+        round_wind=deal.round_wind,
+        consecutive_dealer=deal.consecutive_dealer,
+        honba=deal.honba,
+        pot=match.pot,  # type: ignore[arg-type]
+        scores=match.seat_scores() if match.standings is not None else None,
     )
-    bots = [SimpleBot(seat, random.Random(hand_seed + seat)) for seat in range(SEATS)]
-    return play_hand(referee, bots, check=check)
 
 
 def simulate(ruleset: Ruleset, hands: int, seed: int, *, check: bool = True) -> Iterator[SimulatedHand]:
     """``hands`` hands in matches (局) under the ruleset's dealer rotation; a new match starts when one ends."""
     rng = random.Random(seed)
-    match = Match.start(ruleset.rotation, first_dealer=rng.randrange(SEATS))
+    match = ruleset.start_match(rng.randrange(SEATS))
     for number in range(hands):
         if match.game_over:
-            match = Match.start(ruleset.rotation, first_dealer=rng.randrange(SEATS))
+            match = ruleset.start_match(rng.randrange(SEATS))
         hand_seed = rng.getrandbits(64)
         deal = match.deal
-        referee = _play_one(ruleset, hand_seed, match, check=check)
+        referee = play_hand(deal_hand(ruleset, hand_seed, match), bots_for(ruleset, hand_seed), check=check)
         assert referee.result is not None
-        yield SimulatedHand(number, hand_seed, deal.dealer, deal.round_wind, referee)
-        match = match.record_hand(referee.result)
+        after = match.record_hand(referee.result)
+        if sum(after.scores) + after.pot != sum(match.scores) + match.pot:
+            raise InvariantViolation(f"hand {number}: points {after.scores} and {after.pot} on the table lost count")
+        yield SimulatedHand(number, hand_seed, deal.dealer, deal.round_wind, referee, after)
+        match = after

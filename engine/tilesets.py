@@ -8,14 +8,29 @@ from functools import cached_property
 from engine.errors import RulesetError, TileCountError
 from engine.tiles import DRAGONS, FLOWERS, NUM_KINDS, RED, WINDS, Tile, tile_code
 
+SUITS = 3
+"""Suited ids come first, three suits of ``ranks`` consecutive ids each (万 筒 条)."""
+
 
 @dataclass(frozen=True)
 class TileSet:
-    """A multiset of tiles; ``copies[t]`` is how many of tile ``t`` the set holds (0 = not in the set)."""
+    """A multiset of tiles; ``copies[t]`` is how many of tile ``t`` the set holds (0 = not in the set).
+
+    ``ranks`` is how many ranks a suit has: the engine's ids have nine (``engine.tiles``), 十万's ten (its own ids,
+    ``engine.rulesets.shiwan.tiles``). Everything that asks what a sequence is (the referee's chow check, the
+    bots) asks the tile set, so one referee serves both: ids ``0 .. 3 × ranks − 1`` are the suits, a suit being
+    ``ranks`` consecutive ids, and a chow is three consecutive ids of one suit.
+
+    ``marked`` are the kinds of which one copy is marked (riichi's red fives, 赤ドラ): the first copy of each in
+    ``tiles()``. Only the marked copy's identity matters to the rules, so the wall and the seats keep it beside
+    the faces (``WallState.marked``, ``SeatState.marked``).
+    """
 
     name: str
     description: str
     copies: tuple[int, ...]
+    ranks: int = 9
+    marked: frozenset[Tile] = frozenset()
 
     @property
     def size(self) -> int:
@@ -32,6 +47,21 @@ class TileSet:
 
     def kinds(self) -> list[Tile]:
         return [tile for tile, n in enumerate(self.copies) if n]
+
+    @cached_property
+    def marked_ids(self) -> frozenset[int]:
+        """The marked copies as indices into ``tiles()``: the first copy of each marked kind."""
+        return frozenset(sum(self.copies[:kind]) for kind in self.marked)
+
+    def is_suited(self, tile: Tile) -> bool:
+        return 0 <= tile < SUITS * self.ranks
+
+    def same_suit(self, tile: Tile, other: Tile) -> bool:
+        return self.is_suited(tile) and self.is_suited(other) and tile // self.ranks == other // self.ranks
+
+    def chow_start(self, low: Tile) -> bool:
+        """Whether a chow ``low, low + 1, low + 2`` exists: a suited tile at most ``ranks − 2`` (chows do not wrap)."""
+        return self.is_suited(low) and low % self.ranks <= self.ranks - 3
 
     def check(self, tiles: list[Tile], where: str = "hand") -> None:
         """Raise ``TileCountError`` naming the tile when ``tiles`` hold one outside the set or too many copies."""

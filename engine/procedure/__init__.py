@@ -2,7 +2,7 @@
 replacement draws. Pure and deterministic: randomness only from a passed-in ``random.Random``."""
 
 from engine.procedure.breaking import METHODS, Method, WallBreak, break_wall
-from engine.procedure.dealing import FlowerOrder, Hands, deal, play_order, replace_flowers
+from engine.procedure.dealing import FlowerOrder, Hands, deal, deal_marked, play_order, replace_flowers
 from engine.procedure.dice import Dice, check_dice, dice_seat, throw_dice
 from engine.procedure.errors import ProcedureError, WallExhausted
 from engine.procedure.hand import IndicatorWhen, NewHand, new_hand
@@ -56,6 +56,7 @@ __all__ = [
     "break_wall",
     "check_dice",
     "deal",
+    "deal_marked",
     "dice_seat",
     "draw",
     "draw_replacement",

@@ -38,15 +38,28 @@ def deal(wall: Wall, dealer: int) -> Hands:
     A grab is the next four head tiles, so a half stack (108 tiles) or a tile flipped before the deal shifts
     the grabs along the wall instead of leaving a gap.
     """
+    return deal_marked(wall, dealer)[0]
+
+
+def deal_marked(wall: Wall, dealer: int) -> tuple[Hands, list[list[Tile]]]:
+    """``deal``, and the marked copies (red fives) each seat was dealt, by seat."""
     order = play_order(dealer)
     hands: Hands = [[] for _ in range(SEATS)]
+    marked: list[list[Tile]] = [[] for _ in range(SEATS)]
+
+    def give(seat: int, take: Callable[[], list[Tile | None]]) -> None:
+        before = len(wall.state.removed)
+        hands[seat] += take()
+        state = wall.state
+        marked[seat] += [state.faces[r.index] for r in state.removed[before:] if r.index in state.marked]  # type: ignore[misc]
+
     for _ in range(GRAB_ROUNDS):
         for seat in order:
-            hands[seat] += [wall.draw() for _ in range(GRAB_TILES)]
-    hands[dealer] += wall.take_stack_tops(JUMP_STACKS)
+            give(seat, lambda: [wall.draw() for _ in range(GRAB_TILES)])
+    give(dealer, lambda: wall.take_stack_tops(JUMP_STACKS))
     for seat in order[1:]:
-        hands[seat].append(wall.draw())
-    return hands
+        give(seat, lambda: [wall.draw()])
+    return hands, marked
 
 
 def replace_flowers(

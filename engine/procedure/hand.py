@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from engine.procedure.breaking import Method, WallBreak, break_wall
-from engine.procedure.dealing import FlowerOrder, Hands, deal, replace_flowers
+from engine.procedure.dealing import FlowerOrder, Hands, deal_marked, replace_flowers
 from engine.procedure.dice import Dice, check_dice, throw_dice
 from engine.procedure.errors import ProcedureError
 from engine.procedure.layout import WallLayout
@@ -21,7 +21,8 @@ IndicatorWhen = Literal["before_deal", "after_deal"]
 @dataclass
 class NewHand:
     """A dealt hand: the dice as thrown, the break, the hands by seat, the flowers set aside by seat, the
-    flipped indicator (``None`` when the ruleset flips none) and the wall, ready for the dealer's turn."""
+    flipped indicator (``None`` when the ruleset flips none) and the wall, ready for the dealer's turn; ``marked``
+    are the marked copies (red fives) dealt to each seat."""
 
     dealer: int
     dice: Dice
@@ -31,6 +32,7 @@ class NewHand:
     flowers: list[list[Tile]]
     indicator: Tile | None
     wall: Wall
+    marked: list[list[Tile]]
 
 
 def _rng(rng_or_seed: random.Random | int) -> random.Random:
@@ -68,8 +70,13 @@ def new_hand(
     if indicator_when not in ("before_deal", "after_deal"):
         raise ProcedureError(f"indicator_when: expected 'before_deal' or 'after_deal', got {indicator_when!r}")
     rng = _rng(rng_or_seed)
-    tiles = tile_set.tiles()
-    rng.shuffle(tiles)
+    # The physical tiles are shuffled (the same draws from ``rng`` as shuffling their faces), so that a marked copy
+    # keeps its identity.
+    physical = list(range(tile_set.size))
+    rng.shuffle(physical)
+    unpacked = tile_set.tiles()
+    tiles = [unpacked[tile] for tile in physical]
+    marked = [address for address, tile in enumerate(physical) if tile in tile_set.marked_ids]
     dice = check_dice(dice, "dice") if dice is not None else throw_dice(rng)
     if dice2 is not None:
         dice2 = check_dice(dice2, "dice2")
@@ -77,13 +84,13 @@ def new_hand(
         dice2 = throw_dice(rng)
     layout = layout or WallLayout.for_size(tile_set.size)
     wall_break = break_wall(dealer, dice, dice2, method, stacks_per_wall=layout.stack_counts)
-    wall = Wall.build(tiles, wall_break, layout, reserved, tail_order, reserve_mode)
+    wall = Wall.build(tiles, wall_break, layout, reserved, tail_order, reserve_mode, marked)
     indicator = None
     if indicator_at is not None and indicator_when == "before_deal":
         indicator = wall.flip_indicator(indicator_at)
-    hands = deal(wall, dealer)
+    hands, dealt_marked = deal_marked(wall, dealer)
     has_flowers = any(tile_set.copies[tile] for tile in FLOWERS)
     flowers = replace_flowers(wall, hands, dealer, order=flower_order) if has_flowers else [[] for _ in hands]
     if indicator_at is not None and indicator_when == "after_deal":
         indicator = wall.flip_indicator(indicator_at)
-    return NewHand(dealer, dice, dice2, wall_break, hands, flowers, indicator, wall)
+    return NewHand(dealer, dice, dice2, wall_break, hands, flowers, indicator, wall, dealt_marked)

@@ -20,7 +20,7 @@ Choices not in the sources (rules-B §9.5):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cached_property, lru_cache
@@ -91,6 +91,8 @@ class WallState:
     reserved: int = 0
     tail_order: TailOrder = "top_first"
     reserve_mode: ReserveMode = "fixed"
+    marked: frozenset[int] = frozenset()
+    """Head-order indices of the marked copies (red fives, ``TileSet.marked``)."""
 
     def __post_init__(self) -> None:
         if len(self.faces) != self.layout.size:
@@ -105,6 +107,8 @@ class WallState:
         indices = [removal.index for removal in self.removed]
         if len(set(indices)) != len(indices) or any(not 0 <= i < len(self.faces) for i in indices):
             raise ProcedureError(f"wall.removed: places must be distinct indices 0-{len(self.faces) - 1}")
+        if any(not 0 <= i < len(self.faces) for i in self.marked):
+            raise ProcedureError(f"wall.marked: places must be indices 0-{len(self.faces) - 1}")
         seat, index = self.first_take.wall_of_seat, self.first_take.stack_index
         if not 1 <= index <= self.layout.stack_counts[seat]:
             raise ProcedureError(f"wall.first_take: seat {seat}'s wall has no stack {index}")
@@ -170,6 +174,14 @@ class WallState:
     def next_tail(self) -> int:
         return next(i for i in self._tail_sequence if i not in self._gone)
 
+    def stack_from_tail(self, number: int) -> tuple[int, ...]:
+        """Head-order indices of the ``number``-th stack (from 1) counted from the tail end, top first, whether its
+        tiles were taken or not: riichi's dead wall is addressed so (its indicators stand on stacks 3-7)."""
+        starts = self._stack_starts
+        if not 1 <= number < len(starts):
+            raise ProcedureError(f"stack {number} from the tail: the wall has {len(starts) - 1} stacks")
+        return tuple(range(starts[-number - 1], starts[-number]))
+
     def stack_top(self, number: int) -> int:
         """Index of the upper standing tile of the ``number``-th stack (from 1) that still holds tiles,
         counted from the head."""
@@ -188,7 +200,7 @@ class WallState:
             "reserved": self.reserved,
             "tail_order": self.tail_order,
             "reserve_mode": self.reserve_mode,
-        }
+        } | ({"marked": sorted(self.marked)} if self.marked else {})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> WallState:
@@ -212,6 +224,7 @@ class WallState:
                 reserved,
                 data.get("tail_order", "top_first"),
                 data.get("reserve_mode", "fixed"),
+                frozenset(int(index) for index in data.get("marked", ())),
             )
         except ProcedureError:
             raise
@@ -226,14 +239,22 @@ def new_wall_state(
     reserved: int = 0,
     tail_order: TailOrder = "top_first",
     reserve_mode: ReserveMode = "fixed",
+    marked: Collection[int] = (),
 ) -> WallState:
-    """A broken wall from ``tiles`` in address order (``WallLayout.positions``); default layout by size."""
+    """A broken wall from ``tiles`` in address order (``WallLayout.positions``); default layout by size. ``marked``
+    are the address-order indices of the marked copies among ``tiles``."""
     layout = layout or WallLayout.for_size(len(tiles))
     if len(tiles) != layout.size:
         raise ProcedureError(f"tiles: {len(tiles)} tiles for walls of {list(layout.wall_tiles)}")
-    face_at = dict(zip(layout.positions(), tiles, strict=True))
+    addresses = layout.positions()
+    face_at = dict(zip(addresses, tiles, strict=True))
     blank = WallState(layout, wall_break.first_take, (None,) * layout.size, (), reserved, tail_order, reserve_mode)
-    return replace(blank, faces=tuple(face_at[position] for position in blank.positions))
+    head = {position: index for index, position in enumerate(blank.positions)}
+    return replace(
+        blank,
+        faces=tuple(face_at[position] for position in blank.positions),
+        marked=frozenset(head[addresses[address]] for address in marked),
+    )
 
 
 def take(state: WallState, indices: Iterable[int], source: Source) -> tuple[WallState, list[Tile | None]]:
@@ -293,11 +314,13 @@ class Wall:
         reserved: int = 0,
         tail_order: TailOrder = "top_first",
         reserve_mode: ReserveMode = "fixed",
+        marked: Collection[int] = (),
     ) -> Wall:
-        """A wall of known faces; ``tiles`` fill the places in address order (``WallLayout.positions``)."""
+        """A wall of known faces; ``tiles`` fill the places in address order (``WallLayout.positions``), the
+        ``marked`` indices of ``tiles`` being marked copies."""
         if any(tile is None for tile in tiles):
             raise ProcedureError("tiles: a known wall needs every face; use Wall.unknown for hidden faces")
-        return cls(new_wall_state(tiles, wall_break, layout, reserved, tail_order, reserve_mode))
+        return cls(new_wall_state(tiles, wall_break, layout, reserved, tail_order, reserve_mode, marked))
 
     @classmethod
     def unknown(
@@ -330,6 +353,12 @@ class Wall:
         the head is in), all located before any is taken."""
         indices = [self.state.stack_top(number) for number in numbers]
         return self._advance(take(self.state, indices, Source.HEAD))
+
+    @property
+    def last_marked(self) -> bool:
+        """Whether the tile taken last is a marked copy (a red five)."""
+        state = self.state
+        return bool(state.marked) and state.removed[-1].index in state.marked
 
     def next_position(self) -> Position:
         """Where the next ordinary draw comes from."""

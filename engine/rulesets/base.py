@@ -25,21 +25,24 @@ from typing import Any, ClassVar
 
 from engine.analysis import ShapeRules, is_win, shanten, waits
 from engine.errors import RulesetError
-from engine.match import RotationPolicy
-from engine.notation import Hand, Meld, parse_hand
+from engine.match import Match, RotationPolicy
+from engine.notation import Hand, Meld, format_hand, format_meld, parse_hand
 from engine.rulesets.queries import ContractQueries
 from engine.rulesets.terms import (
     DEFAULT_CLAIM_PRIORITY,
     STAKE,
     STANDARD_HONOR_CYCLE,
+    BonusIndicators,
     BreakMethod,
     ClaimKind,
     DrawContext,
     FanEntry,
     IndicatorPosition,
     KongType,
+    MissedWins,
     MultipleWinners,
     OptionSpec,
+    ReadyRule,
     Score,
     WildcardRule,
     WildcardSource,
@@ -55,14 +58,17 @@ __all__ = [
     "DEFAULT_CLAIM_PRIORITY",
     "STAKE",
     "STANDARD_HONOR_CYCLE",
+    "BonusIndicators",
     "BreakMethod",
     "ClaimKind",
     "DrawContext",
     "FanEntry",
     "IndicatorPosition",
     "KongType",
+    "MissedWins",
     "MultipleWinners",
     "OptionSpec",
+    "ReadyRule",
     "Ruleset",
     "Score",
     "WildcardRule",
@@ -197,10 +203,10 @@ class Ruleset(ContractQueries, ABC):
 
     @property
     def played_by_referee(self) -> bool:
-        """Whether the shared referee plays this ruleset's hands, as the table service needs. A ruleset with a table
-        of its own (riichi: ``simulate_hands``; 十万's ten-rank suits: ``play_own_hand``) is played only by
-        ``mjtable simulate`` so far."""
-        return not (hasattr(self, "play_own_hand") or hasattr(self, "simulate_hands"))
+        """Whether the table service plays this ruleset's hands. The shared referee plays every ruleset's
+        (``mjtable simulate``); riichi and 十万 say no until the service, the journal, the camera, the seat buttons
+        and the voice know riichi's declaration and dora indicators and 十万's tens (issue 25, the service)."""
+        return True
 
     @property
     def horse_tiles(self) -> int:
@@ -217,6 +223,10 @@ class Ruleset(ContractQueries, ABC):
         """Who deals next (``engine.match.next_deal``). Default: the traditional rule of rules-B §2.5."""
         return RotationPolicy()
 
+    def start_match(self, first_dealer: int) -> Match:
+        """A match of this ruleset: its rotation, and where it keeps points (riichi) its standings and busting."""
+        return Match.start(self.rotation, first_dealer)
+
     # --- the ruleset's own tiles: every command (deal, score, waits, settle, simulate) reads and writes them here --
     # The defaults are the engine's tiles (``engine.tiles``: nine ranks, 1z-7z, flowers) and its shape analysis; a
     # ruleset with faces of its own (十万's ranks 1-10) overrides all of them together, with ``read_tiles`` (settle).
@@ -232,6 +242,14 @@ class Ruleset(ContractQueries, ABC):
     def format_tiles(self, tiles: Iterable[Tile]) -> str:
         """Tiles in compact notation, in the order given."""
         return format_tiles(tiles)
+
+    def format_meld(self, meld: Meld) -> str:
+        """One declared meld as the referee's state writes it (``[123m,1]``)."""
+        return format_meld(meld)
+
+    def format_hand(self, hand: Hand) -> str:
+        """A declared winning hand in the MCR notation ``parse_hand`` reads (``engine.notation.format_hand``)."""
+        return format_hand(hand)
 
     def waits_of(self, melds: Sequence[Meld], standing: Sequence[Tile]) -> tuple[list[Tile], int]:
         """``mjtable waits``: the tiles that complete ``standing`` (13 − 3k concealed tiles) beside ``melds``, and
@@ -309,10 +327,59 @@ class Ruleset(ContractQueries, ABC):
         return None
 
     @property
-    def blocks_missed_wins(self) -> bool:
-        """漏胡 (鸡平胡 JP-5): the referee notes each face a player could have won on and passed, until his next draw
-        or claim, and hands them to ``evaluate`` as ``missed_win_tiles`` (with full information)."""
+    def missed_wins(self) -> MissedWins | None:
+        """What passing a winning tile costs (漏胡 JP-5, 振聴); ``None``: nothing (the default)."""
+        return None
+
+    @property
+    def ready_declaration(self) -> ReadyRule | None:
+        """The ready declaration (立直) the players may make; ``None``: none (the default)."""
+        return None
+
+    @property
+    def bonus_indicators(self) -> BonusIndicators | None:
+        """Indicators turned face up in the dead wall (riichi's dora); ``None``: none (the default)."""
+        return None
+
+    @property
+    def max_kongs(self) -> int | None:
+        """Kongs a hand may hold in all (riichi: four, the dead wall's replacement tiles); ``None``: no limit."""
+        return None
+
+    @property
+    def first_turn_per_seat(self) -> bool:
+        """``WinContext.first_turn``: each seat's first turn lasts until its own first discard while nobody has
+        claimed or konged (riichi's 地和 / 人和, the declaration's double riichi); off (the default): the first turn
+        is the hand before any discard or claim (天胡)."""
         return False
+
+    @property
+    def replacement_is_last_tile(self) -> bool:
+        """``WinContext.last_tile`` on a kong's replacement tile drawn from a live wall it empties: the default
+        counts it (海底); riichi does not (嶺上開花 is no 海底摸月)."""
+        return True
+
+    def abortive_draw(self, referee: Any, winners: tuple[int, ...]) -> str | None:
+        """The name of the abortive draw (途中流局) that ends the hand now, once a discard's answers are in:
+        ``winners`` the seats declaring a win on it (riichi's 三家和), none when it was not won on (its 四風連打,
+        四家立直, 四槓散了); ``None``: play goes on (the default)."""
+        return None
+
+    def abort_declaration(self, referee: Any, seat: int, tiles: list[Tile]) -> str | None:
+        """The abortive draw ``seat`` may declare in its turn holding the concealed ``tiles`` (riichi's 九種九牌);
+        ``None``: none (the default)."""
+        return None
+
+    @property
+    def counts_ready_at_draw(self) -> bool:
+        """An exhaustive draw counts the seats ready (听牌): ``ready`` in the draw's facts and in the hand result
+        (riichi's tenpai payments and the dealer's repeat); off by default."""
+        return False
+
+    def draw_facts(self, referee: Any) -> dict[str, Any]:
+        """Ruleset situation keys the table knows at an exhaustive draw (riichi's ``nagashi``), added to
+        ``DrawContext.extra``."""
+        return {}
 
     def discard_settlement(self, referee: Any, seat: int, tile: Tile) -> Payments | None:
         """Money paid at once because of the discard just made (Hubei 抬庄: the dealer's first discard followed

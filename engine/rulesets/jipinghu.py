@@ -1,8 +1,9 @@
 """``jipinghu``: Guangdong 鸡平胡 (wild.md §4, S003:73, S003:101-103). 136 tiles, no wildcard; chi only from the
 上家, 碰 beats 吃; several players may win on one discard; each 番 doubles, up to the 爆胡 cap of 3 番 (JP-2),
 except 十三幺, which pays ``special_hand_fan`` and adds nothing (JP-3). The discarder alone pays a discard win,
-each of the three a self-draw: ``2^F × 底分`` (JP-4). 漏胡 blocks a passed face until one's next draw (JP-5):
-the referee notes the faces passed (``blocks_missed_wins``) and passes them as ``missed_win_tiles``.
+each of the three a self-draw: ``2^F × 底分`` (JP-4). 漏胡 blocks a passed face until one's next draw (JP-5): at
+the table the referee notes the faces passed and refuses the win (``missed_wins``); ``mjtable settle`` reads them
+as ``missed_win_tiles``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,16 @@ from engine.analysis import ShapeRules, is_win
 from engine.errors import RulesetError
 from engine.match import RotationPolicy
 from engine.notation import Hand
-from engine.rulesets.base import STAKE, FanEntry, MultipleWinners, OptionSpec, Ruleset, Score, WinContext
+from engine.rulesets.base import (
+    STAKE,
+    FanEntry,
+    MissedWins,
+    MultipleWinners,
+    OptionSpec,
+    Ruleset,
+    Score,
+    WinContext,
+)
 from engine.rulesets.contract import Claim, read_tiles, require
 from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.queries import nobody_pays_dealer_stays
@@ -23,10 +33,9 @@ from engine.rulesets.readings import Reading, standard_readings
 from engine.rulesets.verdicts import rejected, won
 from engine.rulesets.wildcommon import claim_answer
 from engine.settlement import Payments, collect
-from engine.tiles import DRAGONS, WINDS, is_honor, tile_code
+from engine.tiles import DRAGONS, WINDS, is_honor
 
 if TYPE_CHECKING:
-    from engine.referee import Referee
     from engine.settle import SettleRequest
 
 THIRTEEN_ORPHANS = ShapeRules(standard=False, seven_pairs=False, thirteen_orphans=True, honors_knitted=False)
@@ -155,12 +164,9 @@ class JipinghuRuleset(Ruleset):
         return won(payments[ctx.winner], entries, payments, extra)
 
     @property
-    def blocks_missed_wins(self) -> bool:
-        return True
-
-    def win_facts(self, referee: Referee, seat: int) -> dict[str, Any]:
-        """漏胡 at the table: the faces the winner passed since his last draw or claim (JP-5)."""
-        return {"missed_win_tiles": [tile_code(tile) for tile in sorted(referee.missed_wins.get(seat, ()))]}
+    def missed_wins(self) -> MissedWins:
+        """漏胡 (JP-5): the face passed, until the player's next draw or claim."""
+        return MissedWins("漏胡")
 
     def _best_reading(self, hand: Hand, ctx: WinContext) -> list[str] | None:
         """W-2: the reading with the highest capped 番 (then the highest uncapped total)."""

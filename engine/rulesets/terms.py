@@ -212,6 +212,54 @@ class WildcardRule:
         return tile - rank_of(tile) + 1 + (rank_of(tile) - 1 + offset) % 9
 
 
+@dataclass(frozen=True)
+class ReadyRule:
+    """A ready declaration (立直, 报听): a discard declared ready, ``ActionKind.READY``. The referee checks it and
+    keeps what follows from it; the ruleset reads the declarations (``Referee.ready``) where they score."""
+
+    stake: int = 0
+    """Points the declarer puts on the table once the declaring discard is not won on (riichi's 1,000-point
+    stick); the first winner of the hand, or of a later hand, takes everything lying there."""
+    min_live_tiles: int = 0
+    """Live-wall tiles needed at the declaration (riichi: 4, so that the declarer draws at least once more)."""
+    closed_only: bool = False
+    """Only a hand with no claimed meld may declare (a concealed kong is no claim)."""
+    locks_hand: bool = False
+    """From then on the seat discards the tile it draws, claims nothing but a win, and kongs only the tile it
+    draws and only when the kong leaves its waits as they were."""
+
+
+@dataclass(frozen=True)
+class MissedWins:
+    """What letting a winning tile pass costs a player (漏胡 JP-5, riichi's 振聴): until his next draw or claim he
+    may not win on a discard (or a robbed kong): on the face he passed, or with ``any_tile`` on any tile. The
+    referee notes the passes where it sees the hands (full information) and refuses such a declaration."""
+
+    name: str
+    """The rule's name in the refusals (漏胡, 振聴)."""
+    any_tile: bool = False
+    on_shape: bool = False
+    """A tile that completes the hand's shape counts as passed even where it would be no win (riichi: no yaku);
+    otherwise only a tile the player could really win on counts (漏胡)."""
+    for_hand_when_ready: bool = False
+    """Once the player declared ready, a winning tile he lets pass (a discard, a robbed kong, his own draw) blocks
+    his discard wins for the rest of the hand."""
+    own_discards: bool = False
+    """A hand waiting on a face among the player's own discards (those claimed away included) may not win on a
+    discard."""
+
+
+@dataclass(frozen=True)
+class BonusIndicators:
+    """Indicator tiles turned face up where they stand in the dead wall (riichi's ドラ表示牌): the first at the deal,
+    on top of the ``first_stack``-th stack from the tail end, each kong's on the stack before the last one. A
+    concealed kong's indicator is turned at once, an exposed or added kong's once its maker has discarded (as on
+    Tenhou: the replacement tile is drawn before it, a win on that discard counts it). The tiles under them (裏)
+    are the ruleset's to read at a win (``Referee.bonus_indicators``)."""
+
+    first_stack: int = 3
+
+
 # ----------------------------------------------------------------------------------------------------------------
 # Contexts and results
 

@@ -3,9 +3,9 @@
 ``yakulist`` the yaku table; ``reading`` the readings of a winning hand; ``yaku`` and ``fu`` what one reading
 scores; ``dora`` the indicators; ``points`` han/fu to points and payments; ``scorer`` the best reading;
 ``situation`` the settle situation keys; ``answer`` the settle answer; ``draws`` tenpai payments and nagashi
-mangan; ``match`` the hanchan (rounds, 連荘, 本場, end, ranking); ``furiten`` the furiten checks; ``table`` one hand's
-state (wall, dead wall, players), ``play`` its turn order, ``bots`` the simulated players, ``simulation`` whole
-matches for ``mjtable simulate``; ``ruleset`` options and settle queries.
+mangan; ``hooks`` what the shared referee asks of riichi (riichi declaration, furiten, dead wall and dora, abortive
+draws, nagashi); ``bots`` the simulated players; ``ruleset`` options, settle queries and the match
+(``engine.match``: rounds, 連荘, 本場, standings).
 """
 
 from engine.rulesets.riichi.ruleset import RiichiRuleset

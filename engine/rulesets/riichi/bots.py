@@ -1,123 +1,115 @@
-"""Simple riichi players for ``mjtable simulate``: a workload for the table, not opponents.
+"""Riichi players for ``mjtable simulate``: a workload for the shared referee, not opponents.
 
-A bot wins whenever the rules let it, declares riichi whenever it can, declares nine kinds when it may, makes
-concealed and added kans outside riichi, calls pons of dragons and its winds, and now and then a pon, kan or
-chi that keeps its hand on an all-simples or honour-set road (so that its open hands usually have a yaku). It
-discards the tile whose removal leaves the lowest shanten, ties going to the tile with the fewest neighbours.
+A ``SimpleBot`` that knows a hand needs a yaku: it wins whenever the rules let it, declares riichi whenever it can,
+declares nine kinds when it may, makes concealed and added kans outside riichi, calls pons of dragons and its winds,
+and now and then a pon, kan or chi that keeps its hand on an all-simples or honour-set road (so that its open hands
+usually have a yaku). It discards the tile whose removal leaves the lowest shanten, ties going to the tile with
+the fewest neighbours; in riichi the tile it drew.
 """
 
 from __future__ import annotations
 
-import random
-from typing import TYPE_CHECKING
-
+from engine.actions import Action, ActionKind
 from engine.analysis import shanten
+from engine.bots import SimpleBot, neighbours
 from engine.notation import MeldKind
+from engine.referee import Phase, Referee
+from engine.rulesets.riichi.hooks import NINE_KINDS
 from engine.rulesets.riichi.reading import RIICHI_SHAPES
-from engine.tiles import DRAGONS, EAST, is_orphan, is_suited
-
-if TYPE_CHECKING:
-    from engine.rulesets.riichi.table import Player, RiichiTable
+from engine.tiles import DRAGONS, EAST, NUM_KINDS, ORPHANS, Tile, is_orphan
 
 OPEN_KAN_CHANCE = 0.3
 OPEN_CALL_CHANCE = 0.5
-NINE_KINDS = 9
-RIICHI_WALL_LEFT = 4
-"""Riichi needs a draw still to come for the declarer (the common rule: four or more live tiles)."""
 
 
-class RiichiBot:
-    def __init__(self, seat: int, rng: random.Random) -> None:
-        self.seat = seat
-        self.rng = rng
+class RiichiBot(SimpleBot):
+    def act(self, referee: Referee) -> Action:
+        seat = referee.seats[self.seat]
+        if referee.may_win_by_draw and self._can_win(referee, None):
+            return Action(ActionKind.HU, self.seat)
+        if self.seat in referee.ready:
+            return Action(ActionKind.DISCARD, self.seat, referee.last_drawn)
+        counts = list(seat.known[:NUM_KINDS])
+        abort = Action(ActionKind.ABORT, self.seat)
+        if sum(1 for tile in ORPHANS if counts[tile]) >= NINE_KINDS and referee.is_legal(abort):
+            return abort
+        kan = self._turn_kan(referee, counts)
+        if kan is not None:
+            return kan
+        tile, ready = self._discard(referee, counts)
+        riichi = Action(ActionKind.READY, self.seat, tile)
+        return riichi if ready and referee.is_legal(riichi) else Action(ActionKind.DISCARD, self.seat, tile)
 
-    def nine_kinds(self, player: Player) -> bool:
-        return len({kind for kind in player.kinds() if is_orphan(kind)}) >= NINE_KINDS
+    def _turn_kan(self, referee: Referee, counts: list[int]) -> Action | None:
+        kans = [Action(ActionKind.CONCEALED_KONG, self.seat, tile) for tile, n in enumerate(counts) if n == 4]
+        kans += [
+            Action(ActionKind.ADDED_KONG, self.seat, meld.tile)
+            for meld in referee.seats[self.seat].melds
+            if meld.kind is MeldKind.PUNG and counts[meld.tile]
+        ]
+        return next((kan for kan in kans if referee.is_legal(kan)), None)
 
-    def turn_kan(self, table: RiichiTable, player: Player) -> tuple[int, str] | None:
-        """(kind, "concealed" | "added") or None. No kan in riichi (it could change the wait)."""
-        if player.riichi or player.double_riichi or not table.may_kan():
-            return None
-        counts = player.counts()
-        for kind, count in enumerate(counts):
-            if count == 4:
-                return kind, "concealed"
-        for meld in player.melds:
-            if meld.kind is MeldKind.PUNG and counts[meld.tile]:
-                return meld.tile, "added"
-        return None
-
-    def discard(self, table: RiichiTable, player: Player, drawn: int, forbidden: int | None) -> tuple[int, bool]:
-        """(physical tile, declare riichi)."""
-        if player.riichi or player.double_riichi:
-            return drawn, False
-        counts = player.counts()
-        kinds = [kind for kind, n in enumerate(counts) if n and kind != forbidden] or [drawn // 4]
-        best: list[int] = []
+    def _discard(self, referee: Referee, counts: list[int]) -> tuple[Tile, bool]:
+        """The tile to discard and whether the hand left is ready (shanten 0) and closed, for a riichi."""
+        tiles = referee.ruleset.tile_set
+        held = [kind for kind, n in enumerate(counts) if n]
+        kinds = [kind for kind in held if kind != referee.claimed] or held
+        best: list[Tile] = []
         best_key: tuple[int, int] | None = None
         for kind in kinds:
             counts[kind] -= 1
-            key = (shanten(counts, RIICHI_SHAPES), _partners(counts, kind))
+            key = (shanten(counts, RIICHI_SHAPES), 3 * counts[kind] + neighbours(tiles, counts, kind))
             counts[kind] += 1
             if best_key is None or key < best_key:
                 best, best_key = [kind], key
             elif key == best_key:
                 best.append(kind)
-        kind = self.rng.choice(best)
-        tile = max(tile for tile in player.concealed if tile // 4 == kind)
         assert best_key is not None
-        riichi = (
-            player.closed
-            and best_key[0] == 0
-            and player.points >= 1000
-            and table.wall.live_remaining >= RIICHI_WALL_LEFT
-        )
-        return tile, riichi
+        closed = all(meld.is_concealed_kong for meld in referee.seats[self.seat].melds)
+        return self.rng.choice(best), closed and best_key[0] == 0
 
-    def call(self, table: RiichiTable, player: Player, kind: int, discarder: int) -> tuple[str, int] | None:
-        """("kan" | "pon", kind), ("chi", lowest kind) or None for the discard ``kind``."""
-        if player.riichi or player.double_riichi:
-            return None
-        counts = player.counts()
-        if counts[kind] == 3 and table.may_kan() and self.rng.random() < OPEN_KAN_CHANCE:
-            return "kan", kind
-        valued = {*DRAGONS, EAST + (self.seat - table.dealer) % 4, EAST + table.round_wind}
-        if counts[kind] >= 2 and (kind in valued or self._on_a_road(table, player, kind, (kind, kind))):
-            return "pon", kind
-        if discarder == (self.seat + 3) % 4 and is_suited(kind):
-            for low in range(kind - 2, kind + 1):
-                others = [t for t in (low, low + 1, low + 2) if t != kind]
-                if low < 0 or low // 9 != kind // 9 or low % 9 > 6 or not all(counts[t] for t in others):
+    def answer(self, referee: Referee) -> Action:
+        """Ron whenever possible; else a call (kan, pon of a valued tile or on a road, chi on a road)."""
+        tile = referee.offer
+        assert tile is not None
+        if self._can_win(referee, tile):
+            return Action(ActionKind.HU, self.seat)
+        passing = Action(ActionKind.PASS, self.seat)
+        if referee.phase is Phase.ROB or referee.wall.exhausted or self.seat in referee.ready:
+            return passing
+        claim = self._call(referee, tile)
+        return claim if claim is not None and referee.is_legal(claim) else passing
+
+    def _call(self, referee: Referee, tile: Tile) -> Action | None:
+        counts = list(referee.seats[self.seat].known[:NUM_KINDS])
+        if counts[tile] == 3 and self.rng.random() < OPEN_KAN_CHANCE:
+            return Action(ActionKind.KONG, self.seat)
+        valued = {*DRAGONS, EAST + (self.seat - referee.dealer) % 4, EAST + referee.round_wind}
+        if counts[tile] >= 2 and (tile in valued or self._on_a_road(referee, counts, tile, (tile, tile))):
+            return Action(ActionKind.PUNG, self.seat)
+        tiles = referee.ruleset.tile_set
+        if referee.offer_seat == (self.seat + 3) % 4:
+            for low in range(tile - 2, tile + 1):
+                others = tuple(t for t in (low, low + 1, low + 2) if t != tile)
+                if not (tiles.chow_start(low) and tiles.same_suit(low, tile)):
                     continue
-                if self._on_a_road(table, player, kind, tuple(others)):
-                    return "chi", low
+                if all(counts[t] for t in others) and self._on_a_road(referee, counts, tile, others):
+                    return Action(ActionKind.CHI, self.seat, low)
         return None
 
-    def _on_a_road(self, table: RiichiTable, player: Player, kind: int, used: tuple[int, ...]) -> bool:
+    def _on_a_road(self, referee: Referee, counts: list[int], tile: Tile, used: tuple[Tile, ...]) -> bool:
         """An optional call: the hand keeps a yaku road (a valued pon already made, or all simples with open
         tanyao) and does not get further from ready; taken at random half of the time."""
         if self.rng.random() >= OPEN_CALL_CHANCE:
             return False
-        meld_tiles = [tile for meld in player.melds for tile in meld.tiles]
-        honour_set = any(meld.tile in DRAGONS for meld in player.melds)
-        simples = table.options["open_tanyao"] and not any(map(is_orphan, [kind, *meld_tiles]))
+        melds = referee.seats[self.seat].melds
+        honour_set = any(meld.tile in DRAGONS for meld in melds)
+        shown = [held for meld in melds for held in meld.tiles]
+        simples = referee.ruleset.options["open_tanyao"] and not any(map(is_orphan, [tile, *shown]))
         if not (honour_set or simples):
             return False
-        counts = player.counts()
         before = shanten(counts, RIICHI_SHAPES)
-        for tile in used:
-            counts[tile] -= 1
-        return shanten(counts, RIICHI_SHAPES) <= before
-
-
-def _partners(counts: list[int], kind: int) -> int:
-    """How much a tile works with the rest: copies and suit neighbours (fewest = the best discard)."""
-    value = 3 * counts[kind]
-    if is_suited(kind):
-        rank = kind % 9
-        for step, weight in ((1, 2), (2, 1)):
-            if rank - step >= 0:
-                value += weight * min(counts[kind - step], 1)
-            if rank + step <= 8:
-                value += weight * min(counts[kind + step], 1)
-    return value
+        after = list(counts)
+        for held in used:
+            after[held] -= 1
+        return shanten(after, RIICHI_SHAPES) <= before

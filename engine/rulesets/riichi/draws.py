@@ -27,3 +27,9 @@ def tenpai_payments(tenpai: Iterable[int]) -> Payments:
 
 def nagashi_payments(seats: Iterable[int], dealer: int) -> Payments:
     return combine(*(collect(seat, hand_payments(MANGAN, seat, dealer, None)) for seat in sorted(set(seats))))
+
+
+def draw_payments(tenpai: Iterable[int], nagashi: Iterable[int], dealer: int) -> Payments:
+    """An exhaustive draw: 流し満貫 where a seat made it, else tenpai payments."""
+    nagashi = list(nagashi)
+    return nagashi_payments(nagashi, dealer) if nagashi else tenpai_payments(tenpai)

@@ -8,23 +8,33 @@ oracle); each choice is written next to its code and every table difference is a
 Settle (``mjtable settle``): ``answer_score`` (one win), ``answer_multi_win`` (several ron, when the option
 ``multiple_ron`` allows), ``answer_drawn_settlement`` (tenpai payments), ``answer_next_dealer`` (連荘 and 本場).
 Red fives are written with rank 0 (``0m 0p 0s``, the usual riichi notation) when the option ``red_fives`` is on.
+
+At the table the shared referee plays the hands (``hooks``: riichi, furiten, the dead wall and its dora, red fives,
+abortive draws, nagashi) and ``engine.match`` the match: rounds (``length``), 連荘 on a win or a ready dealer at an
+exhaustive draw, 本場, the sticks on the table, オーラス (``last_hand_repeat``), 飛び (``bust``) and the final
+standings (``uma``, ``oka``; the sticks left at the end go to the first, ties to the seat nearer the first dealer).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from engine.analysis import ShapeRules
 from engine.errors import SettleError
-from engine.match import RotationPolicy
+from engine.match import DealState, HandResult, LastHand, Match, RotationPolicy, Standings, next_deal
 from engine.notation import Hand
 from engine.procedure.dice import check_seat
 from engine.rulesets.base import (
+    BonusIndicators,
     BreakMethod,
+    DrawContext,
+    MissedWins,
     MultipleWinners,
     OptionSpec,
+    ReadyRule,
     Ruleset,
     Score,
     WinContext,
@@ -33,6 +43,7 @@ from engine.rulesets.base import (
 )
 from engine.rulesets.contract import boolean, contract_seats, require, whole_number
 from engine.rulesets.queries import no_verdict
+from engine.rulesets.riichi import hooks
 from engine.rulesets.riichi.answer import (
     answer_discarder,
     answer_fields,
@@ -42,14 +53,13 @@ from engine.rulesets.riichi.answer import (
     with_red_fives,
     yaku_entry,
 )
-from engine.rulesets.riichi.draws import nagashi_payments, tenpai_payments
-from engine.rulesets.riichi.match import HandOutcome
+from engine.rulesets.riichi.draws import draw_payments
 from engine.rulesets.riichi.reading import RIICHI_SHAPES
 from engine.rulesets.riichi.scorer import NO_SHAPE, HandValue, Options, hand_value
-from engine.rulesets.riichi.simulation import SimulatedRiichiHand, simulate_riichi
 from engine.rulesets.riichi.situation import Counters, read_situation
-from engine.settlement import combine, no_payments
+from engine.settlement import Payments, combine, no_payments
 from engine.tiles import Tile, parse_tiles, to_counts
+from engine.tilesets import TILE_SETS, TileSet
 
 if TYPE_CHECKING:
     from engine.settle import SettleRequest
@@ -57,6 +67,19 @@ if TYPE_CHECKING:
 MAX_COPIES = 4
 DEAD_WALL = 14
 """王牌: seven stacks at the tail, never drawn except as kan replacements (嶺上牌) and indicators."""
+RED_FIVES = replace(
+    TILE_SETS["136"], description="136 with one red 5m, 5p and 5s (赤ドラ)", marked=frozenset(parse_tiles("5m5p5s"))
+)
+ROUNDS = {
+    "hanchan": (0, 1),
+    "tonpuusen": (0,),
+    "zenchan": (0, 1, 2, 3),
+    "east_north": (0, 3),
+    "east_east": (0, 0),
+}
+"""Round winds of each match length, in play order (0-3 = 東南西北; rules-A §13)."""
+UMA = {"none": (0, 0), "5-10": (10, 5), "10-20": (20, 10), "10-30": (30, 10), "20-30": (30, 20)}
+"""ウマ in thousands of points: (first and last, second and third)."""
 
 
 @lru_cache(maxsize=1024)
@@ -134,6 +157,21 @@ class RiichiRuleset(Ruleset):
             "オーラス: a dealer who keeps the deal but is not first plays on (off: the match ends, rules-A §13)",
         ),
         boolean_option("bust", True, "飛び: the match ends when a player's points go below zero (rules-A §13)"),
+        OptionSpec(
+            "uma",
+            "none",
+            tuple(UMA),
+            "ウマ of the final standings, in thousands: 10-20 = +20, +10, -10, -20 from first to fourth (none: the "
+            "points as they stand, rules-A §13)",
+        ),
+        OptionSpec(
+            "oka",
+            0,
+            None,
+            "オカ: points each player hands the first at the end (5,000 = a 30,000 return on 25,000 starts)",
+            types=(int,),
+            span=(0, 1_000_000),
+        ),
     )
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
@@ -143,6 +181,11 @@ class RiichiRuleset(Ruleset):
     @property
     def shape_rules(self) -> ShapeRules:
         return RIICHI_SHAPES
+
+    @property
+    def tile_set(self) -> TileSet:
+        """136 tiles; with ``red_fives`` one five of each suit is a marked copy, played as such."""
+        return RED_FIVES if self.options["red_fives"] else super().tile_set
 
     @property
     def reserved_tiles(self) -> int:
@@ -159,18 +202,88 @@ class RiichiRuleset(Ruleset):
 
     @property
     def rotation(self) -> RotationPolicy:
-        """The generic policy's nearest reading (the dealer keeps the deal on a win); the riichi match itself
-        (``engine.rulesets.riichi.match``) also keeps it on a tenpai draw and counts 本場."""
-        return RotationPolicy()
+        """連荘 (rules-A §13): the dealer keeps the deal when he wins (also among several winners), is ready at an
+        exhaustive draw, or the hand ends in an abortive draw; the rounds of ``length``; オーラス: a dealer who
+        keeps the deal while first ends the match (``last_hand_repeat`` off: the last hand ends it anyway)."""
+        last = LastHand.LEADER_STOPS if self.options["last_hand_repeat"] else LastHand.FINAL
+        return RotationPolicy(rounds=ROUNDS[self.options["length"]], ready_dealer_stays=True, last_hand=last)
+
+    def start_match(self, first_dealer: int) -> Match:
+        """``start_points`` each, 飛び when one goes below zero (``bust``), the final standings with ``uma`` and
+        ``oka`` and the sticks left on the table to the first."""
+        start = self.options["start_points"]
+        first, second = (1000 * points for points in UMA[self.options["uma"]])
+        standings = Standings(start, (first, second, -second, -first), self.options["oka"], pot_to_first=True)
+        return Match.start(self.rotation, first_dealer, start if self.options["bust"] else None, standings)
 
     def read_tiles(self, text: str, where: str) -> list[Tile]:
         """Rank 0 is a red five (0m 0p 0s), read as a five; ``with_red_fives`` counts them."""
         return list(read_riichi_tiles(text, where))
 
-    def simulate_hands(self, hands: int, seed: int) -> Iterator[SimulatedRiichiHand]:
-        """``mjtable simulate``: whole matches at the riichi table (``play``), which has its own driver because
-        the shared referee plays the Chinese claim and scoring flow."""
-        return simulate_riichi(self, hands, seed)
+    # --- the table (``hooks``) ------------------------------------------------------------------------------
+
+    @property
+    def ready_declaration(self) -> ReadyRule:
+        return hooks.RIICHI
+
+    @property
+    def missed_wins(self) -> MissedWins:
+        return hooks.FURITEN
+
+    @property
+    def bonus_indicators(self) -> BonusIndicators:
+        return hooks.DORA
+
+    @property
+    def max_kongs(self) -> int:
+        """The dead wall's four replacement tiles."""
+        return hooks.MAX_KANS
+
+    @property
+    def first_turn_per_seat(self) -> bool:
+        """地和 and 人和 come on each seat's first turn, double riichi with each seat's first discard."""
+        return True
+
+    @property
+    def replacement_is_last_tile(self) -> bool:
+        """嶺上開花 is no 海底摸月."""
+        return False
+
+    @property
+    def counts_ready_at_draw(self) -> bool:
+        """Tenpai payments, and the dealer ready at an exhaustive draw keeps the deal."""
+        return True
+
+    @property
+    def played_by_referee(self) -> bool:
+        """Not at the table service yet: it has no riichi declaration, dora indicator or red five to show."""
+        return False
+
+    def win_facts(self, referee: Any, seat: int) -> dict[str, Any]:
+        return hooks.win_facts(referee, seat, self.options["red_fives"])
+
+    def discard_refusal(self, referee: Any, seat: int, tile: Tile) -> str | None:
+        return hooks.kuikae(referee, tile)
+
+    def abortive_draw(self, referee: Any, winners: tuple[int, ...]) -> str | None:
+        return hooks.abortive_draw(referee, winners, self.options)
+
+    def abort_declaration(self, referee: Any, seat: int, tiles: list[Tile]) -> str | None:
+        return hooks.nine_kinds(referee, seat, tiles, self.options)
+
+    def draw_facts(self, referee: Any) -> dict[str, Any]:
+        return {"nagashi": hooks.nagashi(referee)} if self.options["nagashi_mangan"] else {}
+
+    def settle_draw(self, ctx: DrawContext) -> Payments | None:
+        """流し満貫 where a seat made it, else tenpai payments; ``None`` while a hand still in is unseen."""
+        ready = ctx.extra.get("ready")
+        return None if ready is None else draw_payments(ready, ctx.extra.get("nagashi", ()), ctx.dealer)
+
+    def settle_wins(self, scores: Sequence[Score]) -> Payments:
+        """Several ron: each winner his hand, the honba to the first after the discarder only (上家取り; the
+        sticks on the table go to him too, ``Referee``)."""
+        parts = [as_seats(score.extra["breakdown"]["hand"]) for score in scores]
+        return combine(*parts, as_seats(scores[0].extra["breakdown"]["honba"]))
 
     # --- scoring ------------------------------------------------------------------------------------------
 
@@ -235,13 +348,12 @@ class RiichiRuleset(Ruleset):
         nagashi = contract_seats(situation.get("nagashi", []), "nagashi")
         if nagashi and not self.options["nagashi_mangan"]:
             raise SettleError("situation field 'nagashi': the option nagashi_mangan is off")
-        payments = nagashi_payments(nagashi, dealer) if nagashi else tenpai_payments(tenpai)
-        outcome = HandOutcome(dealer, (), dealer_tenpai=dealer in tenpai)
+        after = self._next_deal(dealer, HandResult(ready=tenpai), whole_number(situation, "honba", 0))
         return {
             "hu": None,
-            "payments": payments_out(payments),
-            "next_dealer": outcome.next_dealer,
-            "next_honba": outcome.next_honba(whole_number(situation, "honba", 0)),
+            "payments": payments_out(draw_payments(tenpai, nagashi, dealer)),
+            "next_dealer": after.dealer,
+            "next_honba": after.honba,
         }
 
     def answer_next_dealer(self, request: SettleRequest) -> dict[str, Any]:
@@ -250,13 +362,16 @@ class RiichiRuleset(Ruleset):
         another player wins (rules-A §13 names the counters; the reset is the common rule). No ``winners``: a
         drawn hand."""
         situation = request.situation
-        outcome = HandOutcome(
-            check_seat(require(situation, "dealer"), "dealer"),
-            contract_seats(situation.get("winners", []), "winners"),
-            boolean(situation, "dealer_tenpai"),
-            boolean(situation, "abortive"),
-        )
-        honba = whole_number(situation, "honba", 0)
-        return no_verdict(
-            next_dealer=outcome.next_dealer, next_honba=outcome.next_honba(honba), dealer_repeats=outcome.dealer_keeps
-        )
+        dealer = check_seat(require(situation, "dealer"), "dealer")
+        winners = contract_seats(situation.get("winners", []), "winners")
+        if winners:
+            result = HandResult.from_winners(winners)
+        else:
+            ready = (dealer,) if boolean(situation, "dealer_tenpai") else ()
+            result = HandResult(ready=ready, abortive="abortive" if boolean(situation, "abortive") else None)
+        after = self._next_deal(dealer, result, whole_number(situation, "honba", 0))
+        return no_verdict(next_dealer=after.dealer, next_honba=after.honba, dealer_repeats=after.dealer == dealer)
+
+    def _next_deal(self, dealer: int, result: HandResult, honba: int) -> DealState:
+        """The deal after a hand of ``dealer`` at ``honba`` (the round is of no concern to these queries)."""
+        return next_deal(self.rotation, DealState(dealer, dealer, honba=honba), result)

@@ -36,7 +36,10 @@ RIICHI_KEYS = (
 )
 """``red_fives`` (0-3) is filled in from rank-0 tiles by the settle answer, or passed by a table driver;
 ``other_winners`` belongs to the ``multi_win`` query (each winner's own keys, e.g. ``riichi``, go inside it)."""
-_KNOWN = frozenset(RIICHI_KEYS)
+TABLE_KEYS = ("wall_remaining", "dice", "kongs", "kong", "discarder_after_kong")
+"""Facts the shared referee gives every ruleset's wins (``Referee._table_facts``, ``_hand_facts``); the scorer
+reads none of them (its kans are the hand's melds)."""
+_KNOWN = frozenset(RIICHI_KEYS + TABLE_KEYS)
 
 
 class Counters(NamedTuple):

@@ -3,12 +3,18 @@ dragons. A win is 4 sets + pair with chows that do not wrap (SW-1); the scoring 
 answer has ``fans`` [], ``total`` null and ``payments`` null. A tile outside the set is an input error (SW-2).
 
 The tiles are 十万's own ids (``shiwan.tiles``); ``engine.notation.Hand`` and ``Meld`` only carry them (a chow's
-tiles are consecutive ids in both models), and no shared analysis or referee code ever sees them. Every command goes
-through the ruleset's tile hooks (``Ruleset.parse_hand``, ``read_tiles``, ``tile_code``, ``format_tiles``,
-``waits_of``), which this ruleset answers in those ids: ``mjtable score`` and ``waits`` read the MCR notation with
-ranks 0-9 (``shape.NOTATION``), ``deal`` lays out ``TILE_SET`` (34 kinds × 4, as the ids run) with the shared wall
-procedure, which never looks at a face, and writes it with 十万's codes. Full hands are played by ``shiwan.table``
-rather than the shared referee, which is built on nine-rank suits.
+tiles are consecutive ids in both models), and the shared analysis never sees them. Every command goes through the
+ruleset's tile hooks (``Ruleset.parse_hand``, ``read_tiles``, ``tile_code``, ``format_tiles``, ``format_meld``,
+``waits_of``, ``quick_win``), which this ruleset answers in those ids: ``mjtable score`` and ``waits`` read the MCR
+notation with ranks 0-9 (``shape.NOTATION``), ``deal`` lays out ``TILE_SET`` (34 kinds × 4, as the ids run) with the
+shared wall procedure, which never looks at a face, and writes it with 十万's codes.
+
+The shared referee plays the hands. It asks the tile set what a suit is (``TileSet.ranks`` = 10: ids 0-29 are three
+suits of ten consecutive ids, a chow three consecutive ids of one suit, so 8-9-10 is one and 9-10-1 is not), counts
+tiles by id (34 kinds fit the engine's count vectors), and asks the ruleset whether a hand wins (``evaluate``, and
+``quick_win`` for the bots). Nothing else of the referee reads a face, so this one tile-set fact is all it needs:
+a mapping of 十万's faces onto the engine's ids would have had no room for rank 10, and a referee of its own was a
+second copy of the turn order (the table this ruleset had before).
 """
 
 from __future__ import annotations
@@ -22,8 +28,16 @@ from engine.notation import Hand, Meld, MeldKind, parse_hand
 from engine.rulesets.base import Ruleset, Score, WinContext
 from engine.rulesets.readings import STANDARD_ONLY
 from engine.rulesets.shiwan.shape import NOTATION, ShiwanMeld, concealed_counts, is_win, read_meld, shanten, waits
-from engine.rulesets.shiwan.table import ShiwanTable
-from engine.rulesets.shiwan.tiles import COPIES, NUM_KINDS, check_copies, code, counts_of, format_tiles, read_tiles
+from engine.rulesets.shiwan.tiles import (
+    COPIES,
+    NUM_KINDS,
+    RANKS,
+    check_copies,
+    code,
+    counts_of,
+    format_tiles,
+    read_tiles,
+)
 from engine.rulesets.verdicts import rejected, won
 from engine.tiles import FLOWERS
 from engine.tilesets import TileSet
@@ -33,9 +47,12 @@ if TYPE_CHECKING:
 
 HAND_SIZE = 13
 TILE_SET = TileSet(
-    "十万", "万/饼/条 1-10 + 东南西北, four each (136), in 十万's own ids", (COPIES,) * NUM_KINDS + (0,) * len(FLOWERS)
+    "十万",
+    "万/饼/条 1-10 + 东南西北, four each (136), in 十万's own ids",
+    (COPIES,) * NUM_KINDS + (0,) * len(FLOWERS),
+    ranks=RANKS,
 )
-"""The set the wall is built from: ids 0-33 four times each, no flowers (``shiwan.tiles``)."""
+"""The set the wall is built from: ids 0-33 four times each, no flowers, suits of ten ranks (``shiwan.tiles``)."""
 _ORIGIN_OFFER = {"from=left": 1, "from=opposite": 2, "from=right": 3}
 
 
@@ -107,6 +124,23 @@ class ShiwanRuleset(Ruleset):
     def format_tiles(self, tiles: Iterable[int]) -> str:
         return format_tiles(tiles)
 
+    def format_meld(self, meld: Meld) -> str:
+        offer = "" if meld.offer is None else f",{meld.offer}"
+        return f"[{format_tiles(meld.tiles)}{offer}]"
+
+    def format_hand(self, hand: Hand) -> str:
+        """The melds, the standing tiles and the winning tile in the notation ``parse_hand`` reads (0 = 10)."""
+        tiles = [*hand.standing, *(() if hand.win_tile is None else (hand.win_tile,))]
+        return "".join(map(self.format_meld, hand.melds)) + format_tiles(tiles)
+
+    def quick_win(self, referee: Any, seat: int, counts: list[int], offered: int | None) -> bool:
+        return is_win(counts)
+
+    @property
+    def played_by_referee(self) -> bool:
+        """Not at the table service yet: its camera, display and journal write the engine's faces, not the tens."""
+        return False
+
     def waits_of(self, melds: Sequence[Meld], standing: Sequence[int]) -> tuple[list[int], int]:
         """SW-1's waits and shanten on the ten-rank suits; a tile whose four copies are in the hand is no wait."""
         held = [*standing, *(tile for meld in melds for tile in meld.tiles)]
@@ -124,7 +158,3 @@ class ShiwanRuleset(Ruleset):
     def answer_score(self, request: SettleRequest) -> dict[str, Any]:
         ctx = WinContext.from_dict(request.situation)
         return self.evaluate(read_hand(request), ctx).to_settle()
-
-    def play_own_hand(self, seed: int, dealer: int, *, round_wind: int = 0, consecutive_dealer: int = 1) -> ShiwanTable:
-        """One full hand on 十万's own table (``engine.simulation`` calls this instead of the shared referee)."""
-        return ShiwanTable(self, seed, dealer, round_wind=round_wind, consecutive_dealer=consecutive_dealer).play()

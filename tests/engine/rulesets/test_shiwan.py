@@ -1,5 +1,5 @@
 """十万麻将 (fan.md §7): ten-rank suits read with 0 = 10 (G-1), chows that do not wrap (SW-1), tiles outside the
-set as input errors (SW-2), its own tile model and its own full-hand table; a few lines through ``mjtable settle``."""
+set as input errors (SW-2), its own tile model played by the shared referee; a few lines through ``mjtable settle``."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.cli import main
+from engine.actions import Action, ActionKind
 from engine.analysis import is_win as engine_is_win
 from engine.analysis import shanten as engine_shanten
 from engine.errors import MjtableError
@@ -22,6 +23,7 @@ from engine.rulesets.shiwan.tiles import SET_SIZE, code, counts_of, format_tiles
 from engine.simulation import simulate
 from engine.tiles import to_counts
 from tests.engine.rulesets.regional import ask
+from tests.engine.stacked import stacked
 
 S = "shiwan"
 SITUATION = {"winner": 1, "dealer": 0, "discarder": 2}
@@ -97,9 +99,8 @@ def test_settle_cli_lines():
     assert no_win["hu"] is False
 
 
-def test_own_table_plays_full_hands():
-    """The own table (the shared referee is built on nine-rank ids): every hand balances after each action and
-    each win is a 十万 win."""
+def test_the_referee_plays_full_hands():
+    """The shared referee on the ten-rank set: every hand balances after each action and each win is a 十万 win."""
     hands = list(simulate(get_ruleset(S), 20, seed=7))
     assert len(hands) == 20
     for hand in hands:
@@ -109,7 +110,7 @@ def test_own_table_plays_full_hands():
 
 
 def test_simulate_cli_reports_no_invariant_violation():
-    """`mjtable simulate --rules shiwan` runs on the own table and reports like the shared referee."""
+    """`mjtable simulate --rules shiwan` runs under the shared referee and reports like the other rulesets."""
     out = io.StringIO()
     assert main(["simulate", "--rules", S, "--hands", "5", "--seed", "1"], io.StringIO(), out) == 0
     *hands, summary = (json.loads(line) for line in out.getvalue().splitlines())
@@ -195,3 +196,32 @@ def test_shanten_agrees_with_the_engine_on_ranks_1_to_9(tiles):
         return
     engine_tiles = [27 + tile - 30 if tile >= 30 else tile // 10 * 9 + tile % 10 for tile in tiles]
     assert shanten(counts) == engine_shanten(to_counts(engine_tiles)[:34], STANDARD_ONLY)
+
+
+def _move(referee, kind: ActionKind, seat: int, tile: str | None = None):
+    return referee.apply(Action(kind, seat, None if tile is None else read_tiles(tile, "test")[0]))
+
+
+def test_the_referee_takes_a_chow_of_8_9_10_refuses_9_10_1_and_plays_the_hand_to_its_win():
+    """Seat 1 chows the dealer's 10m with 8m-9m (a chow of ranks 8-9-10); 9m-10m-1p is no chow. Its hand is then
+    three sets, a pair and a pair, it lets an east go and wins on the dealer's east, the hand written in 十万's
+    codes."""
+    hands = {0: "0m1z135m357p135s34z2z", 1: "89m123p456p789s11z", 2: "9m1p"}
+    referee = stacked(get_ruleset(S), hands)
+    assert _move(referee, ActionKind.DISCARD, 0, "0m").ok
+    refusal = _move(referee, ActionKind.CHI, 1, "9m")
+    assert not refusal.ok and "no chow from 9m contains the discard 0m" in refusal.reason
+    for kind, seat, tile in ((ActionKind.CHI, 1, "8m"), (ActionKind.PASS, 2, None), (ActionKind.PASS, 3, None)):
+        assert _move(referee, kind, seat, tile).ok
+    assert referee.to_dict()["seats"][1]["melds"] == ["[890m,3]"]
+    assert _move(referee, ActionKind.DISCARD, 1, "1z").ok
+    for seat in (2, 3, 0):
+        assert _move(referee, ActionKind.DRAW, seat).ok
+        drawn = referee.ruleset.tile_code(referee.last_drawn)
+        assert _move(referee, ActionKind.DISCARD, seat, drawn if seat else "1z").ok
+    assert _move(referee, ActionKind.HU, 1).ok
+    for seat in (2, 3):
+        assert _move(referee, ActionKind.PASS, seat).ok
+    referee.check_balance()
+    assert referee.result is not None and referee.result.winners == (1,)
+    assert referee.to_dict()["wins"][0]["hand"] == "[890m,3]123456p789s11z"

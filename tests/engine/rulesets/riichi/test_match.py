@@ -1,81 +1,123 @@
-"""The riichi match (rules-A §13): 連荘 and 本場, the end of a hanchan, オーラス, busting, the ranking; tenpai
-payments and nagashi mangan; furiten."""
+"""The riichi match (rules-A §13) in ``engine.match``: 連荘 and 本場, the end of a hanchan, オーラス, busting, the
+final standings with uma and oka; tenpai payments and nagashi mangan."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from engine.match import DealState, HandResult, Match, Win, next_deal
 from engine.rulesets.registry import get_ruleset
 from engine.rulesets.riichi.draws import nagashi_payments, tenpai_payments
-from engine.rulesets.riichi.furiten import FuritenState, discard_furiten, waiting_tiles
-from engine.rulesets.riichi.match import HandOutcome, RiichiMatch
-from engine.tiles import parse_tiles, to_counts
 
-NOTHING = [0, 0, 0, 0]
+NOTHING = dict.fromkeys(range(4), 0)
 
 
-def start(**options: object) -> RiichiMatch:
-    return RiichiMatch.start(0, get_ruleset("riichi", options).options)
+def start(**options: object) -> Match:
+    return get_ruleset("riichi", options).start_match(0)
+
+
+def won(winner: int, payments: dict[int, int] = NOTHING, pot_change: int = 0) -> HandResult:
+    return HandResult((Win((winner,)),), payments, pot_change)
 
 
 def test_dealer_keeps_the_deal_on_a_win_on_tenpai_and_on_an_abortive_draw() -> None:
     """rules-A §13: 连庄 when the dealer wins or is tenpai at 流局; 本場 +1 on each repeat and each draw."""
-    assert HandOutcome(0, (0,)).next_dealer == 0 and HandOutcome(0, (0,)).next_honba(2) == 3
-    assert HandOutcome(0, (1,)).next_dealer == 1 and HandOutcome(0, (1,)).next_honba(2) == 0
-    assert HandOutcome(0, (), dealer_tenpai=True).next_dealer == 0
-    noten = HandOutcome(0, ())
-    assert noten.next_dealer == 1 and noten.next_honba(0) == 1
-    assert HandOutcome(2, (), abortive=True).next_dealer == 2
-    assert HandOutcome(2, (0, 2)).dealer_keeps, "the dealer among several winners keeps the deal"
+    policy = get_ruleset("riichi").rotation
+
+    def after(result: HandResult, dealer: int = 0, honba: int = 2) -> DealState:
+        return next_deal(policy, DealState(dealer, 0, honba=honba), result)
+
+    assert (after(won(0)).dealer, after(won(0)).honba) == (0, 3)
+    assert (after(won(1)).dealer, after(won(1)).honba) == (1, 0)
+    assert after(HandResult(ready=(0, 3))).dealer == 0
+    noten = after(HandResult(ready=(1,)), honba=0)
+    assert (noten.dealer, noten.honba) == (1, 1)
+    assert after(HandResult(abortive="suufon_renda"), dealer=2).dealer == 2
+    assert after(HandResult((Win((0, 2), 1),))).dealer == 0, "the dealer among several winners keeps the deal"
+
+
+def names(match: Match) -> str:
+    return f"{'東南西北'[match.deal.round_wind]}{match.deal.dealer + 1}局 {match.deal.honba}本場"
 
 
 def test_a_hanchan_is_eight_hands_when_the_deal_always_passes() -> None:
     match = start()
-    names = []
+    played = []
     while not match.game_over:
-        names.append(match.name)
-        match = match.record(HandOutcome(match.dealer, ((match.dealer + 1) % 4,)), NOTHING, 0)
-    assert names == [f"{wind}{n}局 0本場" for wind in "東南" for n in range(1, 5)]
+        played.append(names(match))
+        match = match.record_hand(won((match.deal.dealer + 1) % 4))
+    assert played == [f"{wind}{n}局 0本場" for wind in "東南" for n in range(1, 5)]
 
 
-@pytest.mark.parametrize(("length", "hands"), [("tonpuusen", 4), ("zenchan", 16), ("east_north", 8)])
-def test_match_lengths(length: str, hands: int) -> None:
+@pytest.mark.parametrize(
+    ("length", "winds"),
+    [
+        ("tonpuusen", [0] * 4),
+        ("zenchan", [0] * 4 + [1] * 4 + [2] * 4 + [3] * 4),
+        ("east_north", [0] * 4 + [3] * 4),
+        ("east_east", [0] * 8),
+    ],
+)
+def test_match_lengths(length: str, winds: list[int]) -> None:
     match = start(length=length)
-    winds = []
+    played = []
     while not match.game_over:
-        winds.append(match.round_wind)
-        match = match.record(HandOutcome(match.dealer, ((match.dealer + 1) % 4,)), NOTHING, 0)
-    assert len(winds) == hands
-    if length == "east_north":
-        assert winds == [0] * 4 + [3] * 4
+        played.append(match.deal.round_wind)
+        match = match.record_hand(won((match.deal.dealer + 1) % 4))
+    assert played == winds
 
 
-def _last_hand(scores: tuple[int, ...], **options: object) -> RiichiMatch:
+def _last_hand(scores: tuple[int, ...], **options: object) -> Match:
     match = start(**options)
-    return RiichiMatch(
-        match.first_dealer, match.rounds, scores, 1, 3, last_hand_repeat=match.last_hand_repeat, bust=match.bust
-    )
+    return replace(match, scores=scores, deal=DealState(3, 0, round_wind=1, round_index=1))
 
 
 def test_last_hand_ends_when_the_winning_dealer_is_first() -> None:
     """オーラス (dealer seat 3): a dealer win leaves him first → the match ends (rules-A §13)."""
-    over = _last_hand((25000, 25000, 25000, 25000)).record(HandOutcome(3, (3,)), [-1000, 0, 0, 1000], 0)
+    over = _last_hand((25000, 25000, 25000, 25000)).record_hand(won(3, {0: -1000, 1: 0, 2: 0, 3: 1000}))
     assert over.game_over and over.ranking()[0] == 3
 
 
 def test_last_hand_repeats_while_the_dealer_is_not_first_unless_forbidden() -> None:
     last = _last_hand((40000, 20000, 20000, 20000))
-    goes_on = last.record(HandOutcome(3, (3,)), [-1000, 0, 0, 1000], 0)
-    assert not goes_on.game_over and goes_on.name == "南4局 1本場"
+    goes_on = last.record_hand(won(3, {0: -1000, 1: 0, 2: 0, 3: 1000}))
+    assert not goes_on.game_over and names(goes_on) == "南4局 1本場"
     forbidden = _last_hand((40000, 20000, 20000, 20000), last_hand_repeat=False)
-    assert forbidden.record(HandOutcome(3, (3,)), [-1000, 0, 0, 1000], 0).game_over
+    assert forbidden.record_hand(won(3, {0: -1000, 1: 0, 2: 0, 3: 1000})).game_over
 
 
-def test_a_player_below_zero_ends_the_match_and_sticks_go_to_the_first() -> None:
-    match = start()
-    over = match.record(HandOutcome(0, (1,)), [-26000, 26000, 0, 0], 2)
-    assert over.game_over and over.scores == (-1000, 51000 + 2000, 25000, 25000)
+def test_a_player_below_zero_ends_the_match_and_the_sticks_go_to_the_first() -> None:
+    match = replace(start(), pot=2000)
+    over = match.record_hand(HandResult((), {0: -26000, 1: 26000, 2: 0, 3: 0}))
+    assert over.game_over and over.scores == (-1000, 51000 + 2000, 25000, 25000) and over.pot == 0
     assert over.ranking() == [1, 2, 3, 0], "ties go to the seat nearer the first dealer"
+    assert (
+        not replace(start(bust=False), pot=2000)
+        .record_hand(HandResult((), {0: -26000, 1: 26000, 2: 0, 3: 0}))
+        .game_over
+    )
+
+
+def test_sticks_stay_on_the_table_until_a_win_takes_them() -> None:
+    match = start()
+    after = match.record_hand(HandResult((), {0: -1000, 1: 0, 2: 0, 3: 0}, pot_change=1000, ready=(0,)))
+    assert after.pot == 1000 and sum(after.scores) + after.pot == 100000
+    taken = after.record_hand(won(2, {0: -1000, 1: 0, 2: 2000, 3: 0}, pot_change=-1000))
+    assert taken.pot == 0 and taken.scores == (23000, 25000, 27000, 25000)
+
+
+def test_final_standings_with_uma_and_oka() -> None:
+    """10-20 uma, 5,000 oka (Tenhou's 30,000 return on 25,000): the first gets +20,000 uma and the 20,000 oka."""
+    match = replace(start(uma="10-20", oka=5000), scores=(43000, 18000, 25000, 14000))
+    assert match.final_standings() == [
+        {"player": 0, "score": 43000, "result": 43000 - 30000 + 20000 + 20000},
+        {"player": 2, "score": 25000, "result": 25000 - 30000 + 10000},
+        {"player": 1, "score": 18000, "result": 18000 - 30000 - 10000},
+        {"player": 3, "score": 14000, "result": 14000 - 30000 - 20000},
+    ]
+    assert sum(place["result"] for place in match.final_standings()) == 0
 
 
 def test_tenpai_payments_share_3000() -> None:
@@ -88,20 +130,3 @@ def test_tenpai_payments_share_3000() -> None:
 def test_nagashi_mangan_is_paid_as_a_mangan_self_draw() -> None:
     assert nagashi_payments([1], dealer=0) == {0: -4000, 1: 8000, 2: -2000, 3: -2000}
     assert nagashi_payments([0], dealer=0) == {0: 12000, 1: -4000, 2: -4000, 3: -4000}
-
-
-def test_furiten() -> None:
-    """Waiting on 1p-4p with a 4p among the own discards: furiten; letting a win pass: furiten until the next
-    discard, for the rest of the hand in riichi."""
-    waiting = waiting_tiles(to_counts(parse_tiles("234567m23p678s99s")))
-    assert waiting == parse_tiles("1p4p")
-    assert discard_furiten(waiting, parse_tiles("4p"))
-    assert not discard_furiten(waiting, parse_tiles("5p"))
-    state = FuritenState()
-    state.passed_win(in_riichi=False)
-    assert state.blocks_ron()
-    state.discarded()
-    assert not state.blocks_ron()
-    state.passed_win(in_riichi=True)
-    state.discarded()
-    assert state.blocks_ron()
