@@ -7,6 +7,13 @@ after ``gone`` uncovered frames without the tile, following a frame where someth
 does not leave by itself: one the detector loses for a while under a light change is not taken, and not
 discarded again when it is found). While a hand or arm covers a zone, nothing in it changes state. A tile is
 reported once: it is remembered by its place until it is taken.
+
+``unsure_after`` (off by default) tells a tile read below the model's threshold as unknown (the caller finds its
+ranked readings in the view) once its best reading has stayed the same over that many frames, not only after
+``patience``: where people play on while the camera looks (``controller.people.lookout``), a face that reads the same
+frame after frame does not get surer by waiting, and meanwhile the next player discards or a claimant presses and
+takes it, so that a late report tells the table's moves out of order, or not at all. A row is told by its best
+readings in the same way.
 """
 
 from __future__ import annotations
@@ -66,6 +73,8 @@ class _Track:
     u: float
     v: float
     readings: list[Tile | None] = field(default_factory=list)
+    best: list[Tile | None] = field(default_factory=list)
+    """Each frame's best reading, sure or not (None: no reading at all)."""
     confidence: list[float] = field(default_factory=list)
     misses: int = 0
     reported: Event | None = None
@@ -73,12 +82,26 @@ class _Track:
     """Something covered the zone since the tile was last seen: only then can it have been taken."""
 
     def tile(self, stable: int) -> Tile | None:
-        recent = self.readings[-stable:]
-        return recent[0] if len(recent) == stable and recent[0] is not None and len(set(recent)) == 1 else None
+        return _steady(self.readings, stable)
+
+
+def _steady(readings: list[Tile | None], stable: int) -> Tile | None:
+    """The reading of the last ``stable`` frames when they all agree on one (None: they do not, or read nothing)."""
+    recent = readings[-stable:]
+    return recent[0] if len(recent) == stable and recent[0] is not None and len(set(recent)) == 1 else None
+
+
+def _best(seen: Seen) -> Tile | None:
+    """The best reading of a seen tile, sure or not."""
+    choices = seen.prediction.choices
+    return seen.tile if seen.tile is not None or not choices else choices[0][0]
 
 
 @dataclass
 class _HandZone:
+    """A seat's hand zone: what it showed in the last frame (its readings, or its best readings with
+    ``unsure_after``), over how many frames that stayed the same, and what was last reported."""
+
     last: tuple[Tile | None, ...] = ()
     same: int = 0
     reported: tuple[Tile | None, ...] = ()
@@ -87,12 +110,20 @@ class _HandZone:
 class Tracker:
     """Turns ``ZoneView``s, frame after frame, into ``Event``s."""
 
-    def __init__(self, stable: int = 3, gone: int = 4, tolerance: float = 12.0, patience: int = 12) -> None:
+    def __init__(
+        self,
+        stable: int = 3,
+        gone: int = 4,
+        tolerance: float = 12.0,
+        patience: int = 12,
+        unsure_after: int | None = None,
+    ) -> None:
         """``tolerance``: mm a tile may seem to move and stay the same tile; ``patience``: uncovered frames after
-        which a tile that never reads steadily is reported as an unknown discard. A reported tile is kept until a
-        hand has reached into its zone and it is gone: one a light change hides is found again, never re-reported.
-        Make a new tracker for each hand."""
+        which a tile that never reads steadily is reported as an unknown discard; ``unsure_after``: see the module
+        doc. A reported tile is kept until a hand has reached into its zone and it is gone: one a light change hides
+        is found again, never re-reported. Make a new tracker for each hand."""
         self.stable, self.gone, self.tolerance, self.patience = stable, gone, tolerance, patience
+        self.unsure_after = unsure_after
         self._tracks: dict[int, list[_Track]] = {seat: [] for seat in range(4)}
         self._hands: dict[int, _HandZone] = {seat: _HandZone() for seat in range(4)}
 
@@ -154,9 +185,11 @@ class Tracker:
             track.reached = False
             track.u, track.v = seen.u, seen.v
             track.readings.append(seen.tile)
+            track.best.append(_best(seen))
             track.confidence.append(seen.prediction.confidence)
             steady = track.tile(self.stable) is not None
-            if track.reported is None and (steady or len(track.readings) >= self.patience):
+            settled = self.unsure_after is not None and _steady(track.best, self.unsure_after) is not None
+            if track.reported is None and (steady or settled or len(track.readings) >= self.patience):
                 tile = track.tile(self.stable)
                 confidence = min(track.confidence[-self.stable :]) if tile is not None else 0.0
                 track.reported = Event("discard", view.seat, (tile,), frame, time, track.u, track.v, confidence)
@@ -165,13 +198,20 @@ class Tracker:
 
     def _hand(self, view: ZoneView, frame: int, time: float) -> list[Event]:
         state = self._hands[view.seat]
-        tiles = tuple(seen.tile for seen in sorted(view.tiles, key=lambda seen: seen.u))
-        state.same = state.same + 1 if tiles == state.last else 1
-        state.last = tiles
+        ordered = sorted(view.tiles, key=lambda seen: seen.u)
+        tiles = tuple(seen.tile for seen in ordered)
+        shown = tiles if self.unsure_after is None else tuple(_best(seen) for seen in ordered)
+        state.same = state.same + 1 if shown == state.last else 1
+        state.last = shown
         # One tile is a row too (a flower laid face up); one that never reads is reported once the row has lain
         # still ``patience`` frames, so that a row the camera cannot read is told, not waited for.
-        readable = None not in tiles or state.same >= self.patience
-        if tiles and readable and state.same >= self.stable and tiles != state.reported:
-            state.reported = tiles
+        if None not in tiles:
+            needed = self.stable
+        elif self.unsure_after is not None and None not in shown:
+            needed = max(self.stable, self.unsure_after)
+        else:
+            needed = max(self.stable, self.patience)
+        if shown and state.same >= needed and shown != state.reported:
+            state.reported = shown
             return [Event("hand", view.seat, tiles, frame, time)]
         return []

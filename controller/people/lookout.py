@@ -94,7 +94,9 @@ class Lookout:
         """The readings the discards were told with, by seat and the tracker's tile: a take is told with them."""
 
     def _new_tracker(self) -> Tracker:
-        return Tracker(self.stable, self.gone, self.tolerance, self.patience)
+        """People play on while the camera looks: a tile read unsure but steadily is told as soon as a sure one
+        (``vision.track``'s ``unsure_after``), in its turn."""
+        return Tracker(self.stable, self.gone, self.tolerance, self.patience, unsure_after=self.stable)
 
     def new_hand(self) -> None:
         """The zones were swept and the rows cleared: track afresh."""

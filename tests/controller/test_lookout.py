@@ -79,6 +79,17 @@ def test_discards_takes_and_rows_are_sights_and_an_unreadable_tile_is_told_apart
     assert lookout.unread_total == 1
 
 
+def test_a_discard_read_unsure_is_told_in_its_turn_and_before_it_is_taken(calibration):
+    """Seat 1's tile always reads as 5 below the threshold: told with a sure tile's debouncing, before seat 2's next
+    discard and before a claimant takes it (told after ``patience`` frames, contest111 seed 0's came after the next
+    two discards, which the witness refused, and seed 4's was taken first and never told at all)."""
+    shaky, next_one = ranked_view(1, -100.0, (5, 0.13), (6, 0.08)), view(2, (7, -100.0))
+    frames = [[shaky]] * 4 + [[shaky, next_one]] * 4 + [[view(1, covered=True), next_one]] + [[view(1), next_one]] * 4
+    sights, unread = run(lookout_on(calibration, frames), len(frames))
+    assert sights == [Sight(DISCARD, 1, (5,)), Sight(DISCARD, 2, (7,)), Sight(TAKEN, 1, (5,))]
+    assert sights[0].choices == (((5, 0.13), (6, 0.08)),) and sights[0].unsure() == [0] and unread == []
+
+
 def test_a_primed_lookout_reports_only_what_lies_beyond_the_rivers(calibration):
     """After a restart: 5 and 7 lay in seat 0's zone and the journal's river is 5 9; 7 was discarded while the
     service was down (its face is not in the river), 9 comes later at a new place; 3 lay in seat 1's river."""

@@ -61,6 +61,36 @@ def test_a_tile_that_never_reads_steadily_is_an_unknown_discard():
     assert [(e.kind, e.tiles, e.frame) for e in events] == [("discard", (None,), 11)]
 
 
+def unsure(seat: int, u: float, *choices: tuple[int, float], zone: str = "discard") -> ZoneView:
+    """One tile read below the model's threshold (0.5), with its ranked ``choices``."""
+    prediction = Prediction(None, choices[0][1], 0.9, tuple(choices))
+    return ZoneView(seat, zone, (Seen(seat, zone, prediction, u, 150.0, 0),), False)
+
+
+def test_a_tile_read_unsure_but_always_as_the_same_face_is_told_as_soon_as_a_sure_one():
+    """With ``unsure_after`` (the people's lookout), not after ``patience``: the people play on meanwhile (contest111
+    and guizhou hands were told their discards out of order, and a claimed one not at all)."""
+    frames = [[unsure(0, -100.0, (5, 0.13), (6, 0.08))]] * 15
+    events = run(Tracker(stable=3, patience=12, unsure_after=3), frames)
+    assert [(e.kind, e.tiles, e.frame) for e in events] == [("discard", (None,), 2)]
+    assert [e.frame for e in run(Tracker(stable=3, patience=12), frames)] == [11]  # by default it waits
+
+
+def test_a_tile_whose_best_reading_keeps_changing_waits_for_patience():
+    frames = [[unsure(0, -100.0, (5 + index % 2, 0.3), (6 - index % 2, 0.2))] for index in range(15)]
+    events = run(Tracker(stable=3, patience=12, unsure_after=3), frames)
+    assert [(e.kind, e.tiles, e.frame) for e in events] == [("discard", (None,), 11)]
+
+
+def test_a_row_with_a_tile_read_unsure_but_steadily_is_told_once_and_not_again_when_it_reads_sure():
+    row = (Seen(1, "hand", Prediction(3, 0.9, 0.9), -30.0, 150.0, 0),)
+    shaky = Seen(1, "hand", Prediction(None, 0.4, 0.9, ((4, 0.4), (5, 0.1))), 0.0, 150.0, 0)
+    sure = Seen(1, "hand", Prediction(4, 0.6, 0.9, ((4, 0.6), (5, 0.1))), 0.0, 150.0, 0)
+    frames = [[ZoneView(1, "hand", (*row, shaky), False)]] * 4 + [[ZoneView(1, "hand", (*row, sure), False)]] * 4
+    events = run(Tracker(stable=3, patience=12, unsure_after=3), frames)
+    assert [(e.kind, e.tiles, e.frame) for e in events] == [("hand", (3, None), 2)]
+
+
 def test_a_blip_is_not_a_discard():
     frames = [[view(0, (5, -100.0))]] * 2 + [[view(0)]] * 6
     assert run(Tracker(stable=3), frames) == []
