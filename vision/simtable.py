@@ -6,13 +6,13 @@ It yields rendered frames with what really happened in each, so the whole pipeli
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from engine.tiles import NUM_TILE_IDS, Tile
-from vision.geometry import DEFAULT_LAYOUT, Layout, apply, seat_angle, seat_to_table
+from vision.geometry import DEFAULT_LAYOUT, TILE_H_MM, TILE_W_MM, Layout, apply, seat_angle, seat_to_table
 from vision.render import Camera, Hand, Look, Placed, Scene, default_camera, random_look, render
 
 COLUMNS, ROWS = 6, 3
@@ -38,6 +38,55 @@ def spot(layout: Layout, index: int, rng: np.random.Generator) -> tuple[float, f
     v = rect.v0 + 22 + row * 41.5 + rng.normal(0, 0.6)
     turn = rng.normal(0, 3) + (180.0 if rng.random() < 0.05 else 0.0)
     return float(u), float(v), float(turn)
+
+
+SETTLE_TRIES = 8
+"""Pushes off its neighbours a tile laid beside them gets at most (``laid_beside``): one is the rule, a second when
+the first pushed it onto another."""
+
+
+def laid_beside(tile: Placed, others: Iterable[Placed]) -> Placed:
+    """``tile`` as it comes to rest among ``others`` on the table: a hand laying it where it would lie over one of
+    them (``spot``'s offsets and turns overlap a tile of the row before or beside by up to a few tenths of a mm) sets
+    it against that tile instead, pushed the least way off it. Tiles never lie over each other; drawn so, the
+    upper one hides their seam and the detector takes the two for one blob that is no tile."""
+    others = list(others)
+    x, y = tile.x, tile.y
+    for _ in range(SETTLE_TRIES):
+        pushes = [_push(_corners(x, y, tile.angle), _corners(o.x, o.y, o.angle)) for o in others]
+        moves = [push for push in pushes if push is not None]
+        if not moves:
+            break
+        x, y = x + float(moves[0][0]), y + float(moves[0][1])
+    return replace(tile, x=x, y=y)
+
+
+def _corners(x: float, y: float, angle: float) -> np.ndarray:
+    """A tile's outline on the table (mm), turned as ``vision.render`` draws it."""
+    turn = np.deg2rad(-angle)
+    across = np.array([np.cos(turn), -np.sin(turn)]) * TILE_W_MM / 2
+    along = np.array([np.sin(turn), np.cos(turn)]) * TILE_H_MM / 2
+    centre = np.array([x, y])
+    return centre + np.array([-across - along, across - along, across + along, -across + along])
+
+
+def _push(moving: np.ndarray, fixed: np.ndarray) -> np.ndarray | None:
+    """The shortest move that takes outline ``moving`` off ``fixed`` (both convex, by their edges' normals: two
+    outlines overlap unless one of those axes separates them), or None when they do not overlap."""
+    best: tuple[float, np.ndarray] | None = None
+    for outline in (moving, fixed):
+        for edge in (outline[1] - outline[0], outline[2] - outline[1]):
+            axis = np.array([-edge[1], edge[0]]) / np.linalg.norm(edge)
+            mine, theirs = moving @ axis, fixed @ axis
+            if mine.mean() < theirs.mean():
+                axis, mine, theirs = -axis, -mine, -theirs
+            depth = float(theirs.max() - mine.min())
+            if depth <= 0:
+                return None
+            if best is None or depth < best[0]:
+                best = (depth, axis)
+    assert best is not None
+    return best[1] * (best[0] + 0.01)
 
 
 def discard_scene(

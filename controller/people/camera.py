@@ -27,7 +27,7 @@ import logging
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -39,7 +39,7 @@ from vision.classify import load_model
 from vision.geometry import DEFAULT_LAYOUT, TILE_W_MM, apply, seat_angle, seat_to_table
 from vision.recognize import Recognizer
 from vision.render import Hand, Look, Placed, Scene, default_camera
-from vision.simtable import spot
+from vision.simtable import laid_beside, spot
 from vision.track import Tracker
 
 log = logging.getLogger(__name__)
@@ -93,11 +93,15 @@ def _on_table(seat: int, u: float, v: float) -> tuple[float, float]:
     return float(x), float(y)
 
 
-def discard_place(seat: int, index: int, rng: np.random.Generator) -> tuple[float, float, float]:
+def discard_place(
+    seat: int, index: int, rng: np.random.Generator, beside: Iterable[Placed] = ()
+) -> tuple[float, float, float]:
     """Table centre (mm) and angle of ``seat``'s ``index``-th discard in its zone, placed by hand
-    (``vision.simtable.spot``)."""
+    (``vision.simtable.spot``) and come to rest against the tiles ``beside`` it, never over them
+    (``vision.simtable.laid_beside``)."""
     u, v, turn = spot(DEFAULT_LAYOUT, index, rng)
-    return *_on_table(seat, u, v), seat_angle(seat) + turn
+    placed = laid_beside(Placed(0, *_on_table(seat, u, v), seat_angle(seat) + turn), beside)
+    return placed.x, placed.y, placed.angle
 
 
 def reaching_hand(seat: int, placed: Placed) -> Hand:
@@ -199,7 +203,7 @@ class SimCamera:
             zone.clear()  # the row swept out of view (see the module doc)
             self._trackers[seat] = self._tracker()
         shown = tile if self.swap is None else self.swap(seat, tile)
-        place = discard_place(seat, len(zone), self.rng)
+        place = discard_place(seat, len(zone), self.rng, [placed for placed in zone if placed is not None])
         zone.append(None if shown is None else Placed(shown, *place))
         self.stats.discards += 1
         seen_at = time.perf_counter()

@@ -240,7 +240,8 @@ class PeopleTable:
         if len(zone) >= ROW:  # swept: the zone holds two rows of six (controller.people.camera)
             self._take(seat, [index for index, placed in enumerate(zone) if placed is not None])
             zone.clear()
-        zone.append(Placed(sight.tiles[0], *discard_place(seat, len(zone), self._rng)))
+        beside = [placed for placed in zone if placed is not None]
+        zone.append(Placed(sight.tiles[0], *discard_place(seat, len(zone), self._rng, beside)))
         self._pending.append(_Shot(self.scene(), self.still_frames))
         self.shown.append(sight)
 

@@ -21,7 +21,8 @@ from vision.capture import Frame
 from vision.classify import Prediction, load_model
 from vision.geometry import DEFAULT_LAYOUT
 from vision.recognize import Seen, ZoneView
-from vision.render import Look, Scene, default_camera, render
+from vision.render import Look, Placed, Scene, default_camera, render
+from vision.simtable import laid_beside
 
 DISCARD, TAKEN, ROW = SightKind.DISCARD, SightKind.TAKEN, SightKind.ROW
 
@@ -281,6 +282,39 @@ def sweeps_in_any_order(sights: list[Sight]) -> list[Sight]:
             run = []
         (run if sight.kind is TAKEN else out).append(sight)
     return out[:-1]
+
+
+QUANJIAO_10 = (
+    Placed(4, 147.4646, 101.3721, -85.4440),
+    Placed(32, 147.4090, 68.3756, -86.1684),
+    Placed(22, 147.2998, 34.0508, 90.4995),
+    Placed(24, 148.1943, -0.9883, -90.4095),
+    Placed(8, 145.6163, -35.4367, -95.9466),
+    Placed(31, 146.1500, -67.9777, -91.6155),
+    Placed(17, 187.9677, 103.0082, 87.8177),
+    Placed(16, 189.6114, 33.3531, -92.3434),
+    Placed(17, 188.3022, -1.3402, -88.6413),
+)
+"""Where ``vision.simtable.spot`` put seat 1's discards in quanjiao seed 10 (``mjtable run --rules quanjiao --seed 10
+--players people``), its first two rows pushed away: 5m 6z 5s 7s 9m 5z, then 9p, (3m, claimed), 8p, 9p. Laid as drawn,
+the last 9p lay 0.35 mm over the 7s before it (the first 9p 0.2 mm over the 5m): the upper tile hid their seam, the
+four tiles of 7s 9m 5z / 9p read as one blob that is no tile, the zone as covered by a hand, and the 9p was never
+seen (the witness took everyone's pass on the next discard as seat 1 skipping his turn, and his win on seat 2's 3s
+as self-drawn)."""
+
+
+def test_each_discard_laid_against_the_row_before_it_is_seen():
+    """The zone of QUANJIAO_10 laid tile by tile as the people's table lays it (``vision.simtable.laid_beside``),
+    read by the service's lookout at the people's table's pace (four frames a change)."""
+    lookout, rng = camera_lookout(), np.random.default_rng(10)
+    zone: list[Placed] = []
+    sights: list[Sight] = []
+    for turn, placed in enumerate(QUANJIAO_10):
+        zone.append(laid_beside(placed, zone))
+        image = render(Scene(tuple(zone), (), DEFAULT_LAYOUT, True), CAMERA, Look(), rng)
+        for index in range(4 * turn, 4 * turn + 4):
+            sights += lookout.look(Frame(image, index, index / 10))
+    assert sights == [Sight(DISCARD, 1, (placed.tile,)) for placed in QUANJIAO_10]
 
 
 @pytest.mark.parametrize(("length", "read"), [(16, True), (17, True), (18, False)])
