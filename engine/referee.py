@@ -400,19 +400,21 @@ class Referee:
         return ["void declared", "play starts"]
 
     def _draw(self, action: Action) -> list[str]:
-        if self.phase is Phase.CLAIMS and not self.responses and action.seat == self.answering_seats()[0]:
+        closing = self.phase is Phase.CLAIMS and not self.responses and action.seat == self.answering_seats()[0]
+        if not closing:
+            self._require_turn(action, Phase.DRAW)
+        if self.wall.exhausted:
+            raise IllegalAction("the live wall is exhausted: the last discard is answered (pass) to end the hand")
+        events = []
+        if closing:  # a draw by the next seat closes an unanswered discard: everyone passed it
             for seat in self.answering_seats():
                 self._refuse_declining_a_win(seat)
+            for seat in self.answering_seats():
                 self._note_missed_win(seat)
-            events = ["all passed"]  # a draw by the next seat closes an unanswered discard
+            events = ["all passed"]
             aborted = self._discard_stands(events)
             if aborted:
                 return aborted
-        else:
-            self._require_turn(action, Phase.DRAW)
-            events = []
-        if self.wall.exhausted:
-            raise IllegalAction("the live wall is exhausted: the last discard is answered (pass) to end the hand")
         tile = self._take_from_wall(action.seat, replacement=False)
         self._start_turn(action.seat, tile, after_kong=False)
         return [*events, "drew"]

@@ -4,7 +4,7 @@ the hand when he let it pass in riichi. A self-draw is always allowed."""
 
 from __future__ import annotations
 
-from engine.tiles import parse_tile
+from engine.tiles import format_tiles, parse_tile, parse_tiles
 from tests.engine.rulesets.riichi.at_table import K, act, next_turn, passes, refused, riichi, tsumogiri, yaku
 from tests.engine.stacked import stacked
 
@@ -84,3 +84,19 @@ def test_a_tile_completing_the_shape_without_a_yaku_is_a_win_let_pass() -> None:
     assert "no yaku" in refused(referee, K.HU, 1)
     passes(referee)
     assert referee.missed_wins == {1: {parse_tile("3p")}}
+
+
+def test_a_draw_refused_on_the_empty_wall_notes_no_pass() -> None:
+    """Seat 1 lets the last live tile, a 3p, go; seat 2, waiting on it, may not close it by drawing: nothing left
+    to draw. The refused draw changes nothing, the passes it would have noted included."""
+    spare = [tile for tile in range(34) for _ in range(4)]
+    for tile in parse_tiles(DEALER + WAITING + "3p"):
+        spare.remove(tile)
+    draws = format_tiles([*spare[:68], parse_tile("3p")])
+    referee = stacked(riichi(), {0: DEALER, 2: WAITING}, draws=draws)
+    act(referee, K.DISCARD, 0, "6z")
+    tsumogiri(referee, 69)
+    assert referee.wall.exhausted and referee.offer == parse_tile("3p")
+    noted = {seat: set(faces) for seat, faces in referee.missed_wins.items()}
+    assert "live wall is exhausted" in refused(referee, K.DRAW, 2)
+    assert referee.missed_wins == noted
