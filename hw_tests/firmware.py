@@ -252,6 +252,8 @@ class FirmwareState:
     max_snapshot_gap_s: float
     """The longest time between two snapshots the firmware sent, on its own clock (since the gaps were reset)."""
     max_poll_gap_s: float
+    outputs_on: int
+    """The simulated mechanism's motor outputs driven now (1 << motor): what the motors do, not what the core thinks."""
 
     @classmethod
     def decode(cls, payload: bytes) -> FirmwareState:
@@ -259,8 +261,8 @@ class FirmwareState:
             lamp: (LampPattern(payload[3 * lamp]), int.from_bytes(payload[3 * lamp + 1 : 3 * lamp + 3], "big"))
             for lamp in range(5)
         }
-        numbers = [int.from_bytes(payload[index : index + 2], "big") for index in (17, 19, 21, 23, 25, 27)]
-        return cls(lamps, (payload[15], payload[16]), *numbers[:4], numbers[4] / 1000, numbers[5] / 1000)
+        numbers = [int.from_bytes(payload[index : index + 2], "big") for index in (17, 19, 21, 23, 25, 27, 29)]
+        return cls(lamps, (payload[15], payload[16]), *numbers[:4], numbers[4] / 1000, numbers[5] / 1000, numbers[6])
 
 
 class _ModelView:
@@ -376,6 +378,11 @@ class FirmwareMcu:
     @property
     def resets_with_outputs_on(self) -> int:
         return self.state().resets_with_outputs_on
+
+    @property
+    def outputs_on(self) -> int:
+        """The motor outputs the simulated mechanism has driven now (1 << motor, as ``hw_tests.mechanism.Motor``)."""
+        return self.state().outputs_on
 
     def press_key(self, seat: int, held: bool = True) -> None:
         if not 0 <= seat < 4:

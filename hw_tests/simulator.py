@@ -189,6 +189,13 @@ class McuSimulator:
             self._stalled_until = self._clock() + WATCHDOG_S
             log.info("simulated hard fault: outputs safe, waiting for the watchdog")
 
+    @property
+    def outputs_on(self) -> int:
+        """The motor outputs driven now (1 << motor, as ``hw_tests.mechanism.Motor``): the model's motors, which
+        stop with every fault as the firmware's outputs must."""
+        with self._lock:
+            return sum(1 << motor for motor, direction in enumerate(self.model.motor) if direction)
+
     def gaps(self, reset: bool = False) -> tuple[float, float]:
         """The longest gaps between two snapshots and between two passes of the loop, on the simulator's clock,
         since the last reset (as the firmware's side channel reports them)."""

@@ -70,6 +70,13 @@ class Bench:
             elif self.prompt is not None:
                 self.prompt(undo)
 
+    def outputs_off(self) -> None:
+        """A simulated board's motors really stopped (its outputs, not the core's idea of them); a real table's
+        motors are seen by the technician."""
+        if self.sim is not None:
+            on = self.sim.outputs_on
+            assert not on, f"the snapshot says the motors stopped but outputs {on:#06x} are still driven"
+
     def observe(self, snapshot: Snapshot) -> None:
         code = snapshot.fault_code
         if code and code not in self.faults_seen:
@@ -169,10 +176,20 @@ def _cycle(bench: Bench) -> str:
     table.open_hatch()
     table.close_hatch()
     table.lift_walls()
+    _at_rest(bench, "lifted")
     dice = table.roll_dice()
     assert all(1 <= value <= 6 for value in dice), f"dice {dice}"
     table.lower_platforms()
+    _at_rest(bench, "lowered")
     return f"walls {'/'.join(map(str, walls.counts))} of set {walls.built_set}, dice {dice[0]}+{dice[1]}"
+
+
+def _at_rest(bench: Bench, what: str) -> None:
+    """Once a motion has ended, nothing runs: each plate stopped at its switch, no fault on the way."""
+    state = bench.table.link.wait_snapshot(lambda s: not s.flags & StateFlag.MOTORS_ON, 1.0)
+    assert state is not None, f"motors still on once {what}"
+    assert state.fault is FaultKind.NONE, f"fault {state.fault_code} once {what}"
+    bench.outputs_off()
 
 
 def _emergency_stop(bench: Bench) -> str:
@@ -184,6 +201,7 @@ def _emergency_stop(bench: Bench) -> str:
     state = table.link.wait_snapshot(lambda s: s.fault is FaultKind.EMERGENCY_STOP, 1.0)
     assert state is not None, "no EMERGENCY_STOP fault latched"
     assert not state.flags & StateFlag.MOTORS_ON, "motors still on"
+    bench.outputs_off()
     bench.recover()
     return f"confirmed in {latency * 1000:.1f} ms"
 
@@ -199,12 +217,14 @@ def _expect_fault(bench: Bench, faults: FaultPlan, action: Callable[[Table], obj
         raise AssertionError(f"no fault, expected {code}")
     finally:
         bench.sim.inject(FaultPlan())
+    bench.outputs_off()
     bench.recover()
     return f"latched {code}"
 
 
-def _latches(table: Table, action: Callable[[Table], object], code: str) -> float:
+def _latches(bench: Bench, action: Callable[[Table], object], code: str) -> float:
     """Run ``action`` (a motion that waits for its end) and require it stopped by fault ``code``; its seconds."""
+    table = bench.table
     start = time.monotonic()
     try:
         action(table)
@@ -214,6 +234,7 @@ def _latches(table: Table, action: Callable[[Table], object], code: str) -> floa
         raise AssertionError(f"no fault, expected {code}")
     state = table.state
     assert state is not None and not state.flags & StateFlag.MOTORS_ON, "motors still on after the fault"
+    bench.outputs_off()
     return time.monotonic() - start
 
 
@@ -240,7 +261,7 @@ _UNPLUG_HATCH = "unplug the hatch's open switch (HATCH_OPEN, PD8)", "plug the ha
 def _dead_hatch(bench: Bench) -> str:
     """A hatch switch that never closes: the hatch stops at k × its travel time, TRAVEL_TIMEOUT/HATCH."""
     with bench.injected(FaultPlan(jams=(Jam(Mechanism.HATCH),)), *_UNPLUG_HATCH):
-        took = _latches(bench.table, lambda t: t.open_hatch(timeout=60), "TRAVEL_TIMEOUT/HATCH")
+        took = _latches(bench, lambda t: t.open_hatch(timeout=60), "TRAVEL_TIMEOUT/HATCH")
     bench.recover()
     return f"TRAVEL_TIMEOUT/HATCH after {took:.2f} s, motors off"
 
@@ -248,7 +269,7 @@ def _dead_hatch(bench: Bench) -> str:
 def _step_limit(bench: Bench) -> str:
     """With k = 6 the time limit comes after the board's step limit (four travels): OVERTRAVEL/HATCH."""
     with _reconfigured(bench.table, 60), bench.injected(FaultPlan(jams=(Jam(Mechanism.HATCH),)), *_UNPLUG_HATCH):
-        took = _latches(bench.table, lambda t: t.open_hatch(timeout=60), "OVERTRAVEL/HATCH")
+        took = _latches(bench, lambda t: t.open_hatch(timeout=60), "OVERTRAVEL/HATCH")
     bench.recover()
     return f"OVERTRAVEL/HATCH after {took:.2f} s (k = 6), motors off"
 
@@ -257,7 +278,7 @@ def _dead_disc(bench: Bench) -> str:
     """The disc's index sensor never counts: the disc stops at k × its mixing time, RUN_TIMEOUT/DISC."""
     plan = FaultPlan(jams=(Jam(Mechanism.DISC),))
     with bench.injected(plan, "unplug the disc's index sensor (DISC_INDEX, PD11)", "plug the index sensor back in"):
-        took = _latches(bench.table, lambda t: t.shuffle(timeout=120), "RUN_TIMEOUT/DISC")
+        took = _latches(bench, lambda t: t.shuffle(timeout=120), "RUN_TIMEOUT/DISC")
     bench.recover()
     return f"RUN_TIMEOUT/DISC after {took:.2f} s, motors off"
 
@@ -268,7 +289,7 @@ def _dead_lowering(bench: Bench) -> str:
     plan = FaultPlan(jams=(Jam(Mechanism.LIFT, 2),))
     by_hand = "unplug the bottom switch of lift plate 2 (LIFT_DOWN 2, PD6)", "plug that switch (PD6) back in"
     with bench.injected(plan, *by_hand):
-        took = _latches(bench.table, lambda t: t.lower_platforms(timeout=60), "TRAVEL_TIMEOUT/LIFT/side2")
+        took = _latches(bench, lambda t: t.lower_platforms(timeout=60), "TRAVEL_TIMEOUT/LIFT/side2")
     bench.recover()
     return f"TRAVEL_TIMEOUT/LIFT/side2 after {took:.2f} s, the other plates down"
 
@@ -300,7 +321,7 @@ def _overcurrent(bench: Bench) -> str:
         "make sure PB0 is free again",
     )
     with bench.injected(plan, *by_hand):
-        took = _latches(bench.table, lambda t: t.shuffle(timeout=60), "OVERCURRENT/DISC")
+        took = _latches(bench, lambda t: t.shuffle(timeout=60), "OVERCURRENT/DISC")
     bench.recover()
     return f"OVERCURRENT/DISC after {took:.2f} s, motors off"
 
@@ -384,6 +405,7 @@ def _flood(bench: Bench) -> str:
     finally:
         times.close()
     assert latched is not None, "no HOST_SILENT under the flood"
+    bench.outputs_off()
     silent = latched - last_frame
     # as seen on arrival: the firmware's own clock (below) is the tight bound; a starved main loop latched only once
     # the flood was over (2 s and more here)
@@ -459,6 +481,7 @@ def _silence(bench: Bench) -> str:
         state = table.link.wait_snapshot(lambda s: s.fault is FaultKind.HOST_SILENT, 1.0)
         assert state is not None, "the MCU kept its motors running with a silent host"
         assert not state.flags & StateFlag.MOTORS_ON, "motors still on"
+        bench.outputs_off()
     finally:
         sim.silence_host(0)
         table.link.reconfigure(original)

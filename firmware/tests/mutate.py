@@ -68,7 +68,7 @@ MUTANTS = (
            "    irq_disable();\n    hal_safe_outputs();\n    chip_halt();", "    irq_disable();\n    chip_halt();",
            "the hard-fault handler spins with the PWM running", ("hard fault",), ("qemu",), review=True),
     Mutant("no-watchdog-kick", "src/core/core.c", "    hal_watchdog_kick();\n", "",
-           "nothing feeds the watchdog", ("handshake", "full cycle"), review=True),
+           "nothing feeds the watchdog", ("full cycle", "tile-count change", "stacker jam"), review=True),
     Mutant("over-current-ignored", "src/core/table.c", "    check_drivers();\n    check_step_limits();",
            "    check_step_limits();", "a driver's fault output is never read", ("over-current",), review=True),
     Mutant("frame-length-off-by-one", "src/core/frame.c", "len > FRAME_MAX_LEN", "len >= FRAME_MAX_LEN",

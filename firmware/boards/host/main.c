@@ -240,7 +240,9 @@ int main(int argc, char **argv)
     for (int i = 0; i < 4; i++)
         sigaction((const int[]){SIGILL, SIGSEGV, SIGBUS, SIGFPE}[i], &fault, NULL);
     int reason = sigsetjmp(reboot, 1);
-    armed = false;
+    arm_watchdog(); /* running from the start, as the chip's: a core that never kicks it is reset too */
+    armed_at = hal_time_us();
+    armed = true;
     core_init(reason ? (uint8_t)reason : hal_reset_reason());
     while (!stopping) {
         uint64_t now = hal_time_us();

@@ -375,6 +375,15 @@ uint32_t hal_nominal_us(enum hal_nominal which)
     }
 }
 
+uint16_t sim_outputs_on(void)
+{
+    uint16_t on = 0;
+    for (int m = 0; m < HAL_MOTORS; m++)
+        if (s.on[m])
+            on |= (uint16_t)(1u << m);
+    return on;
+}
+
 const struct sim_stats *sim_stats(void)
 {
     return &s.stats;

@@ -63,5 +63,8 @@ void sim_watchdog_tripped(uint32_t silent_us);
 /* mechanism.c's clock for hal_motor calls, set by sim_poll. */
 void sim_clock(uint64_t now);
 const struct sim_stats *sim_stats(void);
+/* The motor outputs driven now, one bit per enum hal_motor: what the mechanism really does, whatever the core
+ * believes (a fault that forgot to make the outputs safe shows here). */
+uint16_t sim_outputs_on(void);
 
 #endif

@@ -16,7 +16,8 @@
  *                                                  that long (the MCU's clock)
  *   <- 0xC3 STATE    5 x (pattern B, period_ms H), dealer seat B, round wind B, duplicates H, naks H, trips H,
  *                    resets_with_outputs_on H (reboots that found a motor still driven), max_snapshot_gap_ms H,
- *                    max_poll_gap_ms H (the longest gaps between two snapshots, two polls, on the MCU's clock)
+ *                    max_poll_gap_ms H (the longest gaps between two snapshots, two polls, on the MCU's clock),
+ *                    outputs_on H (the motor outputs driven now, 1 << enum hal_motor)
  *
  * hw_tests/firmware.py is the other end. */
 #include <string.h>
@@ -42,7 +43,7 @@ enum {
 };
 
 #define FAULTS_SIZE (2 + 3 * SIM_MAX_JAMS + 3 + 2)
-#define STATE_SIZE (3 * LAMPS + 2 + 12)
+#define STATE_SIZE (3 * LAMPS + 2 + 14)
 #define SIM_RX_BUDGET 64u /* side-channel bytes per poll, as the host link's */
 #define MECHANISMS ((1u << MECH_HATCH) | (1u << MECH_DISC) | (1u << MECH_STACKER) | (1u << MECH_LIFT))
 
@@ -122,6 +123,7 @@ static void state(void)
     put16(p + 23, sim_stats()->resets_with_outputs_on);
     put16(p + 25, ms16(stats->max_snapshot_gap_us));
     put16(p + 27, ms16(stats->max_poll_gap_us));
+    put16(p + 29, sim_outputs_on());
     emit(SIM_STATE, p, sizeof p);
 }
 
