@@ -9,11 +9,11 @@ discarded again when it is found). While a hand or arm covers a zone, nothing in
 reported once: it is remembered by its place until it is taken.
 
 ``unsure_after`` (off by default) tells a tile read below the model's threshold as unknown (the caller finds its
-ranked readings in the view) once its best reading has stayed the same over that many frames, not only after
-``patience``: where people play on while the camera looks (``controller.people.lookout``), a face that reads the same
-frame after frame does not get surer by waiting, and meanwhile the next player discards or a claimant presses and
-takes it, so that a late report tells the table's moves out of order, or not at all. A row is told by its best
-readings in the same way.
+ranked readings in the view) once its best reading, at least ``unsure_floor`` likely, has stayed the same over that
+many frames, not only after ``patience``: where people play on while the camera looks (``controller.people.lookout``),
+a face that reads the same frame after frame does not get surer by waiting, and meanwhile the next player discards or
+a claimant presses and takes it, so that a late report tells the table's moves out of order, or not at all. A row is
+told by its best readings in the same way.
 """
 
 from __future__ import annotations
@@ -91,10 +91,12 @@ def _steady(readings: list[Tile | None], stable: int) -> Tile | None:
     return recent[0] if len(recent) == stable and recent[0] is not None and len(set(recent)) == 1 else None
 
 
-def _best(seen: Seen) -> Tile | None:
-    """The best reading of a seen tile, sure or not."""
+def _best(seen: Seen, floor: float) -> Tile | None:
+    """The best reading of a seen tile, sure or at least ``floor`` likely (None: below, or no reading at all)."""
     choices = seen.prediction.choices
-    return seen.tile if seen.tile is not None or not choices else choices[0][0]
+    if seen.tile is not None or not choices or choices[0][1] < floor:
+        return seen.tile
+    return choices[0][0]
 
 
 @dataclass
@@ -117,13 +119,14 @@ class Tracker:
         tolerance: float = 12.0,
         patience: int = 12,
         unsure_after: int | None = None,
+        unsure_floor: float = 0.0,
     ) -> None:
         """``tolerance``: mm a tile may seem to move and stay the same tile; ``patience``: uncovered frames after
-        which a tile that never reads steadily is reported as an unknown discard; ``unsure_after``: see the module
-        doc. A reported tile is kept until a hand has reached into its zone and it is gone: one a light change hides
-        is found again, never re-reported. Make a new tracker for each hand."""
+        which a tile that never reads steadily is reported as an unknown discard; ``unsure_after`` and
+        ``unsure_floor``: see the module doc. A reported tile is kept until a hand has reached into its zone and it
+        is gone: one a light change hides is found again, never re-reported. Make a new tracker for each hand."""
         self.stable, self.gone, self.tolerance, self.patience = stable, gone, tolerance, patience
-        self.unsure_after = unsure_after
+        self.unsure_after, self.unsure_floor = unsure_after, unsure_floor
         self._tracks: dict[int, list[_Track]] = {seat: [] for seat in range(4)}
         self._hands: dict[int, _HandZone] = {seat: _HandZone() for seat in range(4)}
 
@@ -185,7 +188,7 @@ class Tracker:
             track.reached = False
             track.u, track.v = seen.u, seen.v
             track.readings.append(seen.tile)
-            track.best.append(_best(seen))
+            track.best.append(_best(seen, self.unsure_floor))
             track.confidence.append(seen.prediction.confidence)
             steady = track.tile(self.stable) is not None
             settled = self.unsure_after is not None and _steady(track.best, self.unsure_after) is not None
@@ -200,7 +203,7 @@ class Tracker:
         state = self._hands[view.seat]
         ordered = sorted(view.tiles, key=lambda seen: seen.u)
         tiles = tuple(seen.tile for seen in ordered)
-        shown = tiles if self.unsure_after is None else tuple(_best(seen) for seen in ordered)
+        shown = tiles if self.unsure_after is None else tuple(_best(seen, self.unsure_floor) for seen in ordered)
         state.same = state.same + 1 if shown == state.last else 1
         state.last = shown
         # One tile is a row too (a flower laid face up); one that never reads is reported once the row has lain

@@ -94,9 +94,11 @@ class Lookout:
         """The readings the discards were told with, by seat and the tracker's tile: a take is told with them."""
 
     def _new_tracker(self) -> Tracker:
-        """People play on while the camera looks: a tile read unsure but steadily is told as soon as a sure one
-        (``vision.track``'s ``unsure_after``), in its turn."""
-        return Tracker(self.stable, self.gone, self.tolerance, self.patience, unsure_after=self.stable)
+        """People play on while the camera looks: a tile read unsure but steadily, and readable, is told as soon
+        as a sure one (``vision.track``'s ``unsure_after``), in its turn."""
+        return Tracker(
+            self.stable, self.gone, self.tolerance, self.patience, unsure_after=self.stable, unsure_floor=READABLE
+        )
 
     def new_hand(self) -> None:
         """The zones were swept and the rows cleared: track afresh."""

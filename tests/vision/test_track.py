@@ -76,10 +76,12 @@ def test_a_tile_read_unsure_but_always_as_the_same_face_is_told_as_soon_as_a_sur
     assert [e.frame for e in run(Tracker(stable=3, patience=12), frames)] == [11]  # by default it waits
 
 
-def test_a_tile_whose_best_reading_keeps_changing_waits_for_patience():
-    frames = [[unsure(0, -100.0, (5 + index % 2, 0.3), (6 - index % 2, 0.2))] for index in range(15)]
-    events = run(Tracker(stable=3, patience=12, unsure_after=3), frames)
-    assert [(e.kind, e.tiles, e.frame) for e in events] == [("discard", (None,), 11)]
+def test_a_tile_whose_best_reading_keeps_changing_or_is_below_the_floor_waits_for_patience():
+    changing = [[unsure(0, -100.0, (5 + index % 2, 0.3), (6 - index % 2, 0.2))] for index in range(15)]
+    unlikely = [[unsure(0, -100.0, (5, 0.04), (6, 0.01))]] * 15  # "none of these" won by far
+    for frames in (changing, unlikely):
+        events = run(Tracker(stable=3, patience=12, unsure_after=3, unsure_floor=0.05), frames)
+        assert [(e.kind, e.tiles, e.frame) for e in events] == [("discard", (None,), 11)]
 
 
 def test_a_row_with_a_tile_read_unsure_but_steadily_is_told_once_and_not_again_when_it_reads_sure():
