@@ -88,6 +88,7 @@ def _side(motor: int) -> int:
         return motor - Motor.LIFT0
     return motor - Motor.STACKER0 if motor >= Motor.STACKER0 else NO_SIDE
 
+
 # Where a phase falls back to when its motion is aborted by a fault: the last stable phase before it.
 _STABLE = {
     Phase.SHUFFLING: Phase.IDLE,

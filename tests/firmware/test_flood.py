@@ -60,9 +60,11 @@ def test_a_flooded_line_leaves_the_main_loop_running(board):
         times.close()
         state = table.state
     sent = int(writer.stdout)
-    print(f"{board}: {sent} bytes in {end - start:.1f} s; on the firmware's clock snapshots at most "
-          f"{snapshot_gap:.3f} s apart, polls {poll_gap * 1000:.0f} ms, HOST_SILENT after "
-          f"{silences[0] if silences else None} s of silence; on arrival at most {arrival_gap:.2f} s apart")
+    print(
+        f"{board}: {sent} bytes in {end - start:.1f} s; on the firmware's clock snapshots at most "
+        f"{snapshot_gap:.3f} s apart, polls {poll_gap * 1000:.0f} ms, HOST_SILENT after "
+        f"{silences[0] if silences else None} s of silence; on arrival at most {arrival_gap:.2f} s apart"
+    )
     assert sent >= 1 << 20
     assert snapshot_gap < 0.3, f"snapshots {snapshot_gap:.3f} s apart on the firmware's clock"
     assert len(silences) == 1 and timeout_s <= silences[0] < timeout_s + 0.15, silences
