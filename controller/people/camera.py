@@ -223,7 +223,7 @@ class SimCamera:
             return Reading(None, 0, time.perf_counter())
         # the zone covered: the tracker knows the tile may now be taken
         self._shot(seat, (reaching_hand(seat, placed),))
-        zone[-1] = None  # the spot stays used: the row's next tile goes to the next spot
+        zone.pop()  # its place is the next discard's: the river goes on from the last tile lying in it
         seen_at = time.perf_counter()
         for frames in range(1, MAX_FRAMES + 1):
             events, seen_at = self._shot(seat)

@@ -8,10 +8,11 @@ Each step plays the bots' next move (``controller.service.players.next_action``)
 presses go to the pins at once, its sights change the scene, and each change is shown for ``still_frames`` frames (the
 image rendered once and repeated), enough for ``vision.track.Tracker(stable, gone)`` with both at most that:
 
-- a discard lies in its seat's zone where ``controller.people.camera.discard_place`` puts it; a zone holds ``ROW``
-  discards, and before the thirteenth it is swept: one frame with a hand over it, then the tiles are gone (the
-  camera reports them ``taken``; ``shown`` lists those sweeps' sights too);
-- a claimed or won discard is taken: one frame with the claimant's hand over it, then it is gone;
+- a discard lies in its seat's zone where ``controller.people.camera.discard_place`` puts it, in rows of six; a zone
+  holds ``ROW`` discards (two full rows), and before the thirteenth it is swept: one frame with a hand over it, then
+  the tiles are gone (the camera reports them ``taken``; ``shown`` lists those sweeps' sights too);
+- a claimed or won discard is taken: one frame with the claimant's hand over it, then it is gone, and its place is
+  the discarder's next discard's (the river goes on from the last tile lying in it, as at the table);
 - a row is laid in its seat's hand zone by ``controller.people.camera.laid_row`` (tightened to fit up to 17 tiles, the
   17th touching; more reach past the zone's ends, and the lookout reports a row it could not read).
 
@@ -121,7 +122,7 @@ class PeopleTable:
         self.shown: list[Sight] = []
         self.last_presses: list[Press] = []
         """The presses of the last step (pressed again when the hand is resumed)."""
-        self._zones: list[list[Placed | None]] = [[] for _ in range(SEATS)]
+        self._zones: list[list[Placed]] = [[] for _ in range(SEATS)]
         self._rows: list[tuple[Placed, ...]] = [() for _ in range(SEATS)]
         self._rng = np.random.default_rng(0)
         self._pending: deque[_Shot] = deque()
@@ -215,7 +216,7 @@ class PeopleTable:
         return self._scene(())
 
     def _scene(self, hands: tuple[Hand, ...]) -> Scene:
-        discards = tuple(placed for zone in self._zones for placed in zone if placed is not None)
+        discards = tuple(placed for zone in self._zones for placed in zone)
         rows = tuple(placed for row in self._rows for placed in row)
         return Scene(discards + rows, hands, DEFAULT_LAYOUT, True)
 
@@ -227,8 +228,7 @@ class PeopleTable:
                 self._discard(sight.seat, sight)
             elif sight.kind is SightKind.TAKEN:
                 zone = self._zones[sight.seat]
-                index = max(i for i, placed in enumerate(zone) if placed is not None and placed.tile == sight.tiles[0])
-                self._take(sight.seat, [index])
+                self._take(sight.seat, [max(i for i, placed in enumerate(zone) if placed.tile == sight.tiles[0])])
                 self.shown.append(sight)
             elif sight.kind is SightKind.ROW:
                 self._rows[sight.seat] = laid_row(sight.seat, sight.tiles, self._rng)
@@ -238,28 +238,22 @@ class PeopleTable:
     def _discard(self, seat: int, sight: Sight) -> None:
         zone = self._zones[seat]
         if len(zone) >= ROW:  # swept: the zone holds two rows of six (controller.people.camera)
-            self._take(seat, [index for index, placed in enumerate(zone) if placed is not None])
-            zone.clear()
-        beside = [placed for placed in zone if placed is not None]
-        zone.append(Placed(sight.tiles[0], *discard_place(seat, len(zone), self._rng, beside)))
+            self._take(seat, list(range(len(zone))))
+        zone.append(Placed(sight.tiles[0], *discard_place(seat, len(zone), self._rng, zone)))
         self._pending.append(_Shot(self.scene(), self.still_frames))
         self.shown.append(sight)
 
     def _take(self, seat: int, indices: list[int]) -> None:
-        """A hand reaches over the tiles at ``indices`` of ``seat``'s zone (one frame) and they are gone; their
-        spots stay used (the next discard goes to the next spot)."""
+        """A hand reaches over the tiles at ``indices`` of ``seat``'s zone (one frame) and they are gone: a sweep's,
+        or a claimed discard (the zone's last), whose place the next discard takes."""
         zone = self._zones[seat]
         if not indices:
             return
-        over = zone[indices[len(indices) // 2]]
-        assert over is not None
-        self._pending.append(_Shot(self._scene((reaching_hand(seat, over),)), 1))
-        for index in indices:
-            placed = zone[index]
-            assert placed is not None
-            if len(indices) > 1:
-                self.shown.append(Sight(SightKind.TAKEN, seat, (placed.tile,)))
-            zone[index] = None
+        self._pending.append(_Shot(self._scene((reaching_hand(seat, zone[indices[len(indices) // 2]]),)), 1))
+        if len(indices) > 1:
+            self.shown += [Sight(SightKind.TAKEN, seat, (zone[index].tile,)) for index in indices]
+        for index in sorted(indices, reverse=True):
+            del zone[index]
         self._pending.append(_Shot(self.scene(), self.still_frames))
 
     # -- the camera ------------------------------------------------------------------------------------------

@@ -88,19 +88,20 @@ def told(rules: str, options: dict, hand_seed: int) -> list[list[Sight | Press]]
 
 def with_sweeps(sights: list[Sight]) -> list[Sight]:
     """``sights`` as the camera sees them: before a seat's discard into a full zone, every tile still in it is
-    taken out (a sweep: two rows of six, controller.people.peopletable's module doc)."""
+    taken out (a sweep: two full rows of six, controller.people.peopletable's module doc; a claimed discard's place
+    is the next one's)."""
     zones: list[list] = [[] for _ in range(4)]
     out: list[Sight] = []
     for sight in sights:
         if sight.kind is SightKind.DISCARD:
             zone = zones[sight.seat]
             if len(zone) >= ZONE:
-                out += [Sight(SightKind.TAKEN, sight.seat, (tile,)) for tile in zone if tile is not None]
+                out += [Sight(SightKind.TAKEN, sight.seat, (tile,)) for tile in zone]
                 zone.clear()
             zone.append(sight.tiles[0])
         elif sight.kind is SightKind.TAKEN:
             zone = zones[sight.seat]
-            zone[max(i for i, tile in enumerate(zone) if tile == sight.tiles[0])] = None
+            del zone[max(i for i, tile in enumerate(zone) if tile == sight.tiles[0])]
         out.append(sight)
     return out
 
@@ -142,9 +143,8 @@ def test_people_lay_each_discard_against_the_tiles_beside_it_never_over_them(han
     deal(world, hand_seed)
     zones = 0
     for _ in frames_to_end(world.table):
-        zones += sum(1 for zone in world.table._zones if len([p for p in zone if p is not None]) > 6)
-        for zone in world.table._zones:
-            laid = [placed for placed in zone if placed is not None]
+        zones += sum(1 for zone in world.table._zones if len(zone) > 6)
+        for laid in world.table._zones:
             assert [laid_beside(placed, [other for other in laid if other is not placed]) for placed in laid] == laid
     assert zones > 0  # second rows were laid
 

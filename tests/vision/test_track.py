@@ -38,6 +38,14 @@ def test_a_tile_gone_after_a_hand_reached_in_was_taken():
     assert events[-1].frame == 8
 
 
+def test_a_discard_laid_where_a_claimed_one_was_taken_is_a_new_discard():
+    """The river goes on from its last tile (``controller.people.peopletable``): the discarder's next tile takes the
+    place of the one claimed from it."""
+    frames = [[view(2, (7, -100.0))]] * 4 + [[view(2, covered=True)]] + [[view(2)]] * 4 + [[view(2, (9, -99.0))]] * 4
+    events = run(Tracker(stable=3, gone=4), frames)
+    assert [(e.kind, e.tiles) for e in events] == [("discard", (7,)), ("taken", (7,)), ("discard", (9,))]
+
+
 def test_a_tile_lost_without_a_hand_is_not_taken_nor_discarded_again():
     tile, lost = [view(0, (9, -100.0))], [view(0)]
     frames = [tile] * 4 + [lost] * 30 + [tile] * 4 + [lost] * 8
