@@ -66,6 +66,34 @@ def test_people_seen_only_by_camera_and_buttons_end_their_hands_as_the_bots_did(
     assert "camera  seat" in log and "→ seat" in log
 
 
+SEEN_OTHERWISE = [
+    ("quanjiao", 10, 1),  # a 9p laid over the 7s before it, never seen: a win on a discard taken as self-drawn
+    ("guizhou", 1, 2),  # a 9m laid over a 9p: two discards never seen, the hand voided
+    ("contest111", 0, 1),  # a 5p read unsure, told after the next two discards: the hand voided
+    ("contest111", 4, 2),  # a 2p read unsure, claimed and taken before it was told
+    ("hangzhou", 4, 2),
+    ("contest111", 8, 2),  # a 9m touching the 6p before it, found sideways and read 4f (vision.detect)
+    ("contest111", 9, 2),  # the others: a discard read unsure, told after the next ones
+    ("guizhou", 0, 1),
+    ("guizhou", 6, 2),
+    ("hangzhou", 8, 2),
+    ("mcr", 4, 2),
+    ("sichuan", 0, 1),
+]
+"""Seeds whose people's hands ended otherwise than the bots' (a voided hand, another win) in ``mjtable run --players
+people --hands 2`` of every ruleset people may play, seeds 0-9, and quanjiao seed 10 (issue 25): the hands up to the
+first that differed."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rules", "seed", "hands"), SEEN_OTHERWISE)
+def test_people_end_their_hands_as_the_bots_did_where_the_camera_lost_a_discard(tmp_path, rules, seed, hands):
+    people = _run(tmp_path / "people", "people", hands, seed, rules)
+    bots = _run(tmp_path / "bots", "bots", hands, seed, rules)
+    assert _results(people) == _results(bots)
+    assert not any(line.get("voided") for line in people) and people[-1]["hands"] == hands
+
+
 PEOPLE_ARGS = ["-m", "controller.cli", "run", "--players", "people", "--rules", "basic", "--hands", "2", "--seed", "1"]
 PEOPLE_ARGS += ["--json", "--speed", "1000", "--http", "off"]
 PEOPLE_KILLS = (12, 60, 120, 175)
