@@ -74,7 +74,7 @@ class _Track:
     v: float
     readings: list[Tile | None] = field(default_factory=list)
     best: list[Tile | None] = field(default_factory=list)
-    """Each frame's best reading, sure or not (None: no reading at all)."""
+    """Each frame's best reading, sure or at least the tracker's ``unsure_floor`` likely (None: neither)."""
     confidence: list[float] = field(default_factory=list)
     misses: int = 0
     reported: Event | None = None
