@@ -130,7 +130,7 @@ class Lookout:
         for event in self._tracker.update(views, frame.index, frame.time):
             kind = KIND_OF_EVENT[event.kind]
             choices = self._choices(event, views)
-            if self._known(event):
+            if self._known(event, choices):
                 log.info("%s seat %d: already seen before the restart", event.kind, event.seat)
             elif choices is None:
                 log.warning("seat %d: a %s the camera could not read (frame %d)", event.seat, kind.value, frame.index)
@@ -170,8 +170,9 @@ class Lookout:
             if view.zone == "discard" and not view.covered and primed is not None and primed.places is None:
                 primed.places = [(seen.u, seen.v) for seen in view.tiles]
 
-    def _known(self, event: Event) -> bool:
-        """Whether ``event`` reports what the journal held at the restart (see ``prime``)."""
+    def _known(self, event: Event, choices: list[tuple[Choice, ...]] | None) -> bool:
+        """Whether ``event`` reports what the journal held at the restart (see ``prime``). A discard the tracker has
+        no steady reading of (an unsure face: a white dragon in glare) is taken by its best reading (``choices``)."""
         primed = self._primed[event.seat]
         if primed is None:
             return False
@@ -179,7 +180,7 @@ class Lookout:
             known = event.tiles == primed.row
             primed.row = ()  # the row is told again once it changes, even back to the same tiles
             return known
-        tile = event.tiles[0]
+        tile = event.tiles[0] if event.tiles[0] is not None or not choices else choices[0][0][0]
         if event.kind != "discard" or tile is None or primed.river[tile] == 0 or not primed.places:
             return False
         near = [place for place in primed.places if abs(place[0] - event.u) + abs(place[1] - event.v) <= self.tolerance]

@@ -102,6 +102,18 @@ def test_a_primed_lookout_reports_only_what_lies_beyond_the_rivers(calibration):
     assert sights == [Sight(DISCARD, 0, (7,)), Sight(DISCARD, 0, (9,))]
 
 
+def test_a_primed_tile_read_unsure_after_the_restart_is_known_by_its_best_reading(calibration):
+    """Seat 2's white dragon read below the threshold in the first frames after a restart (basic seed 7 with
+    flowers, killed after 50 moves): the journal's river holds it, so it is not told again; a 6 unsure at a new
+    place is told."""
+    white, later = ranked_view(2, 70.0, (31, 0.48), (13, 0.01)), ranked_view(2, 0.0, (6, 0.3), (7, 0.1))
+    frames = [[white]] * 4 + [[ZoneView(2, "discard", white.tiles + later.tiles, False)]] * 4
+    lookout = lookout_on(calibration, frames, stable=2)
+    lookout.prime([[], [], [31], []])
+    sights, unread = run(lookout, len(frames))
+    assert sights == [Sight(DISCARD, 2, (6,))] and unread == []
+
+
 def test_a_primed_tile_taken_after_the_restart_is_reported_taken(calibration):
     frames = [[view(0, (5, -100.0))]] * 2 + [[view(0, covered=True)]] + [[view(0)]] * 2
     lookout = lookout_on(calibration, frames, stable=2, gone=2)
