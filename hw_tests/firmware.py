@@ -22,7 +22,7 @@ import threading
 import time
 import tty
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,6 +41,8 @@ REQUEST_TIMEOUT_S = 2.0
 SPEED, FAULTS, RESET, KEY, QUERY, SEED, CRASH = 0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46
 DONE, EXEC, WATCHDOG, STATE = 0xC0, 0xC1, 0xC2, 0xC3
 MAX_JAMS = 4
+TOP_SPEED = 1000
+"""The simulated mechanism's fastest (SPEED takes up to 1,000,000 thousandths)."""
 MAX_KEY_WORDS = 32
 KEY_WORDS_PER_FRAME = 13
 
@@ -120,6 +122,11 @@ def launch_qemu(board_id: str) -> Launched:
 
 
 LAUNCHERS: dict[str, Callable[[str], Launched]] = {"host": launch_host, "qemu": launch_qemu}
+
+
+def _speed_milli(speed: float) -> bytes:
+    """The side channel's SPEED payload."""
+    return round(speed * 1000).to_bytes(4, "big")
 
 
 def seed_words(seed: int | str) -> list[int]:
@@ -295,8 +302,8 @@ class FirmwareMcu:
     ) -> None:
         if board not in LAUNCHERS:
             raise HarnessError(f"firmware board: expected one of {', '.join(sorted(LAUNCHERS))}, got {board!r}")
-        if not 0.01 <= speed <= 1000:
-            raise HarnessError(f"speed: expected a number from 0.01 to 1000, got {speed}")
+        if not 0.01 <= speed <= TOP_SPEED:
+            raise HarnessError(f"speed: expected a number from 0.01 to {TOP_SPEED}, got {speed}")
         self.board = board
         self.seed = seed
         self.speed = speed
@@ -315,8 +322,7 @@ class FirmwareMcu:
         try:
             self._launched = LAUNCHERS[self.board](self._board_id)
             self._channel = SideChannel(self._launched.sim_path)
-            speed_milli = round(self.speed * 1000).to_bytes(4, "big")
-            self._channel.request(SPEED, speed_milli, timeout=START_TIMEOUT_S, retry_s=0.2)
+            self._channel.request(SPEED, _speed_milli(self.speed), timeout=START_TIMEOUT_S, retry_s=0.2)
             self.reseed(self.seed + 2)  # as McuSimulator seeds its mechanism
             self.inject(self._faults)
             self._line = NoisyLine(self._launched.link_path, self.noise, self.seed)
@@ -369,6 +375,20 @@ class FirmwareMcu:
     def inject(self, faults: FaultPlan) -> None:
         """Mechanical faults for what the table does next (replaces the previous plan)."""
         self.channel.request(FAULTS, encode_faults(faults))
+        self._faults = faults
+
+    @contextlib.contextmanager
+    def flat_out(self) -> Iterator[None]:
+        """The mechanism at its top speed (1000) and with no fault injected, then as it was: for doing again at once
+        what a restarted board forgot (``controller.service.tableside``)."""
+        faults = self._faults
+        self.channel.request(SPEED, _speed_milli(TOP_SPEED))
+        self.channel.request(FAULTS, encode_faults(NO_FAULTS))
+        try:
+            yield
+        finally:
+            self.channel.request(SPEED, _speed_milli(self.speed))
+            self.inject(faults)
 
     def crash(self) -> None:
         """A hard fault now (an undefined instruction): the board's handler must make the outputs safe, then its

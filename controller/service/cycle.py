@@ -19,9 +19,9 @@ the step was journaled (or, for the next walls, before the fixed point of the ha
 ``controller.service.nextwalls``). The MCU kept its state, and its phase says what it did (``AHEAD``): the step is
 recorded then from the MCU's report, with the facts it reports, rather than done again (a second lift would raise
 walls onto the table's) or left out of the journal, so the journal reads as if the service had never stopped. The
-embedded simulator dies with the service; it comes back where the journal left the table (``table_history``,
-``TableSide.restore``) and does again what the journal lacks. A firmware board that restarted, like an MCU that
-rebooted, forgot its phase: the cycle repeats what it forgot.
+embedded simulator and a firmware board die with the service; they come back where the journal left the table
+(``table_history``, ``TableSide.restore``) and do again what the journal lacks. A real MCU that rebooted (a brown-out)
+forgot its phase: the cycle repeats what it forgot.
 """
 
 from __future__ import annotations

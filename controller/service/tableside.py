@@ -10,12 +10,13 @@ A real table's MCU and its two tile sets outlive a crash of the Pi; the embedded
 that a resumed run finds the same table, the restarted simulator is brought to where the run's journal left it
 (``TableSide.restore``): every journaled step done again at once, which leaves it in the phase the journal says, with
 the same set built (``built_set`` alternates with each build) and the same count of throws. Without it a resumed run
-would build again walls the table had, and number the sets from the start. A firmware board (``service.firmware``)
-cannot be restored: it starts as powered on, like a rebooted MCU, and the cycle repeats what it forgot.
+would build again walls the table had, and number the sets from the start. A firmware board (``service.firmware``),
+which also dies with the service, is brought there through its host link: the steps done again at its top speed.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -26,17 +27,20 @@ from gpiozero.pins.mock import MockFactory
 
 from controller.config import Config, table_ruleset
 from controller.service.inputs import SeatInputs, SimHands
-from firmware_bridge.errors import BridgeTimeout
+from firmware_bridge.errors import BridgeTimeout, CommandRejected
 from firmware_bridge.gpio import Panel, host_pin_factory
-from firmware_bridge.messages import Message, MsgType, Snapshot
+from firmware_bridge.messages import Hatch, Message, MsgType, Snapshot
 from firmware_bridge.table import Table
 from hw_tests.faults import NO_FAULTS, FaultPlan
+from hw_tests.firmware import FirmwareMcu
 from hw_tests.harness import simulated_table
 from hw_tests.simulator import McuSimulator
 
 if TYPE_CHECKING:  # the people's table renders camera frames (OpenCV): only loaded when people play
     from controller.people.peopletable import PeopleTable
 
+
+log = logging.getLogger(__name__)
 
 RESTORE_S = 5.0
 """How long the host waits for the restored simulator's snapshot (it is sent at once)."""
@@ -72,9 +76,10 @@ class TableSide:
     """Simulated table with ``service.players = "people"``: the bots playing as people, whom the service sees only
     through the rendered camera frames and the pins they press."""
     restore: Callable[[TableHistory], None] | None = None
-    """Simulated table only (the Python simulator): bring the simulator, started with the service, to where a resumed
-    run's journal left the table; returns once the host sees it there. A simulator that has moved since it started
-    kept its state, as a real table's MCU does, and is left as it is. ``None`` on a real table."""
+    """Simulated table only (the Python simulator or a firmware board): bring the simulator, started with the
+    service, to where a resumed run's journal left the table; returns once the host sees it there. A simulator that
+    has moved since it started kept its state, as a real table's MCU does, and is left as it is. ``None`` on a real
+    table."""
 
 
 MOVES = {MsgType.HATCH, MsgType.SHUFFLE, MsgType.BUILD_WALLS, MsgType.LIFT_WALLS, MsgType.LOWER_PLATFORMS}
@@ -91,6 +96,40 @@ def _restorer(sim: McuSimulator, table: Table) -> Callable[[TableHistory], None]
             raise BridgeTimeout(f"the restored simulator's state did not reach the host within {RESTORE_S} s")
 
     return restore
+
+
+def _board_restorer(board: FirmwareMcu, table: Table) -> Callable[[TableHistory], None]:
+    """A firmware board has no way in but its links: each journaled step is done again through the host link, the
+    mechanism flat out and fault-free, then the dice thrown as often as the journal counts (the last throw's faces
+    are the mechanism's own: nothing reads them before the next throw, which is seeded from its hand)."""
+
+    def restore(history: TableHistory) -> None:
+        if any(MsgType(kind) in MOVES for _seq, kind, _token in board.executed):
+            return
+        with board.flat_out():
+            for command in history.commands:
+                try:
+                    _do_again(table, command)
+                except CommandRejected as refused:  # as McuSimulator.restore: a step the phase forbids is skipped
+                    log.warning("restoring the firmware board: %s", refused)
+            for _ in range(history.dice_serial):
+                table.roll_dice()
+
+    return restore
+
+
+def _do_again(table: Table, command: Message) -> None:
+    """One of ``controller.service.cycle.COMMANDS`` through the table, to its end."""
+    if isinstance(command, Hatch):
+        (table.open_hatch if command.open else table.close_hatch)()
+        return
+    moves = {
+        MsgType.SHUFFLE: table.shuffle,
+        MsgType.BUILD_WALLS: table.build_walls,
+        MsgType.LIFT_WALLS: table.lift_walls,
+        MsgType.LOWER_PLATFORMS: table.lower_platforms,
+    }
+    moves[command.TYPE]()
 
 
 def _resting(snapshot: Snapshot) -> tuple[object, ...]:
@@ -132,8 +171,7 @@ def open_table(config: Config, faults: FaultPlan = NO_FAULTS) -> Iterator[TableS
             panel = Panel(gpio, factory, hands.clock)
             inputs = SeatInputs(panel, hands.clock, hold)
             side = TableSide(table, panel, type(factory).__name__, inputs, seed_dice, hands, sim)
-            if isinstance(sim, McuSimulator):
-                side.restore = _restorer(sim, table)
+            side.restore = _restorer(sim, table) if isinstance(sim, McuSimulator) else _board_restorer(sim, table)
             if config.service.players == "people":
                 side.people = _people_table(stack, config, hands)
         else:
