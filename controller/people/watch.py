@@ -161,7 +161,8 @@ def watch_hand(service: HandLoop, side: TableSide, hand: HandState, walls: NextW
         assert hand.dice is not None
         side.people.deal(record.seed, record.dealer, hand.dice, record.round_wind, record.consecutive_dealer)
     lookout = camera.lookout
-    lookout.prime([seat.discards + seat.flowers for seat in referee.seats])  # after a restart: what lies there
+    # after a restart: what lies in the discard zones and the rows, which the camera must not report again
+    lookout.prime([seat.discards + seat.flowers for seat in referee.seats], witness.rows)
     window = service.config.service.claim_window_s
     last: float | None = None
     for frame in camera.frames:

@@ -237,6 +237,11 @@ class Witness:
         return self._take(_Step(None, press))
 
     @property
+    def rows(self) -> list[tuple[Tile, ...]]:
+        """Each seat's row as last taken: what a restarted camera finds lying in the hand zones (``Lookout.prime``)."""
+        return list(self._rows)
+
+    @property
     def unsure(self) -> list[dict[str, Any]]:
         """The readings open for their seats to confirm or correct (the latest of each seat), for the display: the
         tiles as taken, and each unsure tile's position and ranked readings."""
