@@ -80,9 +80,13 @@ class ContractQueries:
 
     # --- wins ---------------------------------------------------------------------------------------------
 
+    def win_context(self: Ruleset, request: SettleRequest) -> WinContext:  # type: ignore[misc]
+        """The context ``request``'s hand is scored in: its situation (riichi adds the red fives its tiles show)."""
+        return WinContext.from_dict(request.situation)
+
     def answer_score(self: Ruleset, request: SettleRequest) -> dict[str, Any]:  # type: ignore[misc]
         """One winning declaration: verdict, score and payments (``Ruleset.evaluate``)."""
-        ctx = WinContext.from_dict(request.situation)
+        ctx = self.win_context(request)
         return self.evaluate(request.read_hand(self, ctx), ctx).to_settle()
 
     def answer_multi_win(self: Ruleset, request: SettleRequest) -> dict[str, Any]:  # type: ignore[misc]
@@ -93,7 +97,7 @@ class ContractQueries:
         others = require(situation, "other_winners")
         if not isinstance(others, list) or not others:
             raise SettleError("situation field 'other_winners': expected a list of {seat, hand, melds} objects")
-        ctx = WinContext.from_dict(situation)
+        ctx = self.win_context(request)
         if ctx.discarder is None:
             raise SettleError("situation field 'discarder': several winners need the seat that discarded")
         scores: dict[int, Score] = {ctx.winner: self.evaluate(request.read_hand(self, ctx), ctx)}
@@ -105,11 +109,13 @@ class ContractQueries:
             if seat in scores:
                 raise SettleError(f"situation field {where!r}: seat {seat} is already a winner")
             own = {key: value for key, value in other.items() if key not in ("seat", "hand", "melds")}
-            other_ctx = WinContext.from_dict({**situation, **own, "winner": seat})
             melds = other.get("melds", [])
             if not isinstance(melds, list):
                 raise SettleError(f"situation field '{where}.melds': expected a list of meld strings, found {melds!r}")
-            other_request = replace(request, hand=_text(other.get("hand", ""), f"{where}.hand"), melds=tuple(melds))
+            hand = _text(other.get("hand", ""), f"{where}.hand")
+            situation_of_other = {**situation, **own, "winner": seat}
+            other_request = replace(request, hand=hand, melds=tuple(melds), situation=situation_of_other)
+            other_ctx = self.win_context(other_request)
             scores[seat] = self.evaluate(other_request.read_hand(self, other_ctx), other_ctx)
         winning = [score for score in scores.values() if score.hu]
         return {

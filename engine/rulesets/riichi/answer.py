@@ -15,7 +15,7 @@ from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import SettleError
+from engine.errors import RulesetError, SettleError
 from engine.procedure.dice import check_seat
 from engine.rulesets.base import FanEntry, Score, WinContext
 from engine.rulesets.riichi.points import hand_payments
@@ -38,9 +38,36 @@ def yaku_entry(key: str, han: int) -> FanEntry:
     return FanEntry(key, yaku.name_ja, yaku.name_en, han)
 
 
-def win_parts(value: HandValue, ctx: WinContext, counters: Counters) -> dict[str, Payments]:
+YAKUMAN_BASIC = 8000
+PAO_YAKU = frozenset({"daisangen", "daisuushii"})
+"""The yakuman a seat can be liable for (責任払い, Tenhou and most rules); 四槓子 too under the option pao_suukantsu."""
+
+
+def win_parts(
+    value: HandValue, ctx: WinContext, counters: Counters, pao_yaku: frozenset[str] = PAO_YAKU
+) -> dict[str, Payments]:
     """The three parts of a win's settlement, each a per-seat net map: the hand, the honba, the sticks."""
-    return _parts(value.limit.basic, ctx.winner, ctx.dealer, ctx.discarder, counters.honba, counters.riichi_sticks)
+    basic, winner, dealer, discarder = value.limit.basic, ctx.winner, ctx.dealer, ctx.discarder
+    liable = counters.pao
+    if liable is None or liable == discarder:
+        return _parts(basic, winner, dealer, discarder, counters.honba, counters.riichi_sticks)
+    covered = sum(han for key, han in value.yaku if key in pao_yaku) // 13
+    if not covered:
+        names = " or ".join(sorted(pao_yaku))
+        raise RulesetError(f"situation field 'pao': the hand has no {names} that a seat could be liable for")
+    fed = min(basic, covered * YAKUMAN_BASIC)
+    owed = hand_payments(fed, winner, dealer, liable)[liable]  # the liable yakuman as a ron off the liable seat
+    if discarder is None:  # a self-draw: the liable seat pays it alone, with the honba (Tenhou)
+        rest = _parts(basic - fed, winner, dealer, None, 0, counters.riichi_sticks)
+        hand, honba = {liable: owed}, {liable: 300 * counters.honba}
+    else:  # a ron off another seat: half each; the discarder pays the honba
+        rest = _parts(basic - fed, winner, dealer, discarder, counters.honba, counters.riichi_sticks)
+        hand, honba = {liable: owed // 2, discarder: owed - owed // 2}, {}
+    return {
+        "hand": combine(rest["hand"], collect(winner, hand)),
+        "honba": combine(rest["honba"], collect(winner, honba)),
+        "riichi_sticks": rest["riichi_sticks"],
+    }
 
 
 @lru_cache(maxsize=4096)

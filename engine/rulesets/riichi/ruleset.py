@@ -45,6 +45,7 @@ from engine.rulesets.contract import boolean, contract_seats, require, whole_num
 from engine.rulesets.queries import no_verdict
 from engine.rulesets.riichi import hooks
 from engine.rulesets.riichi.answer import (
+    PAO_YAKU,
     answer_discarder,
     answer_fields,
     as_seats,
@@ -131,6 +132,13 @@ class RiichiRuleset(Ruleset):
         boolean_option("suufon_renda", True, "四風連打: the same wind discarded by all four first discards"),
         boolean_option("suucha_riichi", True, "四家立直: all four players in riichi"),
         boolean_option("suukaikan", True, "四開槓: a fourth kan by two or more players"),
+        boolean_option(
+            "pao",
+            True,
+            "責任払い: the seat whose discard completed a 大三元 or 大四喜 (situation.pao) pays a self-draw alone and "
+            "half of a ron off another seat",
+        ),
+        boolean_option("pao_suukantsu", False, "責任払い for 四槓子 too (with the option pao)"),
         boolean_option(
             "nagashi_mangan",
             True,
@@ -300,7 +308,8 @@ class RiichiRuleset(Ruleset):
         """Verdict and payments of the hand and its honba (summing to 0); ``extra["breakdown"]`` adds the riichi
         sticks the winner collects from the table."""
         value, counters = self.value(hand, ctx)
-        parts = win_parts(value, ctx, counters) if value.hu else None
+        pao_yaku = PAO_YAKU | {"suukantsu"} if self.options["pao_suukantsu"] else PAO_YAKU
+        parts = win_parts(value, ctx, counters, pao_yaku) if value.hu else None
         return Score(
             hu=value.hu,
             shape_ok=value.reason != NO_SHAPE,
@@ -313,10 +322,15 @@ class RiichiRuleset(Ruleset):
             extra=answer_fields(value, parts),
         )
 
+    def win_context(self, request: SettleRequest) -> WinContext:
+        """The situation with ``red_fives``: the rank-0 tiles of the winner's own hand, melds and winning tile (each
+        winner of a double ron counts his own)."""
+        return with_red_fives(request)
+
     def answer_score(self, request: SettleRequest) -> dict[str, Any]:
         """One win: ``payments`` are the seats' net change for the hand, honba and riichi sticks (they sum to
         1,000 × ``riichi_sticks``: the sticks come from the table, not from a seat)."""
-        ctx = with_red_fives(request)
+        ctx = self.win_context(request)
         return settle_answer(self.evaluate(request.read_hand(self, ctx), ctx))
 
     def answer_multi_win(self, request: SettleRequest) -> dict[str, Any]:

@@ -33,6 +33,7 @@ RIICHI_KEYS = (
     "riichi_sticks",
     "red_fives",
     "other_winners",
+    "pao",
 )
 """``red_fives`` (0-3) is filled in from rank-0 tiles by the settle answer, or passed by a table driver;
 ``other_winners`` belongs to the ``multi_win`` query (each winner's own keys, e.g. ``riichi``, go inside it)."""
@@ -45,6 +46,8 @@ _KNOWN = frozenset(RIICHI_KEYS + TABLE_KEYS)
 class Counters(NamedTuple):
     honba: int = 0
     riichi_sticks: int = 0
+    pao: int | None = None
+    """The seat liable for the win (責任払い, ``situation.pao``): it fed the last dragon or wind pung or kan."""
 
 
 def _indicators(extra: Mapping[str, Any], key: str, read: Callable[[str, str], Sequence[Tile]]) -> tuple[Tile, ...]:
@@ -55,6 +58,19 @@ def _indicators(extra: Mapping[str, Any], key: str, read: Callable[[str, str], S
     if len(tiles) > MAX_INDICATORS:
         raise RulesetError(f"situation field {key!r}: {len(tiles)} indicators, at most {MAX_INDICATORS}")
     return tiles
+
+
+def _pao(ctx: WinContext, options: Mapping[str, Any]) -> int | None:
+    pao = ctx.extra.get("pao")
+    if pao is None:
+        return None
+    if type(pao) is not int or not 0 <= pao <= 3 or pao == ctx.winner:
+        raise RulesetError(
+            f"situation field 'pao': expected the seat 0-3 liable for the win, not the winner's, found {quoted(pao)}"
+        )
+    if not options["pao"]:
+        raise RulesetError("situation field 'pao': the option pao is off")
+    return pao
 
 
 def read_situation(
@@ -106,5 +122,5 @@ def read_situation(
         double_yakuman=options["double_yakuman"],
         renhou=options["renhou"],
     )
-    counters = Counters(whole_number(extra, "honba", 0), whole_number(extra, "riichi_sticks", 0))
+    counters = Counters(whole_number(extra, "honba", 0), whole_number(extra, "riichi_sticks", 0), _pao(ctx, options))
     return facts, Bonus(indicators, ura, red_fives), counters
