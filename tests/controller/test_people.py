@@ -171,7 +171,7 @@ class _TruthLookout:
     def __init__(self, table) -> None:
         self.table, self.seen, self.unread = table, 0, []
 
-    def prime(self, rivers) -> None:
+    def prime(self, rivers, rows=()) -> None:
         self.seen = 0  # a new deal: the table's ``shown`` starts afresh
 
     def look(self, frame) -> list:
