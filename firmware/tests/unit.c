@@ -497,42 +497,36 @@ static void ready_patient(void)
     fake_clear_tx();
 }
 
+/* A motion whose sensor never answers: ``type`` sent at 10 ms, its ``motor`` still on a millisecond before its limit
+ * (``limit_us``, k = 3 x the nominal time), then the snapshot a millisecond after it. */
+static struct frame never_done(uint8_t type, const uint8_t *payload, uint8_t len, uint8_t motor, uint64_t limit_us)
+{
+    ready_patient();
+    fake_send(3, type, payload, len);
+    poll_at(10000);
+    CHECK(fake.motor[motor] == 1);
+    poll_at(limit_us - 1000);
+    CHECK(fake.motor[motor] == 1);
+    return snapshot(limit_us + 1000);
+}
+
 static void test_a_hatch_whose_switch_never_closes_times_out(void)
 {
-    struct frame f;
-    ready_patient();
-    fake_send(3, MSG_HATCH, (const uint8_t[]){1}, 1);
-    poll_at(10000);
-    CHECK(fake.motor[HAL_MOTOR_HATCH] == 1);
-    poll_at(189000); /* k = 3 x the nominal 60 ms, less a millisecond: still going */
-    CHECK(fake.motor[HAL_MOTOR_HATCH] == 1);
-    f = snapshot(191000);
+    struct frame f = never_done(MSG_HATCH, (const uint8_t[]){1}, 1, HAL_MOTOR_HATCH, 190000); /* k x 60 ms */
     CHECK(faulted_with(&f, FAULT_TRAVEL_TIMEOUT, MECH_HATCH, NO_SIDE) && fake.motor[HAL_MOTOR_HATCH] == 0);
     CHECK(f.payload[0] == PHASE_INTAKE_OPEN); /* a hatch stopped on its way keeps its phase */
 }
 
 static void test_a_disc_whose_index_never_counts_times_out(void)
 {
-    struct frame f;
-    ready_patient();
-    fake_send(3, MSG_SHUFFLE, NULL, 0);
-    poll_at(10000);
-    poll_at(6009000); /* k x 2 s */
-    CHECK(fake.motor[HAL_MOTOR_DISC] == 1);
-    f = snapshot(6011000);
+    struct frame f = never_done(MSG_SHUFFLE, NULL, 0, HAL_MOTOR_DISC, 6010000); /* k x 2 s */
     CHECK(faulted_with(&f, FAULT_RUN_TIMEOUT, MECH_DISC, NO_SIDE) && fake.motor[HAL_MOTOR_DISC] == 0);
     CHECK(f.payload[0] == PHASE_IDLE);
 }
 
 static void test_dice_that_never_settle_time_out(void)
 {
-    struct frame f;
-    ready_patient();
-    fake_send(3, MSG_ROLL_DICE, NULL, 0);
-    poll_at(10000);
-    poll_at(129000); /* k x 40 ms */
-    CHECK(fake.motor[HAL_MOTOR_DICE] == 1);
-    f = snapshot(131000);
+    struct frame f = never_done(MSG_ROLL_DICE, NULL, 0, HAL_MOTOR_DICE, 130000); /* k x 40 ms */
     CHECK(faulted_with(&f, FAULT_RUN_TIMEOUT, MECH_DICE, NO_SIDE) && fake.motor[HAL_MOTOR_DICE] == 0);
 }
 
