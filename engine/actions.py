@@ -62,6 +62,9 @@ class Action:
     seat: int
     tile: Tile | None = None
     revealed: tuple[Tile, ...] | None = None
+    marked: bool = False
+    """The seat's marked copy of the face (a red five), where it holds a plain one too: the copy discarded, added to
+    a kong, or laid in a claimed meld (a replayed record says which; otherwise the plain copy goes first)."""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind.value, "seat": self.seat}
@@ -69,6 +72,8 @@ class Action:
             out["tile"] = format_tiles([self.tile])
         if self.revealed is not None:
             out["revealed"] = format_tiles(self.revealed)
+        if self.marked:
+            out["marked"] = True
         return out
 
     @classmethod
@@ -97,7 +102,10 @@ class Action:
                 revealed = tuple(parse_tiles(str(data["revealed"])))
             except NotationError as error:
                 raise ValueError(f"action.revealed: {error}") from None
-        return cls(kind, seat, tile, revealed)
+        marked = data.get("marked", False)
+        if not isinstance(marked, bool):
+            raise ValueError("action.marked: expected true or false")
+        return cls(kind, seat, tile, revealed, marked)
 
 
 @dataclass(frozen=True)

@@ -263,21 +263,16 @@ class Referee:
         """A hand with every face known: shuffled from ``seed``, walls built, dice thrown (unless given), the
         wall broken by the ruleset's method, dealt, flowers replaced."""
         dealt = deal_for(ruleset, seed, dealer, dice, dice2)
-        referee = cls(
-            ruleset,
-            dealer,
-            dealt.wall,
-            dealt.hands,
-            dealt.flowers,
-            round_wind=round_wind,
-            consecutive_dealer=consecutive_dealer,
-            honba=honba,
-            pot=pot,
-            scores=scores,
-            marked=dealt.marked,
-            full_information=True,
-        )
-        referee.dice, referee.dice2 = dealt.dice, dealt.dice2
+        facts = {"honba": honba, "pot": pot, "scores": scores}
+        return cls.dealt(ruleset, dealt, round_wind=round_wind, consecutive_dealer=consecutive_dealer, **facts)
+
+    @classmethod
+    def dealt(cls, ruleset: Ruleset, hand: NewHand, **facts: Any) -> Referee:
+        """A hand with every face known from a deal made elsewhere: shuffled (``deal``) or stacked to follow a record
+        (``engine.stacked``); ``facts`` are the match facts of ``__init__`` (``round_wind``, ``honba``, ...)."""
+        wall, hands, flowers = hand.wall, hand.hands, hand.flowers
+        referee = cls(ruleset, hand.dealer, wall, hands, flowers, marked=hand.marked, full_information=True, **facts)
+        referee.dice, referee.dice2 = hand.dice, hand.dice2
         referee._buy_horses()
         return referee
 
@@ -496,7 +491,7 @@ class Referee:
 
     def _discard(self, action: Action) -> list[str]:
         tile = self._check_discard(action)
-        return self._make_discard(action.seat, tile)
+        return self._make_discard(action.seat, tile, action.marked)
 
     def _check_discard(self, action: Action) -> Tile:
         """Everything a discard must satisfy, checked before anything changes."""
@@ -515,10 +510,10 @@ class Referee:
         self._refuse(self.ruleset.discard_refusal(self, action.seat, tile), action.seat)
         return tile
 
-    def _make_discard(self, seat: int, tile: Tile) -> list[str]:
+    def _make_discard(self, seat: int, tile: Tile, marked: bool) -> list[str]:
         self._note_declined_self_draw(seat)
         state = self.seats[seat]
-        self.offer_marked = bool(state.take(tile))
+        self.offer_marked = bool(state.take(tile, marked_first=marked))
         state.marked_river += self.offer_marked
         state.discards.append(tile)
         state.played.append(tile)
@@ -556,7 +551,7 @@ class Referee:
             if not self._waits(seat.melds, standing):
                 raise IllegalAction(f"seat {action.seat}'s hand is not ready once the {self._code(tile)} is gone")
         first_turn = not seat.played and self.calls == 0
-        events = self._make_discard(action.seat, tile)
+        events = self._make_discard(action.seat, tile, action.marked)
         self.declaring = ReadyState(action.seat, first_turn, len(seat.played), self.calls)
         return ["declared ready", *events]
 
@@ -650,7 +645,7 @@ class Referee:
         self._check_locked_kong(action.seat, tile, 1)
         self._refuse(self.ruleset.claim_refusal(self, action.seat, "added_kan", tile, (tile,) * 3), action.seat)
         self._note_declined_self_draw(action.seat)
-        self.offer_marked = bool(seat.take(tile))
+        self.offer_marked = bool(seat.take(tile, marked_first=action.marked))
         if KongType.ADDED in self.ruleset.robbable_kongs:
             self._open_offer(Phase.ROB, tile, action.seat)
             return ["kong may be robbed"]
@@ -821,11 +816,12 @@ class Referee:
         if claim.kind is ActionKind.CHI:
             low = claim.tile
             assert low is not None
-            marked += sum(state.take(other) for other in (low, low + 1, low + 2) if other != tile)
+            used = (other for other in (low, low + 1, low + 2) if other != tile)
+            marked += sum(state.take(other, marked_first=claim.marked) for other in used)
             state.melds.append(Meld(MeldKind.CHOW, low, tile - low + 1))
         else:
             kind = MeldKind.KONG if claim.kind is ActionKind.KONG else MeldKind.PUNG
-            marked += state.take(tile, 3 if kind is MeldKind.KONG else 2)
+            marked += state.take(tile, 3 if kind is MeldKind.KONG else 2, marked_first=claim.marked)
             state.melds.append(Meld(kind, tile, offer))
         state.marked_shown += marked
         if claim.kind is ActionKind.KONG:

@@ -61,14 +61,14 @@ class SeatState:
             if marked:
                 self.marked[tile] = self.marked.get(tile, 0) + 1
 
-    def take(self, tile: Tile, n: int = 1) -> int:
+    def take(self, tile: Tile, n: int = 1, marked_first: bool = False) -> int:
         """Remove ``n`` copies of ``tile``, the seen ones first (callers check ``could_hold`` before), the plain
-        ones before the marked; returns how many marked copies left."""
+        ones before the marked unless ``marked_first``; returns how many marked copies left."""
         from_known = min(n, self.known[tile])
         self.known[tile] -= from_known
         self.unknown -= n - from_known
         held = self.marked.get(tile, 0)
-        gone = max(0, held - self.known[tile])
+        gone = min(n, held) if marked_first else max(0, held - self.known[tile])
         if gone:
             self.marked[tile] = held - gone
             if not self.marked[tile]:

@@ -16,7 +16,9 @@ The referee plays every ruleset's hands; riichi's own mechanisms are its general
 * abortive draws, each an option: 四風連打, 四家立直, 四開槓 (four kans by more than one player, once the next
   discard is not won on), 三家和 (under ``multiple_ron`` = ``double``) through ``abortive_draw``, 九種九牌 through
   the player's ``ActionKind.ABORT`` on his first, uninterrupted draw;
-* 流し満貫 at an exhaustive draw (``nagashi``), tenpai payments from the referee's ready seats.
+* 流し満貫 at an exhaustive draw (``nagashi``), tenpai payments from the referee's ready seats;
+* 責任払い (``liable_seat``): the seat that fed the last dragon or wind pung or kan of a winner's 大三元 or 大四喜 is
+  named in the win's situation (``pao``), so the scorer makes it pay as Tenhou does.
 
 Rule choices beside those of the scorer (the common rules; rules-A §13 covers none of them): ippatsu ends with the
 declarer's next discard or any call or kan; no call on the last discard and no kan on an empty live wall (the
@@ -29,8 +31,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from engine.notation import MeldKind
 from engine.rulesets.base import BonusIndicators, MissedWins, ReadyRule
-from engine.tiles import ORPHANS, WINDS, is_orphan
+from engine.tiles import DRAGONS, ORPHANS, WINDS, is_orphan
 
 if TYPE_CHECKING:
     from engine.referee import Referee
@@ -40,6 +43,8 @@ RIICHI = ReadyRule(stake=RIICHI_STICK, min_live_tiles=4, closed_only=True, locks
 FURITEN = MissedWins("振聴", any_tile=True, on_shape=True, for_hand_when_ready=True, own_discards=True)
 DORA = BonusIndicators(first_stack=3)
 MAX_KANS = 4
+PAO_FACES = (DRAGONS, WINDS)
+"""大三元 and 大四喜: the sets a seat that fed the last of them is liable for (責任払い)."""
 NINE_KINDS = 9
 """九種九牌: nine different terminals and honours among the fourteen tiles of the first draw."""
 
@@ -48,6 +53,7 @@ def win_facts(referee: Referee, seat: int, red_fives: bool) -> dict[str, Any]:
     """The riichi situation keys of a win declared at the table (``engine.rulesets.riichi.situation``)."""
     ready = referee.ready.get(seat)
     declared = ready is not None
+    liable = liable_seat(referee, seat)
     return {
         "riichi": declared and not ready.first_turn,  # type: ignore[union-attr]
         "double_riichi": declared and ready.first_turn,  # type: ignore[union-attr]
@@ -57,7 +63,23 @@ def win_facts(referee: Referee, seat: int, red_fives: bool) -> dict[str, Any]:
         "honba": referee.honba,
         "riichi_sticks": referee.on_table // RIICHI_STICK,
         "red_fives": referee.marked_in_win(seat, referee.offer_seat) if red_fives else 0,
-    }
+    } | ({} if liable is None else {"pao": liable})
+
+
+def liable_seat(referee: Referee, seat: int) -> int | None:
+    """責任払い (option ``pao``): the seat whose discard the winner claimed for the last of his three dragon or four
+    wind pungs or kans (四槓子's fourth kan under ``pao_suukantsu``), all of them declared; ``None`` when none is."""
+    options = referee.ruleset.options
+    if not options["pao"]:
+        return None
+    melds = referee.seats[seat].melds
+    sets = [[meld for meld in melds if meld.kind is not MeldKind.CHOW and meld.tile in faces] for faces in PAO_FACES]
+    if options["pao_suukantsu"]:  # an added kan is no claim: its pung's feeder is not liable for the fourth kan
+        sets.append([meld for meld in melds if meld.kind is MeldKind.KONG and not meld.is_added_kong])
+    for made, faces in zip(sets, (*PAO_FACES, range(MAX_KANS)), strict=False):
+        if len(made) == len(faces) and made[-1].supplier is not None:
+            return (seat - made[-1].supplier) % len(referee.seats)
+    return None
 
 
 def _faces(referee: Referee, tiles: list[int | None]) -> str:

@@ -4,6 +4,7 @@ four kans, and red fives as the set's marked copies."""
 
 from __future__ import annotations
 
+from engine.actions import Action
 from engine.referee import Referee
 from engine.tiles import parse_tile
 from tests.engine.rulesets.riichi.at_table import K, act, next_turn, passes, refused, riichi, tsumogiri, yaku
@@ -104,3 +105,19 @@ def test_a_red_five_discarded_counts_for_the_player_winning_on_it() -> None:
     act(referee, K.HU, 1)
     passes(referee)
     assert yaku(referee, 1)["aka_dora"] == 1 and referee.seats[1].marked == {parse_tile("5p"): 1}
+
+
+def test_a_discard_names_the_red_five_when_the_seat_holds_a_plain_one_too() -> None:
+    referee = stacked(riichi(red_fives=True), {0: "0p5p" + JUNK[:-2], 1: "123m456m789m111z5p"})
+    assert referee.apply(Action(K.DISCARD, 0, parse_tile("5p"), marked=True)).ok
+    assert referee.offer_marked and not referee.seats[0].marked
+    act(referee, K.HU, 1)
+    passes(referee)
+    assert yaku(referee, 1)["aka_dora"] == 1
+
+
+def test_a_marked_action_reads_back_from_its_json() -> None:
+    action = Action(K.DISCARD, 0, parse_tile("5p"), marked=True)
+    assert action.to_dict() == {"kind": "discard", "seat": 0, "tile": "5p", "marked": True}
+    assert Action.from_dict(action.to_dict()) == action
+    assert "marked" not in Action(K.DISCARD, 0, parse_tile("5p")).to_dict()
