@@ -19,6 +19,8 @@ from controller.config import SERVICE_RANGES, check_state_dir, load_config, span
 from controller.errors import ConfigError, TableStopped
 from controller.jsonin import read_json
 from controller.ops.doctor import checks
+from controller.replay import add_parser as add_replay_parser
+from controller.replay import replay
 from controller.service.journal import Journal
 from controller.service.records import describe_result, hand_log, run_records
 from controller.service.service import journal_path
@@ -375,6 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="people: the service sees only the camera and the seat buttons; on the simulated table the bots play "
         "as people, unseen (default: bots)",
     )
+    add_replay_parser(commands)
     history = commands.add_parser("history", help="the journaled hands of a run: JSON records or readable logs")
     history.add_argument("--config", type=Path, help="TOML configuration (for its state directory)")
     history.add_argument("--state", help="journal directory (default: the configuration's)")
@@ -522,6 +525,7 @@ def _main(argv: list[str], stdin: TextIO | None, stdout: TextIO | None) -> int:
         "history": _history,
         "doctor": _doctor,
         "fleet": _fleet,
+        "replay": lambda args, out: replay(args, source, out),
     }
     try:
         code = _command(args, commands, source, out)

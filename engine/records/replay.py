@@ -154,9 +154,14 @@ def _record_deltas(hand: HandRecord) -> tuple[int, ...]:
 
 
 def _win_detail(ruleset: Ruleset, seat: int, score: dict[str, Any]) -> dict[str, Any]:
-    """What the referee scored for a winner: han, fu, points and yaku (riichi), the fans (MCR)."""
-    keys = ("han", "fu", "points", "limit", "yaku") if ruleset.id == "riichi" else ("total", "fans")
-    return {"seat": seat, **{key: score[key] for key in keys if key in score}}
+    """What the referee scored for a winner: han, fu, points (the hand's value before honba and sticks), the limit and
+    the yaku (riichi), the fans (MCR)."""
+    if ruleset.id != "riichi":
+        return {"seat": seat, "total": score["total"], "fans": score["fans"]}
+    points = score["breakdown"]["hand"][str(seat)]
+    return {"seat": seat, "han": score["han"], "fu": score["fu"], "points": points, "limit": score["limit"]} | {
+        "yaku": score["yaku"]
+    }
 
 
 class _Walk:
