@@ -95,9 +95,15 @@ def _next_actions(referee: Referee, bots: list[SimpleBot]) -> list[Action]:
     return answers
 
 
+def bot_type(ruleset: Ruleset) -> type[SimpleBot]:
+    """The players of the ruleset's hands, here and at the table service (``controller.service.players``): a simple
+    bot would make moves the ruleset refuses (riichi's 喰い替え) or hands it cannot score (no yaku)."""
+    return BOTS.get(ruleset.id, SimpleBot)
+
+
 def bots_for(ruleset: Ruleset, hand_seed: int) -> list[SimpleBot]:
     """The four players of one hand, each with its own seeded random source."""
-    bot = BOTS.get(ruleset.id, SimpleBot)
+    bot = bot_type(ruleset)
     return [bot(seat, random.Random(hand_seed + seat)) for seat in range(SEATS)]
 
 

@@ -12,11 +12,13 @@ import random
 from engine.actions import Action, ActionKind
 from engine.bots import SimpleBot
 from engine.referee import Phase, Referee
+from engine.simulation import bot_type
 
 
 def _bot(seat: int, hand_seed: int, referee: Referee) -> SimpleBot:
+    """The ruleset's bot (``engine.simulation.bot_type``: riichi's keeps 喰い替え and a yaku) for one decision."""
     opened_at = len(referee.history) - len(referee.responses)  # constant while the answers to one offer come in
-    return SimpleBot(seat, random.Random(f"{hand_seed}/{opened_at}/{seat}"))
+    return bot_type(referee.ruleset)(seat, random.Random(f"{hand_seed}/{opened_at}/{seat}"))
 
 
 def next_action(referee: Referee, hand_seed: int) -> Action:

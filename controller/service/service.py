@@ -33,7 +33,7 @@ from controller.config import Config
 from controller.display.hints import hint
 from controller.display.view import TableView
 from controller.display.web import DisplayServer
-from controller.errors import JournalError, TableStopped
+from controller.errors import ControllerError, JournalError, TableStopped
 from controller.people import watch
 from controller.people.watch import Corrections
 from controller.service.cycle import TableCycle, table_history
@@ -116,6 +116,8 @@ class Service:
         """The camera path's figures over the run (``service.camera = "sim"``)."""
         self._table_camera: watch.TableCamera | None = None
         """People playing: the overhead camera, opened with the first hand it watches."""
+        self._refused: str | None = None
+        """Why the referee refused the last action recorded, if it did."""
 
     # -- the run ------------------------------------------------------------------------------------------
 
@@ -260,6 +262,7 @@ class Service:
             action = event.data["action"]
             what = describe_action(action)
             answer = "ok" if verdict.ok else f"ILLEGAL: {verdict.reason}"
+            self._refused = None if verdict.ok else verdict.reason
             follow = f" ({'; '.join(verdict.events)})" if verdict.events else ""
             log.info("hand %d: %s: %s%s", hand.record.number, what, answer, follow)
         elif event.kind is not EventKind.FAULT:
@@ -349,8 +352,15 @@ class Service:
                 return
             action = next_action(referee, hand.record.seed)
             self.sleep(pause)
+            moves = len(referee.history)
             self._move(hand, camera, action)
             self._presses(hand, camera)
+            if len(referee.history) == moves:
+                raise ControllerError(
+                    f"hand {hand.record.number}: the referee refused the bot's move {describe_action(action.to_dict())}"
+                    f" ({self._refused}); the bots decide from the referee's state alone, so they would make it again "
+                    "and again: the run stops (a bot's fault: keep the journal for the report)"
+                )
 
     def _move(self, hand: HandState, camera: SimCamera | None, action: Action) -> None:
         """A bot's move as the table sees it: a claim or a hu by the seat's button (the simulated finger presses
