@@ -11,8 +11,22 @@ copy (a red five); a marked copy left unnamed goes to a place nobody named.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from functools import lru_cache
 
-from engine.procedure import NewHand, ProcedureError, Wall, WallBreak, WallLayout, break_wall, deal_marked
+from engine.procedure import (
+    NewHand,
+    ProcedureError,
+    Source,
+    Wall,
+    WallBreak,
+    WallLayout,
+    WallState,
+    break_wall,
+    deal_marked,
+    draw_replacement,
+)
+from engine.procedure.wall import take
 from engine.rulesets.base import Ruleset
 from engine.tiles import Tile
 
@@ -22,9 +36,19 @@ DICE = (3, 4)
 """The throw of a stacked hand: any throw deals the same hands, as the wall is built for it."""
 
 
-def _break(ruleset: Ruleset, dealer: int) -> WallBreak:
-    stacks = WallLayout.for_size(ruleset.tile_set.size).stack_counts
+def _break(size: int, dealer: int) -> WallBreak:
+    stacks = WallLayout.for_size(size).stack_counts
     return break_wall(dealer, DICE, None, "one_throw", stacks_per_wall=stacks)
+
+
+@lru_cache(maxsize=16)
+def _probe(size: int, reserved: int, dealer: int) -> tuple[tuple[tuple[int, ...], ...], WallState]:
+    """The places each seat is dealt from, and the wall once dealt: a wall whose faces are its own places, dealt
+    (the same for every hand of a size, reserve and dealer, so dealt once)."""
+    layout = WallLayout.for_size(size)
+    probe = Wall.build(list(range(size)), _break(size, dealer), layout, reserved)
+    places, _ = deal_marked(probe, dealer)
+    return tuple(tuple(seat) for seat in places), probe.state  # type: ignore[arg-type]
 
 
 def _wall(
@@ -32,7 +56,7 @@ def _wall(
 ) -> Wall:
     layout = WallLayout.for_size(ruleset.tile_set.size)
     reserved = ruleset.reserved_tiles if reserved is None else reserved
-    return Wall.build(faces, _break(ruleset, dealer), layout, reserved, marked=marked)
+    return Wall.build(faces, _break(len(faces), dealer), layout, reserved, marked=marked)
 
 
 def stacked_hand(
@@ -52,11 +76,14 @@ def stacked_hand(
     at a drawn game instead of the ruleset's (``Ruleset.reserved_tiles``), where the wall ran out sooner. Raises
     ``ProcedureError`` when the tiles named are more than the set holds."""
     size = ruleset.tile_set.size
-    probe = _wall(ruleset, list(range(size)), dealer)  # faces = places, to learn which place goes where
-    dealt_places, _ = deal_marked(probe, dealer)
-    draw_places = [probe.draw() for _ in draws]
-    tail_places = [probe.draw_replacement() for _ in replacements]
-    state, bonus = probe.state, ruleset.bonus_indicators
+    dealt_places, dealt = _probe(size, ruleset.reserved_tiles, dealer)
+    heads = dealt.standing()[: len(draws)]  # the head draws in order, taken at once (a wall step checks the state)
+    state = take(dealt, heads, Source.HEAD)[0]
+    tail_places = []
+    for _ in replacements:
+        state, place = draw_replacement(state)
+        tail_places.append(place)
+    draw_places, bonus = [dealt.faces[index] for index in heads], ruleset.bonus_indicators
     stacks = [state.stack_from_tail(bonus.first_stack + k) for k in range(len(indicators))] if bonus else []
     placed = [
         *((places, hands.get(seat, ())) for seat, places in enumerate(dealt_places)),
@@ -72,10 +99,13 @@ def stacked_hand(
             faces[place] = tile  # type: ignore[index]
             if mark and ruleset.tile_set.marked:
                 marked.append(place)  # type: ignore[arg-type]
-    wall = _wall(ruleset, _filled(ruleset, faces, marked), dealer, marked, reserved)
-    dealt, dealt_marks = deal_marked(wall, dealer)
-    flowers: list[list[Tile]] = [[] for _ in dealt]
-    return NewHand(dealer, DICE, None, _break(ruleset, dealer), dealt, flowers, None, wall, dealt_marks)
+    full = _filled(ruleset, faces, marked)
+    wall = _wall(ruleset, full, dealer, marked, reserved)
+    wall.state = replace(wall.state, removed=dealt.removed)  # dealt as the probe was: the same places
+    hands_dealt: list[list[Tile | None]] = [[full[place] for place in places] for places in dealt_places]  # type: ignore[index]
+    marks = [[full[place] for place in places if place in marked] for places in dealt_places]  # type: ignore[index]
+    flowers: list[list[Tile]] = [[] for _ in hands_dealt]
+    return NewHand(dealer, DICE, None, _break(size, dealer), hands_dealt, flowers, None, wall, marks)
 
 
 def _filled(ruleset: Ruleset, faces: list[Tile | None], marked: list[int]) -> list[Tile]:

@@ -207,12 +207,13 @@ class _Walk:
         return number + 1
 
     def _draw(self, number: int, move: Draw) -> None:
-        """A replacement after a kan and the dealer's first draw were made by the referee itself."""
+        """A replacement after a kan and the dealer's first draw were made by the referee itself; a draw on a discard
+        nobody answered is the next seat's draw, which tells the referee that all passed (the table's shortcut)."""
         replacement, first, self.replacement, self.first_draw = self.replacement, self.first_draw, False, False
-        self._pass_all(number)
-        if replacement or first:
-            return
-        self._apply(number, Action(ActionKind.DRAW, move.seat))
+        if replacement or first or self.referee.phase is not Phase.CLAIMS or self.referee.responses:
+            self._pass_all(number)
+        if not (replacement or first):
+            self._apply(number, Action(ActionKind.DRAW, move.seat))
 
     def _call(self, number: int, call: Call) -> None:
         self.replacement = call.kind in _KAN_CALLS
