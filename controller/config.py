@@ -17,7 +17,6 @@ from controller.people.witness import people_can_play
 from controller.service.journal import SYNCHRONOUS
 from controller.voice.phrases import VOICES
 from engine.errors import MjtableError
-from engine.rulesets.base import Ruleset
 from engine.rulesets.registry import get_ruleset
 from firmware_bridge.config import BridgeConfig
 from hw_tests.firmware import LAUNCHERS
@@ -40,17 +39,6 @@ def parse_mqtt_url(text: str) -> tuple[str, int, bool]:
     if len(port) > 5 or not 0 < int(port) <= 65535:
         raise ConfigError(f"mqtt.url: port {port[:12]} out of range 1-65535")
     return host.strip("[]"), int(port), scheme == "mqtts"
-
-
-def table_ruleset(rules: str, options: dict[str, Any]) -> Ruleset:
-    """The ruleset the table plays: a known id with valid options, whose hands the shared referee plays."""
-    ruleset = get_ruleset(rules, options)
-    if not ruleset.played_by_referee:
-        raise ConfigError(
-            f"ruleset {rules!r} has its own table and is not played by the table service yet "
-            "(its hands run in 'mjtable simulate'; 'mjtable settle' scores them)"
-        )
-    return ruleset
 
 
 # The range of every number of [service]; the command line's flags check theirs against the same table.
@@ -136,7 +124,7 @@ class ServiceSection(_Section):
 
     def __post_init__(self) -> None:
         try:
-            ruleset = table_ruleset(self.rules, self.options)
+            ruleset = get_ruleset(self.rules, self.options)
         except MjtableError as error:
             raise ConfigError(f"service.rules/options: {error}") from None
         if self.players == "people" and (why := people_can_play(ruleset)) is not None:

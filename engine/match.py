@@ -372,6 +372,12 @@ class Match:
         """The scores by seat this hand (``scores`` are by player)."""
         return tuple(self.scores[player] for player in self.seating)
 
+    def deal_facts(self) -> dict[str, Any]:
+        """What the match carries into its next hand beside the dealer and the winds, as ``Referee.deal`` takes it:
+        本場, the stakes on the table and, where it keeps points (``standings``), each seat's points."""
+        scores = self.seat_scores() if self.standings is not None else None
+        return {"honba": self.deal.honba, "pot": self.pot, "scores": scores}
+
     def ranking(self) -> list[int]:
         """Players from first to last: points, then seat order from the first dealer (起家優先)."""
         first = self.deal.first_dealer

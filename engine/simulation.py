@@ -116,9 +116,7 @@ def deal_hand(ruleset: Ruleset, hand_seed: int, match: Match) -> Referee:
         deal.dealer,
         round_wind=deal.round_wind,
         consecutive_dealer=deal.consecutive_dealer,
-        honba=deal.honba,
-        pot=match.pot,  # type: ignore[arg-type]
-        scores=match.seat_scores() if match.standings is not None else None,
+        **match.deal_facts(),
     )
 
 

@@ -19,7 +19,7 @@ from contextlib import ExitStack
 from types import TracebackType
 from typing import Any
 
-from controller.config import Config, table_ruleset
+from controller.config import Config
 from controller.display.view import TableView
 from controller.errors import ConfigError
 from controller.fleet.mqtt_link import MqttLink
@@ -31,6 +31,7 @@ from controller.service.journal import Journal
 from controller.service.service import Emit, Service, journal_path, serve
 from controller.service.shutdown import Terminated, safe_stop, terminate_on_sigterm
 from engine.actions import Verdict
+from engine.rulesets.registry import get_ruleset
 
 log = logging.getLogger(__name__)
 
@@ -171,7 +172,7 @@ class TableDaemon:
         rules, options = request.get("rules"), request.get("options", {})
         if not isinstance(rules, str) or not isinstance(options, dict):
             raise ConfigError('expected "rules": "<id>" and optionally "options": {...}')
-        table_ruleset(rules, options)  # an unknown id or option, or one the table cannot play, is the reply's error
+        get_ruleset(rules, options)  # an unknown id or option is the reply's error
         self.next_rules = (rules, options)
         return f"rules {rules} from the next match (start_match starts one)"
 

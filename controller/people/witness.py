@@ -60,6 +60,8 @@ _OFFER = (Phase.CLAIMS, Phase.ROB)
 _VOID_OF_PRESSES = {presses: make_tile(suit, 1) for suit, presses in VOID_PRESSES.items()}
 _RANK = {ActionKind.HU: 0, ActionKind.KONG: 1, ActionKind.PUNG: 1, ActionKind.CHI: 2}
 """Claim priority as the witness resolves early: hu, then pung / kong, then chi (the referee still picks)."""
+STANDARD_RANKS = 9
+"""The ranks of the engine's suits, the faces the camera's reader and enrolment know (``engine.tiles``)."""
 WINDOW = 12
 """Inputs kept to be read again: enough to reach back from a winner's hand, past the presses and the take, to the
 discard it won on (and the one before it: a flower read as a discard shows at the next discard)."""
@@ -831,8 +833,15 @@ def people_can_play(ruleset: Ruleset) -> str | None:
     what the ruleset needs and the camera never sees (faces in the wall, dealt hands). Rules the referee checks only
     on known hands (漏胡, Sichuan's 最后四张必须胡) do not refuse a ruleset: players keep them themselves."""
     reasons = []
-    if not ruleset.played_by_referee:
-        reasons.append("it is played on a table of its own, not under the shared referee")
+    if ruleset.tile_set.ranks != STANDARD_RANKS:
+        ranks = ruleset.tile_set.ranks
+        reasons.append(f"its tiles have ranks 1-{ranks} (十万), which the camera's reader has no faces for yet")
+    if ruleset.bonus_indicators is not None:
+        reasons.append("its bonus indicators (dora) are turned up in the dead wall, which the camera does not read yet")
+    if ruleset.ready_declaration is not None:
+        reasons.append("its ready declaration (立直) is a discard laid sideways, which the camera does not read yet")
+    if ruleset.tile_set.marked:
+        reasons.append("its marked copies (red fives 0m 0p 0s) the camera's reader does not tell from the others yet")
     wildcards = ruleset.wildcards
     if wildcards is not None and wildcards.indicator is not None:
         reasons.append("its wildcard is told by a tile turned from the wall, which the camera never reads")

@@ -18,6 +18,7 @@ from engine.actions import Action, Verdict
 from engine.referee import Phase, Referee
 from engine.rulesets.base import Ruleset
 from engine.rulesets.registry import get_ruleset
+from engine.settlement import Amount
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,11 @@ class HandRecord:
     """``people``: the referee observes (``Referee.observe``), moves come from the camera and the buttons."""
     id: int = 0
     match_id: int = 0
+    honba: int = 0
+    """What the match carried into the hand (``Match.deal_facts``): 本場, the stakes on the table and, where the match
+    keeps points (riichi), each seat's points. The journal derives them from the match state the hand before left."""
+    pot: Amount = 0
+    scores: tuple[Amount, ...] | None = None
 
     def ruleset(self) -> Ruleset:
         return get_ruleset(self.rules, self.options)
@@ -140,6 +146,7 @@ class HandState:
         self.dice = (values[0], values[1])
         self.fault = None
         winds = {"round_wind": record.round_wind, "consecutive_dealer": record.consecutive_dealer}
+        winds |= {"honba": record.honba, "pot": record.pot, "scores": record.scores}
         if record.players == "people":
             self.referee = Referee.observe(self.ruleset, record.dealer, self.dice, **winds)
             self.witness = Witness(self.referee)

@@ -32,7 +32,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -559,21 +559,23 @@ class Journal:
             for r in rows
         ]
 
-    def _match(self, where: str, text: Any) -> Match:
+    def _match(self, where: str, text: Any, column: str = "state") -> Match:
         """A match state as the service wrote it; anything else (another type, a value out of range) is named."""
-        data = self._json(where, "state", text, dict)
+        data = self._json(where, column, text, dict)
         try:
             match = Match.from_dict(data)
             same = match.to_dict() == data
         except (MjtableError, KeyError, TypeError, ValueError, AttributeError) as error:
-            raise self._bad(f"{where}, column state", f"not a match state ({type(error).__name__}: {error})") from None
+            raise self._bad(
+                f"{where}, column {column}", f"not a match state ({type(error).__name__}: {error})"
+            ) from None
         deal = match.deal
         seats = (deal.dealer, deal.first_dealer, deal.round_wind)
         ranged = all(_within(seat, 0, 3) for seat in seats) and _within(deal.consecutive_dealer, 1, 2**31)
         scores = len(match.scores) == 4 and all(_amount(score) for score in match.scores)
         seating = len(match.seating) == 4 and all(_within(seat, 0, 3) for seat in match.seating)
         if not (same and ranged and scores and seating and set(match.seating) == {0, 1, 2, 3}):
-            raise self._bad(f"{where}, column state", "not a match state the service writes (a value out of range)")
+            raise self._bad(f"{where}, column {column}", "not a match state the service writes (a value out of range)")
         return match
 
     def start_match(self, run_id: int, number: int, match: Match, at: float) -> MatchRecord:
@@ -586,14 +588,33 @@ class Journal:
     # -- hands and events ---------------------------------------------------------------------------------
 
     def hands(self, run_id: int) -> list[tuple[HandRecord, dict[str, Any] | None]]:
-        """Every hand of a run in order, with its result (``None`` while it is being played)."""
+        """Every hand of a run in order, with its result (``None`` while it is being played). What the match carried
+        into each hand (``HandRecord.honba``, ``pot``, ``scores``) is the match state the hand before in its match
+        left (``hands.match_state``), or for a match's first hand the ruleset's start of a match."""
         rows = self._rows(
             "SELECT h.id, h.match_id, h.number, h.seed, h.dealer, h.round_wind, h.consecutive_dealer, h.rules, "
-            "h.options, h.result, h.players FROM hands h JOIN matches m ON h.match_id = m.id WHERE m.run_id = ? "
-            "ORDER BY h.number",
+            "h.options, h.result, h.players, h.match_state FROM hands h JOIN matches m ON h.match_id = m.id "
+            "WHERE m.run_id = ? ORDER BY h.number",
             (run_id,),
         )
-        return [self._hand(run_id, row) for row in rows]
+        hands: list[tuple[HandRecord, dict[str, Any] | None]] = []
+        left: dict[int, Match] = {}
+        """The match state each match's last finished hand left."""
+        for row in rows:
+            record, result = self._hand(run_id, row[:-1])
+            where = f"run {run_id} hand {record.number} (hands row {record.id})"
+            before = left.get(record.match_id) or self._match_start(where, record)
+            hands.append((replace(record, **before.deal_facts()), result))
+            if row[-1] is not None:
+                left[record.match_id] = self._match(where, row[-1], "match_state")
+        return hands
+
+    def _match_start(self, where: str, record: HandRecord) -> Match:
+        """The start of the match whose first hand ``record`` is (its dealer deals first)."""
+        try:
+            return record.ruleset().start_match(record.dealer)
+        except MjtableError as error:
+            raise self._bad(f"{where}, columns rules, options", str(error)) from None
 
     def _hand(self, run_id: int, row: tuple[Any, ...]) -> tuple[HandRecord, dict[str, Any] | None]:
         hand_id, match_id, number, seed, dealer, round_wind, consecutive, rules, options, result, players = row

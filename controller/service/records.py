@@ -107,6 +107,9 @@ def hand_log(data: dict[str, Any]) -> str:
         f"hand {data['number']} · {data['rules']} · seed {data['seed']} · dealer seat {data['dealer']} · "
         f"round wind {WIND_NAMES['ESWN'.index(data['round_wind'])]} · dealer's hand {data['consecutive_dealer']}"
     ]
+    if data.get("scores") is not None:
+        points = ", ".join(f"seat {seat} {score}" for seat, score in enumerate(data["scores"]))
+        lines.append(f"  {data['honba']}本場 · on the table {data['pot']} · points {points}")
     if data.get("chained", "when written") != "when written":
         lines.append(f"  (journal chained {data['chained']})")
     for event in data["events"]:
@@ -126,7 +129,28 @@ def hand_log(data: dict[str, Any]) -> str:
             lines.append(f"    {fan['name_zh']} {fan['name_en']}: {fan['points']}{times}")
     payments = ", ".join(f"seat {seat} {amount:+}" for seat, amount in result["payments"].items())
     lines.append(f"  payments: {payments}")
+    if (facts := table_facts(result)) is not None:
+        lines.append(f"  {facts}")
     return "\n".join(lines)
+
+
+def table_facts(result: dict[str, Any]) -> str | None:
+    """What a hand of a match that keeps points leaves on the board (``controller.service.outcome``): the round and
+    本場, the ready declarations, the bonus indicators, the points after it and the sticks on the table."""
+    if "round" not in result:
+        return None
+    parts = [f"{result['round']} {result['honba']}本場"]
+    if result.get("declared_ready"):
+        parts.append("立直 riichi seat " + ", ".join(map(str, result["declared_ready"])))
+    if result.get("bonus_indicators"):
+        parts.append(f"dora indicators {result['bonus_indicators']}")
+    if result.get("abortive"):
+        parts.append(f"abortive draw {result['abortive']}")
+    parts.append(f"points {result['scores']}, on the table {result['on_table']}")
+    if "final_standings" in result:
+        places = ", ".join(f"seat {place['player']} {place['result']:+}" for place in result["final_standings"])
+        parts.append(f"final: {places}")
+    return " · ".join(parts)
 
 
 def describe_result(result: dict[str, Any]) -> str:
@@ -146,4 +170,5 @@ def describe_result(result: dict[str, Any]) -> str:
             )
             parts.append(f"seat {win['seat']} hu 和 {win['hand']}, {win['score']['total']} ({fans})")
         outcome = "; ".join(parts)
-    return f"{head} {outcome}; scores {result['scores']}"
+    facts = table_facts(result)
+    return f"{head} {outcome}; " + (facts if facts is not None else f"scores {result['scores']}")

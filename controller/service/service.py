@@ -42,12 +42,12 @@ from controller.service.hand import HandRecord, HandState
 from controller.service.inputs import Button
 from controller.service.journal import Journal, MatchRecord, RunRecord
 from controller.service.nextwalls import SETTLE_AT, NextWalls, fault_code
+from controller.service.outcome import hand_result
 from controller.service.players import next_action
 from controller.service.tableside import TableSide, open_table
 from controller.service.tail import table_ahead
 from controller.voice.voice import Voice, open_voice
 from engine.actions import Action, ActionKind, Verdict
-from engine.match import Match
 from engine.referee import Phase
 from engine.rulesets.registry import get_ruleset
 from engine.tiles import WIND_LETTERS, format_tiles, tile_code
@@ -189,8 +189,7 @@ class Service:
         if matches and not matches[-1].finished:
             return matches[-1]
         number = len(matches)
-        rotation = get_ruleset(run.rules, run.options).rotation
-        match = Match.start(rotation, first_dealer(run.seed, number))
+        match = get_ruleset(run.rules, run.options).start_match(first_dealer(run.seed, number))
         log.info("match %d: first dealer seat %d", number, match.deal.dealer)
         return self.journal.start_match(run.id, number, match, self.clock())
 
@@ -213,6 +212,7 @@ class Service:
                 run.options,
                 run.players,
                 match_id=match.id,
+                **match.match.deal_facts(),
             )
             record = self.journal.start_hand(record, self.clock())
             state = HandState.start(record)
@@ -466,22 +466,7 @@ class Service:
         assert referee is not None and referee.result is not None
         after = match.match.record_hand(referee.result)
         record = hand.record
-        result = {
-            "hand": record.number,
-            "match": match.number,
-            "seed": record.seed,
-            "dealer": record.dealer,
-            "round_wind": WIND_LETTERS[record.round_wind],
-            "dice": list(hand.dice or ()),
-            "actions": len(referee.history),
-            **{key: value for key, value in referee.result.to_dict().items() if key != "wins"},
-            "wins": [win.to_dict() for win in referee.wins],
-            "scores": list(after.scores),
-        }
-        if hand.voided:
-            result["voided"] = True
-        if hand.void_reason is not None:
-            result["void_reason"] = hand.void_reason
+        result = hand_result(hand, match.match, after, match.number)
         done = run.hands is not None and record.number + 1 >= run.hands
         match = replace(match, match=after, finished=after.game_over)
         run = replace(run, finished=done)

@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING
 
 from gpiozero.pins.mock import MockFactory
 
-from controller.config import Config, table_ruleset
+from controller.config import Config
 from controller.service.inputs import SeatInputs, SimHands
+from engine.rulesets.registry import get_ruleset
 from firmware_bridge.errors import BridgeTimeout, CommandRejected
 from firmware_bridge.gpio import Panel, host_pin_factory
 from firmware_bridge.messages import Hatch, Message, MsgType, Snapshot
@@ -145,7 +146,7 @@ def _people_table(stack: ExitStack, config: Config, hands: SimHands) -> PeopleTa
 
     renderer = open_renderer()
     stack.callback(renderer.close)
-    ruleset = table_ruleset(config.service.rules, config.service.options)
+    ruleset = get_ruleset(config.service.rules, config.service.options)
     state_file, window = config.service.state_path / "people-table.json", config.service.claim_window_s
     return PeopleTable(ruleset, renderer, hands, state_file, give_up_s=4 * window)  # well past any window
 

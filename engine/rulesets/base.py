@@ -202,13 +202,6 @@ class Ruleset(ContractQueries, ABC):
         return False
 
     @property
-    def played_by_referee(self) -> bool:
-        """Whether the table service plays this ruleset's hands. The shared referee plays every ruleset's
-        (``mjtable simulate``); riichi and 十万 say no until the service, the journal, the camera, the seat buttons
-        and the voice know riichi's declaration and dora indicators and 十万's tens (issue 25, the service)."""
-        return True
-
-    @property
     def horse_tiles(self) -> int:
         """买马: horse tiles each player receives at the start (推倒胡); 0 = none."""
         return 0

@@ -47,17 +47,20 @@ def test_doctor_names_what_is_wrong(tmp_path):
     assert code == 1 and len(answers) == 1 and "nope" in answers[0]["detail"]
 
 
-def test_a_ruleset_the_referee_does_not_play_is_refused_by_name(tmp_path):
-    """riichi and 十万 play on their own tables in ``mjtable simulate``; the table service must not run them
-    under the shared (Chinese) referee, where their hands would be judged by the wrong rules."""
+def test_riichi_and_shiwan_are_played_by_bots_and_refused_to_people_with_what_the_camera_cannot_read(tmp_path):
+    """The table service plays riichi and 十万 with bots; people play by the camera, which reads neither riichi's
+    dora indicators and sideways discards nor 十万's tens yet: the configuration says so by name."""
     config = tmp_path / "mjtable.toml"
-    for rules in ("riichi", "shiwan"):
-        config.write_text(f'[service]\nrules = "{rules}"\nstate_dir = "{tmp_path}"\n')
+    unread = {"riichi": ("dora", "dead wall", "立直", "sideways"), "shiwan": ("ranks 1-10",)}
+    for rules, words in unread.items():
+        config.write_text(f'[service]\nrules = "{rules}"\nstate_dir = "{tmp_path}"\n[http]\nlisten = "off"\n')
+        assert _doctor(config)[0] == 0
+        config.write_text(f'[service]\nrules = "{rules}"\nplayers = "people"\nstate_dir = "{tmp_path}"\n')
         code, answers = _doctor(config)
         assert code == 1 and len(answers) == 1
-        assert f"ruleset {rules!r} has its own table" in answers[0]["detail"]
-    config.write_text(f'[service]\nrules = "sichuan"\nstate_dir = "{tmp_path}"\n[http]\nlisten = "off"\n')
-    assert _doctor(config)[0] == 0
+        detail = answers[0]["detail"]
+        assert f"people cannot play {rules} at a camera table yet" in detail
+        assert all(word in detail for word in words), detail
 
 
 def _port_after_a_run() -> int:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from controller.config import Config
 from controller.errors import ControllerError
 from controller.service import players
+from controller.service.hand import HandRecord
 from controller.service.journal import Journal
 from controller.service.service import Service, journal_path
 from controller.service.tableside import open_table
@@ -65,3 +69,48 @@ def test_a_bot_move_the_referee_refuses_stops_the_run_with_its_reason(tmp_path, 
         ((hand, _),) = journal.hands(journal.runs()[-1].id)
         refused = [event for event in journal.events(hand.id) if event.kind == "action"]
     assert len(refused) == 1, "one refused move journaled, not an endless run of them"
+
+
+def _run(tmp_path: Path, rules: str, hands: int, seed: int, **options: Any) -> list[tuple[HandRecord, dict[str, Any]]]:
+    """The run played by the bots on the simulated table; every hand's record (as the journal gives it back) and
+    its result."""
+    config = Config().with_service(
+        http="off", state_dir=str(tmp_path), rules=rules, options=options, seed=seed, hands=hands, speed=1000.0
+    )
+    with Journal(journal_path(config)) as journal, open_table(config) as side:
+        summary = Service(config, side, journal, lambda line: None).run()
+        assert summary["hands"] == hands and "stopped" not in summary
+        played = journal.hands(journal.runs()[-1].id)
+    assert all(result is not None for _, result in played)
+    return played  # type: ignore[return-value]
+
+
+def test_a_riichi_run_keeps_the_match_of_the_ruleset_from_hand_to_hand(tmp_path):
+    """25,000 each, 本場 and the sticks on the table carried into the next deal, dealer repeats, the 東風戦 ending the
+    match by its own rules (a new one starting from 25,000), the riichi facts in every result."""
+    played = _run(tmp_path, "riichi", 10, 3, length="tonpuusen")
+    first, _ = played[0]
+    assert (first.honba, first.pot, first.scores) == (0, 0, (25_000,) * 4)
+    for (record, result), (following, _) in pairwise(played):
+        assert sum(result["scores"]) + result["on_table"] == 100_000
+        assert result["round"][0] == "東" and result["honba"] == record.honba
+        assert "|" not in "".join(win["hand"] for win in result["wins"]), "no MCR situation block"
+        assert isinstance(result["declared_ready"], list) and result["bonus_indicators"]
+        if "final_standings" in result:
+            assert following.match_id != record.match_id
+            assert (following.honba, following.pot, following.scores) == (0, 0, (25_000,) * 4)
+            continue
+        repeats = result["drawn"] or record.dealer in result["winners"]
+        assert following.honba == (record.honba + 1 if repeats else 0)
+        assert (following.pot, list(following.scores or ())) == (result["on_table"], result["scores"])
+        assert following.dealer == record.dealer or not repeats or result.get("ready") is not None
+    assert any("final_standings" in result for _, result in played), "the 東風戦 ends within the run"
+    assert any(result["declared_ready"] for _, result in played) and any(r.honba for r, _ in played)
+
+
+def test_a_shiwan_run_writes_its_hands_in_its_own_tiles(tmp_path):
+    played = _run(tmp_path, "shiwan", 3, 2)
+    wins = [win["hand"] for _, result in played for win in result["wins"]]
+    ruleset = get_ruleset("shiwan")
+    assert wins and all(ruleset.parse_hand(hand) for hand in wins)
+    assert all("round" not in result for _, result in played), "十万 keeps no points from a start"

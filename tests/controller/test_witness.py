@@ -295,7 +295,9 @@ def test_people_cannot_play_what_the_camera_cannot_see():
     changsha = people_can_play(get_ruleset("changsha"))
     assert changsha is not None and "birds" in changsha and "dealt hands" in changsha
     assert "horses" in people_can_play(get_ruleset("tuidaohu"))  # type: ignore[operator]
-    assert "table of its own" in people_can_play(get_ruleset("riichi"))  # type: ignore[operator]
+    riichi = people_can_play(get_ruleset("riichi", {"red_fives": True}))
+    assert riichi is not None and all(word in riichi for word in ("dora", "sideways", "red fives"))
+    assert "ranks 1-10" in people_can_play(get_ruleset("shiwan"))  # type: ignore[operator]
     assert people_can_play(get_ruleset("basic")) is None
 
 

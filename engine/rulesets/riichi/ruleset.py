@@ -224,6 +224,11 @@ class RiichiRuleset(Ruleset):
         standings = Standings(start, (first, second, -second, -first), self.options["oka"], pot_to_first=True)
         return Match.start(self.rotation, first_dealer, start if self.options["bust"] else None, standings)
 
+    def format_hand(self, hand: Hand) -> str:
+        """The melds, the standing tiles and the winning tile, without MCR's situation block (``|EE0000``): a riichi
+        win's round, seat and flags are the result's own fields (round, 本場, the yaku)."""
+        return super().format_hand(replace(hand, situation=None, flowers=None))
+
     def read_tiles(self, text: str, where: str) -> list[Tile]:
         """Rank 0 is a red five (0m 0p 0s), read as a five; ``with_red_fives`` counts them."""
         return list(read_riichi_tiles(text, where))
@@ -261,11 +266,6 @@ class RiichiRuleset(Ruleset):
     def counts_ready_at_draw(self) -> bool:
         """Tenpai payments, and the dealer ready at an exhaustive draw keeps the deal."""
         return True
-
-    @property
-    def played_by_referee(self) -> bool:
-        """Not at the table service yet: it has no riichi declaration, dora indicator or red five to show."""
-        return False
 
     def win_facts(self, referee: Any, seat: int) -> dict[str, Any]:
         return hooks.win_facts(referee, seat, self.options["red_fives"])

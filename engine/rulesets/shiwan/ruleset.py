@@ -136,11 +136,6 @@ class ShiwanRuleset(Ruleset):
     def quick_win(self, referee: Any, seat: int, counts: list[int], offered: int | None) -> bool:
         return is_win(counts)
 
-    @property
-    def played_by_referee(self) -> bool:
-        """Not at the table service yet: its camera, display and journal write the engine's faces, not the tens."""
-        return False
-
     def waits_of(self, melds: Sequence[Meld], standing: Sequence[int]) -> tuple[list[int], int]:
         """SW-1's waits and shanten on the ten-rank suits; a tile whose four copies are in the hand is no wait."""
         held = [*standing, *(tile for meld in melds for tile in meld.tiles)]

@@ -1,0 +1,54 @@
+"""A finished hand's result line: what the referee and the match say of it, for the journal, the terminal, the display,
+the fleet and ``mjtable history``.
+
+Beside the wins and the payments, a match that keeps points (``engine.match.Standings``: riichi) gives the table's
+facts a parlor reads on its own board: the round (東1局) and its 本場, each seat's points after the hand, the sticks
+left on the table and, once the match is over, the final standings. A ruleset with ready declarations (riichi's 立直)
+names the seats that declared; one with bonus indicators (dora) the indicators face up. Each comes from the ruleset's
+general mechanisms (``Ruleset.ready_declaration``, ``bonus_indicators``), never from its name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.service.hand import HandState
+from engine.match import Match
+from engine.tiles import WIND_LETTERS
+
+ROUND_WINDS = "東南西北"
+
+
+def hand_result(hand: HandState, before: Match, after: Match, match_number: int) -> dict[str, Any]:
+    """The result line of ``hand``, played in the match ``before`` and leaving it ``after``."""
+    referee, record = hand.referee, hand.record
+    assert referee is not None and referee.result is not None
+    ruleset = referee.ruleset
+    result: dict[str, Any] = {
+        "hand": record.number,
+        "match": match_number,
+        "seed": record.seed,
+        "dealer": record.dealer,
+        "round_wind": WIND_LETTERS[record.round_wind],
+        "dice": list(hand.dice or ()),
+        "actions": len(referee.history),
+        **{key: value for key, value in referee.result.to_dict().items() if key != "wins"},
+        "wins": [win.to_dict(ruleset.format_hand) for win in referee.wins],
+        "scores": list(after.scores),
+    }
+    if before.standings is not None:
+        number = (record.dealer - before.deal.first_dealer) % 4 + 1
+        result |= {"round": f"{ROUND_WINDS[record.round_wind]}{number}局", "honba": record.honba, "on_table": after.pot}
+    if ruleset.ready_declaration is not None:
+        result["declared_ready"] = sorted(referee.ready)
+    if ruleset.bonus_indicators is not None:
+        result["bonus_indicators"] = ruleset.format_tiles(
+            tile for tile in referee.bonus_indicators() if tile is not None
+        )
+    if after.game_over and after.standings is not None:
+        result["final_standings"] = after.final_standings()
+    if hand.voided:
+        result["voided"] = True
+    if hand.void_reason is not None:
+        result["void_reason"] = hand.void_reason
+    return result
