@@ -125,5 +125,8 @@ def _filled(ruleset: Ruleset, faces: list[Tile | None], marked: list[int]) -> li
     filler = iter(rest)
     full = [tile if tile is not None else next(filler) for tile in faces]
     for kind in ruleset.tile_set.marked - set(marks):
-        marked.append(next(place for place in range(len(full)) if full[place] == kind and place not in named))
+        free = [place for place in range(len(full)) if full[place] == kind and place not in named]
+        if not free:
+            raise ProcedureError(f"stacked wall: every {ruleset.tile_code(kind)} is named plain; the set marks one")
+        marked.append(free[0])
     return full

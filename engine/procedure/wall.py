@@ -80,6 +80,11 @@ def _geometry(layout: WallLayout, first_take: StackRef, tail_order: str) -> _Geo
     return _Geometry(positions, bounds, tuple(tail))
 
 
+def _within(indices: Collection[int], size: int) -> bool:
+    """Whether every index is one of ``size`` places."""
+    return not indices or (min(indices) >= 0 and max(indices) < size)
+
+
 @dataclass(frozen=True)
 class WallState:
     """Everything the wall knows. ``faces`` are in head order; ``None`` = a face the referee cannot see."""
@@ -104,10 +109,11 @@ class WallState:
             raise ProcedureError(f"tail_order: expected 'top_first' or 'bottom_first', got {self.tail_order!r}")
         if self.reserve_mode not in ("fixed", "feeds_replacements"):
             raise ProcedureError(f"reserve_mode: expected 'fixed' or 'feeds_replacements', got {self.reserve_mode!r}")
+        # min/max rather than a check per index: every draw makes a new state (a replay draws thousands)
         indices = [removal.index for removal in self.removed]
-        if len(set(indices)) != len(indices) or any(not 0 <= i < len(self.faces) for i in indices):
+        if len(set(indices)) != len(indices) or not _within(indices, len(self.faces)):
             raise ProcedureError(f"wall.removed: places must be distinct indices 0-{len(self.faces) - 1}")
-        if any(not 0 <= i < len(self.faces) for i in self.marked):
+        if not _within(self.marked, len(self.faces)):
             raise ProcedureError(f"wall.marked: places must be indices 0-{len(self.faces) - 1}")
         seat, index = self.first_take.wall_of_seat, self.first_take.stack_index
         if not 1 <= index <= self.layout.stack_counts[seat]:

@@ -4,7 +4,10 @@ four kans, and red fives as the set's marked copies."""
 
 from __future__ import annotations
 
+import pytest
+
 from engine.actions import Action
+from engine.procedure import ProcedureError
 from engine.referee import Referee
 from engine.tiles import parse_tile
 from tests.engine.rulesets.riichi.at_table import K, act, next_turn, passes, refused, riichi, tsumogiri, yaku
@@ -121,3 +124,8 @@ def test_a_marked_action_reads_back_from_its_json() -> None:
     assert action.to_dict() == {"kind": "discard", "seat": 0, "tile": "5p", "marked": True}
     assert Action.from_dict(action.to_dict()) == action
     assert "marked" not in Action(K.DISCARD, 0, parse_tile("5p")).to_dict()
+
+
+def test_a_stacked_wall_names_a_set_with_no_place_for_its_red_five() -> None:
+    with pytest.raises(ProcedureError, match="every 5p is named plain"):
+        stacked(riichi(red_fives=True), {0: "5555p2468m1379p"})
