@@ -90,7 +90,7 @@ def _ending(line: dict[str, Any], payments: list[float], rules: str | None) -> d
 def result_view(line: dict[str, Any], rules: str | None) -> dict[str, Any]:
     """A hand's result line as the page shows it: each win with the winner's hand laid out, the hand's payments
     per seat, and for a drawn hand what it settled."""
-    wins = [{**win, **shown_hand(win["hand"])} for win in line["wins"]]
+    wins = [{**shown_hand(win["hand"]), **win} for win in line["wins"]]  # the referee's self_drawn over the notation's
     payments = per_seat(line.get("payments"))
     return {"drawn": line["drawn"], "wins": wins, "payments": payments, **_ending(line, payments, rules)}
 

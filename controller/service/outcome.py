@@ -33,7 +33,9 @@ def hand_result(hand: HandState, before: Match, after: Match, match_number: int)
         "dice": list(hand.dice or ()),
         "actions": len(referee.history),
         **{key: value for key, value in referee.result.to_dict().items() if key != "wins"},
-        "wins": [win.to_dict(ruleset.format_hand) for win in referee.wins],
+        "wins": [
+            {**win.to_dict(ruleset.format_hand), "self_drawn": win.context.discarder is None} for win in referee.wins
+        ],
         "scores": list(after.scores),
     }
     if before.standings is not None:

@@ -4,7 +4,8 @@ A claim is said when the referee grants it, not when a player answers: a pung an
 the same discard. A kong declared from the hand (concealed or added) is said when it is made, a win as 胡 or, drawn
 from the wall, 自摸 (each winner of a hand that goes on after a win, Sichuan's 血战, when he wins), followed by what
 the win brings its winner (its payments' gain, where the ruleset settles), a drawn hand as 流局 from the hand's result
-line (a voided hand is no drawn game and is not said), a discard by its tile's name.
+line (a voided hand is no drawn game and is not said), a discard by its tile's name, a ready declaration (riichi's
+立直, ``ActionKind.READY``) as riichi before its discard's name.
 What was granted is read from the referee's public state (its count of claims made, its wins) rather than from the
 verdict's words, which are for people.
 """
@@ -58,7 +59,9 @@ class Caller:
         calls: list[Call] = []
         if event.kind is EventKind.ACTION and verdict is not None and verdict.ok:
             action = event.data["action"]
-            if action["kind"] == "discard" and action.get("tile"):
+            if action["kind"] == "ready":  # 立直: said, then its discard like any other
+                calls.append(Call("riichi", action["seat"]))
+            if action["kind"] in ("discard", "ready") and action.get("tile"):
                 calls.append(Call("discard", action["seat"], action["tile"]))
             elif action["kind"] in _KONG_ACTIONS:
                 calls.append(Call("kong", action["seat"]))

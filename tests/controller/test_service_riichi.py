@@ -2,24 +2,31 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from controller.config import Config
+import controller.service.service as service_module
+from controller.config import Config, VoiceSection
+from controller.display.view import TableView
 from controller.errors import ControllerError
+from controller.fleet.statecheck import read_state
 from controller.service import players
 from controller.service.hand import HandRecord
 from controller.service.journal import Journal
 from controller.service.service import Service, journal_path
 from controller.service.tableside import open_table
+from controller.voice.voice import Voice
 from engine.actions import Action, ActionKind
 from engine.bots import SimpleBot
 from engine.referee import Phase, Referee
 from engine.rulesets.registry import get_ruleset
+from tests.controller.test_voice import Recorder
 
 MOVES = 600
 """More moves than any hand takes."""
@@ -114,3 +121,22 @@ def test_a_shiwan_run_writes_its_hands_in_its_own_tiles(tmp_path):
     ruleset = get_ruleset("shiwan")
     assert wins and all(ruleset.parse_hand(hand) for hand in wins)
     assert all("round" not in result for _, result in played), "十万 keeps no points from a start"
+
+
+def test_a_riichi_run_is_shown_said_and_published_whole(tmp_path, monkeypatch):
+    """The display's view, the voice (リーチ on each declaration) and the fleet's state check take a riichi run."""
+    recorder, views = Recorder(), []
+    monkeypatch.setattr(service_module, "open_voice", lambda section: Voice(recorder, "ja", depth=10_000, stale_s=1e9))
+    monkeypatch.setattr(service_module, "TableView", lambda: views.append(TableView()) or views[-1])
+    config = Config().with_service(
+        http="off", rules="riichi", seed=7, hands=3, speed=1000.0, state_dir=str(tmp_path / "state")
+    )
+    lines: list[dict[str, Any]] = []
+    service_module.serve(replace(config, voice=VoiceSection(enabled=True, language="ja")), lines.append)
+    with Journal(journal_path(config)) as journal:
+        events = [e for hand, _ in journal.hands(journal.runs()[-1].id) for e in journal.events(hand.id)]
+    declared = sum(e.kind == "action" and e.data["action"]["kind"] == "ready" for e in events)
+    assert declared and recorder.heard.count("リーチ") == declared
+    state = read_state(json.dumps(views[0].snapshot()).encode())
+    assert state["scores"] == lines[2]["scores"] and sum(state["scores"]) + lines[2]["on_table"] == 100_000
+    assert [entry["hand"] for entry in views[0].history()] == [0, 1, 2]

@@ -54,3 +54,11 @@ def test_a_history_line_is_small():
     entry = history_entry(RESULT, "mcr")
     assert entry["wins"] == [{"seat": 1, "total": 13, "fans": [["混一色", "Half Flush", 6, 1]]}]
     assert entry["payments"] == [-8, 37, -21, -8] and entry["scores"] == RESULT["scores"]
+
+
+def test_a_win_written_without_a_situation_block_keeps_the_referees_self_draw():
+    """Riichi writes its wins without MCR's ``|EE1000`` block: whether the win was self-drawn comes from the result
+    line (the referee's), not from the notation's default."""
+    win = {"seat": 1, "hand": "[EEE,3]22456m56788p8p", "score": {"total": 1, "fans": []}, "self_drawn": True}
+    shown = result_view({"drawn": False, "wins": [win], "payments": {"1": 1000}}, "riichi")["wins"][0]
+    assert shown["self_drawn"] is True and shown["win_tile"] == "8p"

@@ -21,10 +21,12 @@ import pytest
 import controller.service.service as service_module
 from controller.config import Config, VoiceSection
 from controller.errors import ConfigError
+from controller.service.events import EventKind
 from controller.voice.calls import Call, Caller
 from controller.voice.phrases import CALLS, VOICES, call_phrase, points_phrase, tile_phrase
 from controller.voice.speaker import EspeakSpeaker, SpeakerError
 from controller.voice.voice import DEPTH, Voice, open_voice, phrase_of
+from engine.actions import Verdict
 from engine.notation import MeldKind
 from tests.paths import REPO
 
@@ -367,3 +369,13 @@ def test_a_bad_voice_value_is_one_line_naming_the_key(section, error):
     with pytest.raises(ConfigError) as raised:
         Config.from_dict({"voice": section})
     assert str(raised.value) == error and "\n" not in error
+
+
+def test_a_ready_declaration_is_said_riichi_then_its_discard():
+    caller = Caller()
+    referee = SimpleNamespace(claims_made=0, wins=[], turn=1, seats=[])
+    hand = SimpleNamespace(referee=referee, record=SimpleNamespace(number=0))
+    ready = SimpleNamespace(kind=EventKind.ACTION, data={"action": {"kind": "ready", "seat": 1, "tile": "3m"}})
+    assert caller.of_event(hand, ready, Verdict(True)) == [Call("riichi", 1), Call("discard", 1, "3m")]
+    assert caller.of_event(hand, ready, Verdict(False, "furiten")) == []
+    assert phrase_of(Call("riichi", 1), "ja").text == "リーチ"
