@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
@@ -19,11 +18,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.records import record_groups  # noqa: E402
 from bench.timing import median_ms  # noqa: E402
 from engine.records import parse  # noqa: E402
-
-SHARED = Path(os.environ.get("MJTABLE_SHARED") or REPO.parent / "shared")
-RECORDS = SHARED / "records"
 
 
 def _plain(path: Path, data: bytes) -> object:
@@ -38,13 +35,7 @@ def main() -> None:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     options.add_argument("--repeat", type=int, default=20)
     repeat = options.parse_args().repeat
-    groups = {
-        "mjlog": sorted((RECORDS / "tenhou").glob("*.mjlog")),
-        "tenhou6": sorted((RECORDS / "tenhou").glob("*.json")),
-        "botzone": [RECORDS / "mcr" / "botzone-sample.txt"],
-    }
-    if not groups["mjlog"]:
-        raise SystemExit(f"no records at {RECORDS} (shared/records beside the checkout, or set MJTABLE_SHARED)")
+    groups = record_groups()
     print(f"{'format':8} {'files':>5} {'hands':>6} {'reader ms':>10} {'plain ms':>9} {'ratio':>6} {'ms/10 hands':>12}")
     for name, paths in groups.items():
         contents = [(path, path.read_bytes()) for path in paths]

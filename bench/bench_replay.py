@@ -9,32 +9,23 @@ the reading; hands per second and the time of a 10-hand game say whether a game 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.records import record_groups  # noqa: E402
 from bench.timing import median_ms  # noqa: E402
 from engine.records import parse  # noqa: E402
 from engine.records.replay import replay_record  # noqa: E402
-
-SHARED = Path(os.environ.get("MJTABLE_SHARED") or REPO.parent / "shared")
-RECORDS = SHARED / "records"
 
 
 def main() -> None:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     options.add_argument("--repeat", type=int, default=5)
     repeat = options.parse_args().repeat
-    groups = {
-        "mjlog": sorted((RECORDS / "tenhou").glob("*.mjlog")),
-        "tenhou6": sorted((RECORDS / "tenhou").glob("*.json")),
-        "botzone": [RECORDS / "mcr" / "botzone-sample.txt"],
-    }
-    if not groups["mjlog"]:
-        raise SystemExit(f"no records at {RECORDS} (shared/records beside the checkout, or set MJTABLE_SHARED)")
+    groups = record_groups()
     head = f"{'format':8} {'hands':>6} {'agree':>6} {'replay ms':>10} {'read ms':>8} {'ratio':>6} {'hands/s':>8}"
     print(f"{head} {'ms/10 hands':>12}")
     for name, paths in groups.items():

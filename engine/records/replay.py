@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import Action, ActionKind
@@ -38,14 +38,13 @@ from engine.records.game import (
 from engine.records.stacking import record_ruleset, stacked_record_hand
 from engine.referee import Phase, Referee
 from engine.rulesets.base import Ruleset
+from engine.rulesets.riichi.hooks import RIICHI_STICK
 
 log = logging.getLogger(__name__)
-RIICHI_STICK = 1000
 BUGS = (ArithmeticError, LookupError, TypeError, ValueError, RecursionError, AssertionError)
 """Errors that are the project's bugs, not the record's damage: named in the hand's answer, logged."""
 _KAN_CALLS = frozenset({CallKind.DAIMINKAN, CallKind.KAKAN, CallKind.ANKAN})
 _CLAIMS = {CallKind.CHI: ActionKind.CHI, CallKind.PON: ActionKind.PUNG, CallKind.DAIMINKAN: ActionKind.KONG}
-_ABORTIVE = frozenset(DrawKind) - {DrawKind.EXHAUSTIVE, DrawKind.NAGASHI_MANGAN}
 
 
 @dataclass(frozen=True)
@@ -63,7 +62,6 @@ class HandReplay:
     wins: tuple[dict[str, Any], ...] = ()
     error: str | None = None
     move: int | None = None
-    notes: tuple[str, ...] = field(default=())
 
     @property
     def agrees(self) -> bool:

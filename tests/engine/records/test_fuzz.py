@@ -12,6 +12,7 @@ import random
 import re
 import time
 from collections import Counter
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -106,15 +107,17 @@ def check(path: Path, mutant: bytes, changed: int) -> str:
     return "named" if record.problems else "unnoticed"
 
 
-def run(count: int, seed: int) -> Counter[str]:
+def run(count: int, seed: int, first: int = 0, judge: Callable[[Path, bytes, int], str] = check) -> Counter[str]:
+    """Mutants ``first`` to ``first + count`` of ``seed``, each held to ``judge`` (the reader's promises, or the
+    replay's: ``test_replay_fuzz``); how many ended each way."""
     outcomes: Counter[str] = Counter()
     contents = {path: path.read_bytes() for path in FILES}
-    for number in range(count):
+    for number in range(first, first + count):
         rng = random.Random(seed * 1_000_003 + number)
         path = FILES[number % len(FILES)]
         mutant, changed, kind = mutate(path, contents[path], rng)
         try:
-            outcomes[check(path, mutant, changed)] += 1
+            outcomes[judge(path, mutant, changed)] += 1
         except AssertionError as failure:
             raise AssertionError(f"mutant {number} of {path.name} ({kind} at byte {changed}): {failure}") from None
     return outcomes

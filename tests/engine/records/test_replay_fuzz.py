@@ -25,7 +25,7 @@ import pytest
 from engine.records import Discard, Draw, HandRecord, RecordError, RecordTile, parse
 from engine.records.replay import record_ruleset, replay_hand, replay_record
 from tests.engine.records.corpus import game
-from tests.engine.records.test_fuzz import FILES, hand_ends, mutate
+from tests.engine.records.test_fuzz import FILES, hand_ends, run
 from tests.paths import needs_records
 
 pytestmark = needs_records
@@ -60,20 +60,6 @@ def check(path: Path, mutant: bytes, changed: int) -> str:
     if any(answer.error for answer in answers):
         return "failed"
     return "agrees" if all(answer.agrees for answer in answers) else "disagrees"
-
-
-def run(count: int, seed: int, first: int = 0) -> Counter[str]:
-    outcomes: Counter[str] = Counter()
-    contents = {path: path.read_bytes() for path in FILES}
-    for number in range(first, first + count):
-        rng = random.Random(seed * 1_000_003 + number)
-        path = FILES[number % len(FILES)]
-        mutant, changed, kind = mutate(path, contents[path], rng)
-        try:
-            outcomes[check(path, mutant, changed)] += 1
-        except AssertionError as failure:
-            raise AssertionError(f"mutant {number} of {path.name} ({kind} at byte {changed}): {failure}") from None
-    return outcomes
 
 
 def mutate_moves(hand: HandRecord, rng: random.Random) -> tuple[HandRecord, str]:
@@ -118,7 +104,7 @@ def test_300_hands_with_a_damaged_move():
 
 @pytest.mark.parametrize("half", [0, 1])
 def test_200_mutants(half):
-    outcomes = run(100, seed=3, first=100 * half)
+    outcomes = run(100, seed=3, first=100 * half, judge=check)
     assert sum(outcomes.values()) == 100 and outcomes["failed"] + outcomes["refused"] > 0
 
 
@@ -130,5 +116,5 @@ def test_2000_hands_with_a_damaged_move():
 
 @pytest.mark.slow
 def test_2000_mutants():
-    outcomes = run(2000, seed=4)
+    outcomes = run(2000, seed=4, judge=check)
     assert sum(outcomes.values()) == 2000 and outcomes["failed"] + outcomes["refused"] > outcomes["disagrees"]
