@@ -47,17 +47,21 @@ def replays(names: list[str], stdin: TextIO) -> Iterator[HandReplay]:
 
 
 def replay(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
-    hands = agreeing = 0
+    """Every answer as it comes; the summary counts the hands, and the damage outside any hand (a file not read, a
+    record's header) apart."""
+    hands = agreeing = elsewhere = 0
     if not args.json:
         out.write(f"{'file':<40} {'hand':>4}  {'round':<16} {'result':<8} {'referee':<30} {'record':<30} agrees\n")
     for answer in replays(args.files, stdin):
-        hands += 1
+        hands += answer.hand is not None
+        elsewhere += answer.hand is None
         agreeing += answer.agrees
         out.write((json.dumps(answer.to_dict(), ensure_ascii=False) if args.json else _row(answer)) + "\n")
         out.flush()
     if not args.json:
-        out.write(f"{hands} hands, {agreeing} agree\n")
-    return 0 if hands == agreeing else 1
+        damage = f", {elsewhere} failed outside any hand" if elsewhere else ""
+        out.write(f"{hands} hands, {agreeing} agree{damage}\n")
+    return 0 if hands == agreeing and not elsewhere else 1
 
 
 def _row(answer: HandReplay) -> str:

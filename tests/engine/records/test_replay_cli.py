@@ -60,3 +60,8 @@ def test_a_hand_that_disagrees_with_the_record_fails_the_run(tmp_path):
     code, lines = run(str(tampered))
     assert code == 1 and lines[-1] == f"{len(game(MJLOGS[0].name).hands)} hands, 14 agree"
     assert lines[1].split()[-3:] == ["-9700", "+0", "NO"]
+
+
+def test_the_summary_counts_a_file_not_read_apart_from_the_hands(tmp_path):
+    code, lines = run(str(tmp_path / "gone.mjlog"), str(BOTZONE))
+    assert code == 1 and lines[-1] == "10 hands, 10 agree, 1 failed outside any hand"
