@@ -3,6 +3,7 @@
 Pure: every reader takes the record's text (or bytes) and does no I/O. ``parse(data)`` finds the format from the
 content and returns a ``GameRecord``; see ``engine.records.game`` for the form and each format's module for what it
 says and how. ``tenhou_walls(record.wall_seed, n)`` deals a Tenhou game's walls again, dead wall included.
+``engine.records.replay`` plays a record's hands through the table's referee (``mjtable replay``).
 """
 
 from engine.records.errors import RecordError
