@@ -187,3 +187,32 @@ def test_sigkill_anywhere_in_hand_2_and_around_its_next_walls_then_restart_gives
     )
     _kill_then_finish(tmp_path / "killed", args, kills)
     assert_same(journal_rows(tmp_path / "killed" / "journal.sqlite"), expected)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("rules", "seed", "firmware"),
+    [("riichi", "7", ()), ("riichi", "7", ("--firmware", "host")), ("shiwan", "2", ())],
+)
+def test_sigkill_around_riichi_declarations_and_shiwan_hands_then_restart_gives_the_same_journal(
+    tmp_path, rules, seed, firmware
+):
+    """Riichi (seed 7: a declaration in hand 2) and 十万 killed in each hand, and riichi right before and after
+    its declaration was journaled: the same journal as an unkilled run, the match's points included."""
+    args = ["-m", "controller.cli", "run", "--rules", rules, "--hands", "3", "--seed", seed, "--json", "--http", "off"]
+    args += ["--speed", "1000", *firmware]
+    _kill_then_finish(tmp_path / "reference", args, ())
+    expected = journal_rows(tmp_path / "reference" / "journal.sqlite")
+    hand_ids = [hand["id"] for hand in expected["hands"]]
+    at: dict[tuple[int, str], int] = {}  # (hand number, event kind or action) → events before its first one
+    for index, event in enumerate(expected["events"]):
+        data = json.loads(event["data"])
+        what = data["action"]["kind"] if event["kind"] == "action" else event["kind"]
+        at.setdefault((hand_ids.index(event["hand_id"]), what), index)
+    kills = [at[(0, "dice")] + 20, at[(1, "dice")] + 1, at[(2, "discard")] + 30]
+    if (2, "ready") in at:
+        kills[2:] = [at[(2, "ready")], at[(2, "ready")] + 1, at[(2, "ready")] + 4]
+    _kill_then_finish(tmp_path / "killed", args, tuple(sorted(kills)))
+    assert_same(journal_rows(tmp_path / "killed" / "journal.sqlite"), expected)
+    if rules == "riichi":
+        assert (2, "ready") in at, "seed 7 declares riichi in hand 2"

@@ -170,3 +170,34 @@ def test_an_event_committed_but_never_applied_is_applied_on_restart(tmp_path, af
     serve(config.with_service(state_dir=str(tmp_path / "reference")), reference.append)
     assert resumed == reference
     assert _history(tmp_path / "crashed") == _history(tmp_path / "reference")
+
+
+class _CrashingOnAction(Journal):
+    """The power going off right after the first action of ``kind`` was committed."""
+
+    def __init__(self, path: Path, kind: str) -> None:
+        super().__init__(path)
+        self.kind = kind
+
+    def append(self, hand_id: int, event) -> int:
+        seq = super().append(hand_id, event)
+        if event.kind == "action" and event.data["action"]["kind"] == self.kind:
+            raise _Crash
+        return seq
+
+
+def test_a_riichi_declaration_committed_but_never_applied_is_applied_on_restart(tmp_path):
+    """Seed 7's hand 2: seat 3 declares riichi (``ready``), the power goes off after its commit; the resumed run
+    plays on from the declaration (the stick, the locked hand) to the results of an unkilled run."""
+    service = {"http": "off", "rules": "riichi", "seed": 7, "hands": 3, "speed": 1000.0}
+    config = Config().with_service(state_dir=str(tmp_path / "crashed"), **service)
+    crashing = _CrashingOnAction(journal_path(config), "ready")
+    with crashing as journal, open_table(config) as side, pytest.raises(_Crash):
+        Service(config, side, journal, lambda line: None).run()
+    resumed: list[dict] = []
+    serve(config, resumed.append)
+    reference: list[dict] = []
+    serve(config.with_service(state_dir=str(tmp_path / "reference")), reference.append)
+    assert resumed[-1] == reference[-1] and resumed[-1]["hands"] == 3
+    assert _history(tmp_path / "crashed") == _history(tmp_path / "reference")
+    assert any(result["declared_ready"] for result, _ in _history(tmp_path / "reference"))

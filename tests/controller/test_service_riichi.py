@@ -17,6 +17,7 @@ from controller.display.view import TableView
 from controller.errors import ControllerError
 from controller.fleet.statecheck import read_state
 from controller.service import players
+from controller.service.events import Event
 from controller.service.hand import HandRecord
 from controller.service.journal import Journal
 from controller.service.service import Service, journal_path
@@ -140,3 +141,23 @@ def test_a_riichi_run_is_shown_said_and_published_whole(tmp_path, monkeypatch):
     state = read_state(json.dumps(views[0].snapshot()).encode())
     assert state["scores"] == lines[2]["scores"] and sum(state["scores"]) + lines[2]["on_table"] == 100_000
     assert [entry["hand"] for entry in views[0].history()] == [0, 1, 2]
+
+
+def test_a_nine_kinds_abort_is_journaled_and_replayed_to_the_abortive_draw(tmp_path):
+    """九種九牌 (``ActionKind.ABORT``) is an action like any other: journaled, replayed on a resume, and the match
+    deals the hand again by the same dealer with one more 本場. Seed 282 deals seat 0 nine kinds with dice 3+4."""
+    ruleset = get_ruleset("riichi")
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        run = journal.start_run(1, "riichi", {}, 1, 0.0, "bots")
+        match = journal.start_match(run.id, 0, ruleset.start_match(0), 0.0)
+        record = HandRecord(0, 282, 0, 0, 1, "riichi", match_id=match.id, **match.match.deal_facts())
+        record = journal.start_hand(record, 0.0)
+        for event in (Event.dice((3, 4), 0.0), Event.action(Action(ActionKind.ABORT, 0), "bot", 0.0)):
+            journal.append(record.id, event)
+        ((read, _),) = journal.hands(run.id)
+        state = journal.replay(read)
+    assert read == record and state.over
+    assert state.referee is not None and state.referee.result is not None
+    assert state.referee.result.abortive == "kyuushu_kyuuhai"
+    after = match.match.record_hand(state.referee.result)
+    assert (after.deal.dealer, after.deal.honba, after.scores) == (0, 1, (25_000,) * 4)
