@@ -11,8 +11,12 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-settings.register_profile("ci", derandomize=True, max_examples=200, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("dev", max_examples=100)
+# No per-example deadline: how fast is measured in bench/, and on a loaded machine Hypothesis's 200 ms deadline
+# failed tests for the machine's load (tests/engine/test_procedure_deal.py), not for the code.
+settings.register_profile(
+    "ci", derandomize=True, max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile("dev", max_examples=100, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 NO_SKIPS = os.environ.get("MJTABLE_NO_SKIPS") == "1"
