@@ -14,6 +14,7 @@ from typing import Any
 
 from controller.service.hand import HandState
 from engine.match import Match
+from engine.referee import Referee
 from engine.tiles import WIND_LETTERS
 
 ROUND_WINDS = "東南西北"
@@ -33,9 +34,7 @@ def hand_result(hand: HandState, before: Match, after: Match, match_number: int)
         "dice": list(hand.dice or ()),
         "actions": len(referee.history),
         **{key: value for key, value in referee.result.to_dict().items() if key != "wins"},
-        "wins": [
-            {**win.to_dict(ruleset.format_hand), "self_drawn": win.context.discarder is None} for win in referee.wins
-        ],
+        "wins": win_lines(referee),
         "scores": list(after.scores),
     }
     if before.standings is not None:
@@ -54,3 +53,10 @@ def hand_result(hand: HandState, before: Match, after: Match, match_number: int)
     if hand.void_reason is not None:
         result["void_reason"] = hand.void_reason
     return result
+
+
+def win_lines(referee: Referee) -> list[dict[str, Any]]:
+    """Each win of the hand as the result line writes it: in the ruleset's notation, and whether it was self-drawn
+    (riichi's notation has no situation block to say so, and the page lays the hand out by it)."""
+    format_hand = referee.ruleset.format_hand
+    return [{**win.to_dict(format_hand), "self_drawn": win.context.discarder is None} for win in referee.wins]

@@ -168,7 +168,8 @@ def describe_result(result: dict[str, Any]) -> str:
                 f"{fan['name_zh']} {fan['name_en']} {fan['points']}" + (f"×{fan['count']}" if fan["count"] > 1 else "")
                 for fan in win["score"]["fans"]
             )
-            parts.append(f"seat {win['seat']} hu 和 {win['hand']}, {win['score']['total']} ({fans})")
+            total = win["score"].get("total")  # 十万 judges the win and counts nothing
+            parts.append(f"seat {win['seat']} hu 和 {win['hand']}" + ("" if total is None else f", {total} ({fans})"))
         outcome = "; ".join(parts)
     facts = table_facts(result)
     return f"{head} {outcome}; " + (facts if facts is not None else f"scores {result['scores']}")

@@ -146,10 +146,8 @@ class Service:
                 raise stopped  # the table under the finished hand: a fault with on_fault = "stop", a lost link
             if not hand.over:
                 break
-        matches = self.journal.matches(run.id)
-        scores = [sum(m.match.scores[player] for m in matches) for player in range(4)]
         hands = sum(result is not None for _, result in self.journal.hands(run.id))
-        summary: dict[str, Any] = {"hands": hands, "scores": scores}
+        summary: dict[str, Any] = {"hands": hands, **_totals(self.journal.matches(run.id))}
         if not run.finished:
             log.info("stopped on request after %d hands: the run resumes from the journal", hands)
             summary["stopped"] = True
@@ -473,6 +471,15 @@ class Service:
         self.journal.finish_hand(record, result, match, run, self.clock())
         self.emit(result)
         return run
+
+
+def _totals(matches: list[MatchRecord]) -> dict[str, Any]:
+    """The run's scores: the sum of its matches' payments, or where a match keeps points from a start (riichi's
+    25,000) the points of the last match and the final standings of each one finished."""
+    if not matches or matches[-1].match.standings is None:
+        return {"scores": [sum(m.match.scores[player] for m in matches) for player in range(4)]}
+    standings = [m.match.final_standings() for m in matches if m.finished]
+    return {"scores": list(matches[-1].match.scores), **({"final_standings": standings} if standings else {})}
 
 
 def journal_path(config: Config) -> Path:

@@ -19,6 +19,7 @@ from controller.people import watch
 from controller.people.misreads import Confusion, FaultyEye
 from controller.people.peopletable import PeopleTable
 from controller.service import tableside
+from controller.service.outcome import win_lines
 from controller.service.service import serve
 from engine.referee import Referee
 from engine.rulesets.registry import get_ruleset
@@ -58,7 +59,7 @@ def bots_result(referee: Referee) -> dict[str, Any]:
     """A hand's result as the service's result line has it."""
     assert referee.result is not None
     result = {key: value for key, value in referee.result.to_dict().items() if key != "wins"}
-    return result | {"wins": [win.to_dict() for win in referee.wins]}
+    return result | {"wins": win_lines(referee)}
 
 
 def play(

@@ -20,6 +20,7 @@ from controller.service import players
 from controller.service.events import Event
 from controller.service.hand import HandRecord
 from controller.service.journal import Journal
+from controller.service.records import describe_result
 from controller.service.service import Service, journal_path
 from controller.service.tableside import open_table
 from controller.voice.voice import Voice
@@ -90,6 +91,9 @@ def _run(tmp_path: Path, rules: str, hands: int, seed: int, **options: Any) -> l
         assert summary["hands"] == hands and "stopped" not in summary
         played = journal.hands(journal.runs()[-1].id)
     assert all(result is not None for _, result in played)
+    assert summary["scores"] == played[-1][1]["scores"], "the last match's points, not the sum of every match's"  # type: ignore[index]
+    finals = [result["final_standings"] for _, result in played if "final_standings" in result]  # type: ignore[operator]
+    assert summary.get("final_standings", []) == finals
     return played  # type: ignore[return-value]
 
 
@@ -114,6 +118,8 @@ def test_a_riichi_run_keeps_the_match_of_the_ruleset_from_hand_to_hand(tmp_path)
         assert following.dealer == record.dealer or not repeats or result.get("ready") is not None
     assert any("final_standings" in result for _, result in played), "the 東風戦 ends within the run"
     assert any(result["declared_ready"] for _, result in played) and any(r.honba for r, _ in played)
+    line = describe_result(played[1][1])
+    assert f"{played[1][1]['round']} {played[1][0].honba}本場" in line and "points [" in line and "|" not in line
 
 
 def test_a_shiwan_run_writes_its_hands_in_its_own_tiles(tmp_path):
@@ -122,6 +128,7 @@ def test_a_shiwan_run_writes_its_hands_in_its_own_tiles(tmp_path):
     ruleset = get_ruleset("shiwan")
     assert wins and all(ruleset.parse_hand(hand) for hand in wins)
     assert all("round" not in result for _, result in played), "十万 keeps no points from a start"
+    assert all("None" not in describe_result(result) for _, result in played), "十万 counts nothing: no total shown"
 
 
 def test_a_riichi_run_is_shown_said_and_published_whole(tmp_path, monkeypatch):
