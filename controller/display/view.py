@@ -17,6 +17,7 @@ from controller.display.hints import hint
 from controller.display.tablestate import history_entry, result_view, seat_view, wall_break
 from controller.service.events import Event, EventKind
 from controller.service.hand import HandState
+from controller.service.outcome import table_facts
 from engine.actions import Verdict
 from engine.tiles import WIND_LETTERS
 
@@ -107,6 +108,9 @@ class TableView:
             changes["unsure"] = [] if hand.witness is None else hand.witness.unsure
             changes["seats"] = [seat_view(seat) for seat in referee.seats]
             changes["wall_break"] = wall_break(referee)
+            changes["table"] = table_facts(referee) | ({} if record.scores is None else {"honba": record.honba})
+        if record.scores is not None:  # a match that keeps points (riichi): the points the hand was dealt with
+            changes["scores"] = list(record.scores)
         answer = None if verdict is None else {"hand": record.number, "event": event.to_dict(), **verdict.to_dict()}
         self._update(answer, **changes)
 

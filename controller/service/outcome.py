@@ -24,7 +24,6 @@ def hand_result(hand: HandState, before: Match, after: Match, match_number: int)
     """The result line of ``hand``, played in the match ``before`` and leaving it ``after``."""
     referee, record = hand.referee, hand.record
     assert referee is not None and referee.result is not None
-    ruleset = referee.ruleset
     result: dict[str, Any] = {
         "hand": record.number,
         "match": match_number,
@@ -36,16 +35,11 @@ def hand_result(hand: HandState, before: Match, after: Match, match_number: int)
         **{key: value for key, value in referee.result.to_dict().items() if key != "wins"},
         "wins": win_lines(referee),
         "scores": list(after.scores),
+        **table_facts(referee),
     }
-    if before.standings is not None:
+    if before.standings is not None:  # the sticks after the hand: at the match's end they went to the first
         number = (record.dealer - before.deal.first_dealer) % 4 + 1
         result |= {"round": f"{ROUND_WINDS[record.round_wind]}{number}局", "honba": record.honba, "on_table": after.pot}
-    if ruleset.ready_declaration is not None:
-        result["declared_ready"] = sorted(referee.ready)
-    if ruleset.bonus_indicators is not None:
-        result["bonus_indicators"] = ruleset.format_tiles(
-            tile for tile in referee.bonus_indicators() if tile is not None
-        )
     if after.game_over and after.standings is not None:
         result["final_standings"] = after.final_standings()
     if hand.voided:
@@ -53,6 +47,18 @@ def hand_result(hand: HandState, before: Match, after: Match, match_number: int)
     if hand.void_reason is not None:
         result["void_reason"] = hand.void_reason
     return result
+
+
+def table_facts(referee: Referee) -> dict[str, Any]:
+    """What lies on the table beside the hands, where the ruleset has it (the result line's and the display's): the
+    seats whose ready declaration stands (立直) and the stakes on the table, the bonus indicators face up (dora)."""
+    ruleset, facts = referee.ruleset, {}
+    if ruleset.ready_declaration is not None:
+        facts |= {"declared_ready": sorted(referee.ready), "on_table": referee.on_table}
+    if ruleset.bonus_indicators is not None:
+        faces = (tile for tile in referee.bonus_indicators() if tile is not None)
+        facts["bonus_indicators"] = ruleset.format_tiles(faces)
+    return facts
 
 
 def win_lines(referee: Referee) -> list[dict[str, Any]]:

@@ -132,7 +132,8 @@ def test_a_shiwan_run_writes_its_hands_in_its_own_tiles(tmp_path):
 
 
 def test_a_riichi_run_is_shown_said_and_published_whole(tmp_path, monkeypatch):
-    """The display's view, the voice (リーチ on each declaration) and the fleet's state check take a riichi run."""
+    """The display's view (with riichi's points, declarations, sticks and dora indicators), the voice (リーチ on each
+    declaration) and the fleet's state check take a riichi run."""
     recorder, views = Recorder(), []
     monkeypatch.setattr(service_module, "open_voice", lambda section: Voice(recorder, "ja", depth=10_000, stale_s=1e9))
     monkeypatch.setattr(service_module, "TableView", lambda: views.append(TableView()) or views[-1])
@@ -148,6 +149,8 @@ def test_a_riichi_run_is_shown_said_and_published_whole(tmp_path, monkeypatch):
     state = read_state(json.dumps(views[0].snapshot()).encode())
     assert state["scores"] == lines[2]["scores"] and sum(state["scores"]) + lines[2]["on_table"] == 100_000
     assert [entry["hand"] for entry in views[0].history()] == [0, 1, 2]
+    table = state["table"]  # the last hand's, as it ended: its declarations, sticks and dora indicators
+    assert set(table) == {"declared_ready", "on_table", "bonus_indicators", "honba"} and table["bonus_indicators"]
 
 
 def test_a_nine_kinds_abort_is_journaled_and_replayed_to_the_abortive_draw(tmp_path):
