@@ -17,6 +17,7 @@ from typing import Any, TextIO
 
 from controller.config import SERVICE_RANGES, check_state_dir, load_config, span
 from controller.errors import ConfigError, TableStopped
+from controller.export import WRITERS, export_run
 from controller.jsonin import read_json
 from controller.ops.doctor import checks
 from controller.replay import add_parser as add_replay_parser
@@ -384,6 +385,11 @@ def build_parser() -> argparse.ArgumentParser:
     history.add_argument("--run", type=int, help="run id (default: the latest)")
     history.add_argument("--hand", type=int, help="only this hand number")
     history.add_argument("--log", action="store_true", help="the readable hand log instead of JSON")
+    history.add_argument(
+        "--format",
+        choices=("json", "log", *WRITERS),
+        help="json (default), log (= --log), or the run's games as tenhou6 (riichi) or botzone (MCR) records",
+    )
     fleet = commands.add_parser("fleet", help="the parlor's page: every table's state from the MQTT broker")
     fleet.add_argument(
         "--mqtt",
@@ -440,6 +446,9 @@ def _history(args: argparse.Namespace, out: TextIO) -> int:
     with Journal(journal_path(config), readonly=True) as journal:
         if journal.lost is not None:
             print(f"mjtable history: warning: {journal.lost}", file=sys.stderr)
+        if args.format in WRITERS:
+            out.write(export_run(journal, args.run, args.format) + "\n")
+            return 0
         records = run_records(journal, args.run)
     if args.hand is not None:
         records = [record for record in records if record["number"] == args.hand]
@@ -447,7 +456,7 @@ def _history(args: argparse.Namespace, out: TextIO) -> int:
             raise MjtableError(f"--hand {args.hand}: the run has no such hand")
     for record in records:
         try:
-            text = hand_log(record) if args.log else _dump(record)
+            text = hand_log(record) if args.log or args.format == "log" else _dump(record)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
             where = f"hand {record['number']}, column result"
             raise MjtableError(f"{journal.path}: {where}: not a result the service writes ({error!r})") from None

@@ -1,0 +1,103 @@
+"""``mjtable history --format tenhou6|botzone`` on journals the real table service wrote (``mjtable run``, bots on
+the simulated table): each exported game replays through ``mjtable replay`` to the score changes of the table's own
+history; a ruleset a format cannot hold, a damaged journal row and a flag out of place are named errors."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from controller.cli import main
+
+RUNS = {"riichi": ("--hands", "3", "--seed", "3"), "mcr": ("--hands", "1", "--seed", "5")}
+"""Seed 3 seats the riichi match's first dealer at seat 1: the export turns the seats to put him East."""
+
+
+def _run(args: list[str]) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(args, stdout=out)
+    return code, out.getvalue()
+
+
+def _journal(tmp_path_factory, rules: str) -> Path:
+    """A run by the table service itself (a few seconds)."""
+    state = tmp_path_factory.mktemp(rules)
+    command = [sys.executable, "-m", "controller.cli", "run", "--rules", rules, *RUNS[rules]]
+    command += ["--speed", "1000", "--http", "off", "--state", str(state), "--json"]
+    subprocess.run(command, check=True, capture_output=True, timeout=120)
+    return state
+
+
+@pytest.fixture(scope="module")
+def riichi(tmp_path_factory) -> Path:
+    return _journal(tmp_path_factory, "riichi")
+
+
+@pytest.fixture(scope="module")
+def mcr(tmp_path_factory) -> Path:
+    return _journal(tmp_path_factory, "mcr")
+
+
+def _history(state: Path) -> list[dict]:
+    code, text = _run(["history", "--state", str(state)])
+    assert code == 0
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def test_riichi_games_replay_from_tenhou6_to_the_tables_score_changes(riichi, tmp_path):
+    history = _history(riichi)
+    code, text = _run(["history", "--state", str(riichi), "--format", "tenhou6"])
+    assert code == 0, text
+    log = json.loads(text)
+    assert len(log["log"]) == len(history) == 3
+    exported = tmp_path / "run.json"
+    exported.write_text(text, encoding="utf-8")
+    code, lines = _run(["replay", str(exported), "--json"])
+    answers = [json.loads(line) for line in lines.splitlines()]
+    assert code == 0, answers
+    shift = history[0]["dealer"]  # tenhou.net/6 seats the first dealer as seat 0
+    table = [[record["result"]["payments"][str((seat + shift) % 4)] for seat in range(4)] for record in history]
+    assert [answer["deltas"] for answer in answers] == table
+    assert all(answer["agrees"] for answer in answers)
+
+
+def test_mcr_as_tenhou6_is_named(mcr):
+    code, text = _run(["history", "--state", str(mcr), "--format", "tenhou6"])
+    assert code != 0
+    assert "--format tenhou6 holds riichi games only; run 1 has mcr hands (use --format botzone)" in text
+
+
+def test_riichi_as_botzone_is_named(riichi):
+    code, text = _run(["history", "--state", str(riichi), "--format", "botzone"])
+    assert code != 0
+    assert "--format botzone holds mcr games only; run 1 has riichi hands (use --format tenhou6)" in text
+
+
+def test_an_mcr_hand_with_flowers_is_named_not_written(mcr):
+    """The Botzone text as ``engine.records.botzone`` reads it has no flowers; the table deals them."""
+    code, text = _run(["history", "--state", str(mcr), "--format", "botzone"])
+    assert code != 0
+    assert "run 1 hand 0: flowers were dealt" in json.loads(text)["error"]
+
+
+def test_a_damaged_journal_row_is_named(riichi, tmp_path):
+    state = tmp_path / "damaged"
+    shutil.copytree(riichi, state)
+    with sqlite3.connect(state / "journal.sqlite") as db:
+        db.execute("UPDATE events SET data = '{\"action\": {\"kind\": \"discard\"' WHERE rowid = 20")
+    code, text = _run(["history", "--state", str(state), "--format", "tenhou6"])
+    assert code != 0
+    error = json.loads(text)["error"]
+    assert "journal.sqlite: run 1 hand 0 event 19: changed after it was written" in error
+
+
+def test_an_unknown_format_is_refused_by_name(riichi):
+    with pytest.raises(SystemExit):
+        main(["history", "--state", str(riichi), "--format", "mjlog"], stdout=io.StringIO())
