@@ -447,7 +447,9 @@ def _history(args: argparse.Namespace, out: TextIO) -> int:
         if journal.lost is not None:
             print(f"mjtable history: warning: {journal.lost}", file=sys.stderr)
         if args.format in WRITERS:
-            out.write(export_run(journal, args.run, args.format) + "\n")
+            if args.hand is not None or args.log:
+                raise MjtableError(f"--format {args.format} writes whole games: not with --hand or --log")
+            out.writelines(game.rstrip("\n") + "\n" for game in export_run(journal, args.run, args.format))
             return 0
         records = run_records(journal, args.run)
     if args.hand is not None:

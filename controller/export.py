@@ -56,9 +56,10 @@ _ABORTIVE = {
 _CLAIMED = {MeldKind.CHOW: CallKind.CHI, MeldKind.PUNG: CallKind.PON, MeldKind.KONG: CallKind.DAIMINKAN}
 
 
-def export_run(journal: Journal, run_id: int | None, fmt: str) -> str:
-    """The run's games in ``fmt``; ``MjtableError`` names a ruleset the format cannot hold, or the hand that fails."""
-    ruleset, writer = WRITERS[fmt]
+def export_run(journal: Journal, run_id: int | None, fmt: str) -> list[str]:
+    """The run's games in ``fmt``, one text per match, its finished hands in order; ``MjtableError`` names a
+    ruleset the format cannot hold, or the hand that fails."""
+    ruleset = WRITERS[fmt][0]
     run_records(journal, run_id)  # the chain verified and every event checked, with the errors history gives
     run = run_id if run_id is not None else journal.runs()[-1].id
     hands = journal.hands(run)
@@ -69,19 +70,27 @@ def export_run(journal: Journal, run_id: int | None, fmt: str) -> str:
             f"--format {fmt} holds {ruleset} games only; run {run} has {', '.join(other)} hands"
             + (f" (use --format {', '.join(can)})" if can else " (no export format holds them: use json or log)")
         )
-    shift = hands[0][0].dealer if hands else 0
+    played = [hand for hand, result in hands if result is not None]  # a hand in play, or voided, is no game's
+    matches = {hand.match_id: [other for other in played if other.match_id == hand.match_id] for hand in played}
+    return [_game(journal, run, match, fmt) for match in matches.values()]
+
+
+def _game(journal: Journal, run: int, hands: list[TableHand], fmt: str) -> str:
+    """One match as one record: tenhou.net/6 seats its first dealer East, Botzone each hand's dealer."""
     records = []
-    for hand, _ in hands:
+    for hand in hands:
+        shift = hand.dealer if fmt == Format.BOTZONE else hands[0].dealer
         try:
-            records.append(_Walk(journal, hand, hand.dealer if fmt == Format.BOTZONE else shift).record())
+            records.append(_Walk(journal, hand, shift).record())
         except (Broken, RecordError, MjtableError) as error:
             raise MjtableError(f"{journal.path}: run {run} hand {hand.number}: {error}") from None
-    options = hands[0][0].ruleset().options if hands else {}
+    options = hands[0].ruleset().options
     red = bool(options.get("red_fives"))
-    rules = Rules(aka=(1, 1, 1) if red else (0, 0, 0), open_tanyao=options.get("open_tanyao"))
-    game = GameRecord(Format(fmt), tuple(records), rules, ref=f"mjtable run {run}")
+    length = {"hanchan": "south", "tonpuusen": "east"}.get(options.get("length", ""))
+    rules = Rules(aka=(1, 1, 1) if red else (0, 0, 0), length=length, open_tanyao=options.get("open_tanyao"))
+    game = GameRecord(Format(fmt), tuple(records), rules, ref=f"mjtable run {run} match {hands[0].match_id}")
     try:
-        return writer(game)
+        return WRITERS[fmt][1](game)
     except RecordError as error:
         raise MjtableError(f"{journal.path}: run {run}: {error}") from None
 
@@ -92,8 +101,6 @@ class _Walk:
     def __init__(self, journal: Journal, hand: TableHand, shift: int) -> None:
         self.journal, self.hand, self.shift = journal, hand, shift
         self.tracker: HandTracker | None = None
-        self.pons: dict[tuple[int, int], int] = {}
-        """(seat, tile) of each pon to the seat it was called from, for a kakan on it."""
 
     def seat(self, seat: int) -> int:
         return (seat - self.shift) % 4
@@ -172,9 +179,11 @@ class _Walk:
             tracker.call(Call(CallKind.ANKAN, seat, tuple(lost[action.seat])))
         elif action.kind is ActionKind.ADDED_KONG:
             added = lost[action.seat][0]
-            source = self.pons.get((seat, added.kind))
-            tiles = (*_plain(added.kind, 3), added)
-            tracker.call(Call(CallKind.KAKAN, seat, tiles, added, source))
+            pons = (call for call in tracker.melds[seat] if call.kind is CallKind.PON)
+            pon = next((call for call in pons if call.tiles[0].kind == added.kind), None)
+            if pon is None:
+                raise Broken(f"seat {seat} adds {added.code} to a kan, but has no pon of it")
+            tracker.call(Call(CallKind.KAKAN, seat, (*pon.tiles, added), added, pon.from_seat))
         for claimer in range(4):
             for meld in referee.seats[claimer].melds[len(before[claimer][2]) :]:
                 if not meld.is_concealed_kong:
@@ -190,11 +199,8 @@ class _Walk:
         if last is None:
             raise Broken(f"seat {claimer} made a meld with no discard on offer")
         seat = self.seat(claimer)
-        call_kind = _CLAIMED[kind]
-        if call_kind is CallKind.PON:
-            self.pons[(seat, last.tile.kind)] = last.seat
         tiles = tuple(sorted((*used, last.tile)))
-        tracker.call(Call(call_kind, seat, tiles, last.tile, last.seat))
+        tracker.call(Call(_CLAIMED[kind], seat, tiles, last.tile, last.seat))
 
     def _result(self, referee: Referee) -> None:
         tracker, result = self.tracker, referee.result
@@ -260,10 +266,6 @@ def _indicators(referee: Referee, under: bool) -> list[RecordTile]:
     state = referee.wall.state
     places = [state.stack_from_tail(rule.first_stack + k)[under] for k in range(referee.bonus_turned)]
     return [RecordTile(state.faces[place], red=place in state.marked) for place in places]
-
-
-def _plain(kind: int, count: int) -> tuple[RecordTile, ...]:
-    return (RecordTile(kind),) * count
 
 
 def _marked(tiles: list[int], marked: list[int]) -> list[RecordTile]:

@@ -98,6 +98,27 @@ def test_a_damaged_journal_row_is_named(riichi, tmp_path):
     assert "journal.sqlite: run 1 hand 0 event 19: changed after it was written" in error
 
 
+@pytest.mark.parametrize(
+    ("table", "column", "value"),
+    [("events", "data", "{"), ("events", "kind", "nonsense"), ("events", "at", "x"), ("hands", "seed", "-1")],
+)
+def test_damaged_rows_of_every_kind_are_named(riichi, tmp_path, table, column, value):
+    """A little fuzz: rows damaged anywhere give history's named error, never a traceback."""
+    state = tmp_path / "damaged"
+    shutil.copytree(riichi, state)
+    with sqlite3.connect(state / "journal.sqlite") as db:
+        db.execute(f"UPDATE {table} SET {column} = ? WHERE rowid = (SELECT max(rowid) FROM {table})", (value,))
+    code, text = _run(["history", "--state", str(state), "--format", "tenhou6"])
+    assert code != 0
+    assert json.loads(text)["error"].startswith(str(state / "journal.sqlite"))
+
+
+def test_an_export_with_hand_or_log_is_refused_by_name(riichi):
+    code, text = _run(["history", "--state", str(riichi), "--format", "tenhou6", "--hand", "1"])
+    assert code != 0
+    assert "--format tenhou6 writes whole games: not with --hand or --log" in text
+
+
 def test_an_unknown_format_is_refused_by_name(riichi):
     with pytest.raises(SystemExit):
         main(["history", "--state", str(riichi), "--format", "mjlog"], stdout=io.StringIO())
