@@ -36,6 +36,7 @@ from engine.records.game import (
     Win,
     Yaku,
 )
+from engine.records.replay import BUGS
 from engine.records.tenhou6_writer import write_tenhou6
 from engine.records.tracker import Broken, HandTracker
 from engine.referee import Referee, deal_for
@@ -70,7 +71,7 @@ def export_run(journal: Journal, run_id: int | None, fmt: str) -> list[str]:
             f"--format {fmt} holds {ruleset} games only; run {run} has {', '.join(other)} hands"
             + (f" (use --format {', '.join(can)})" if can else " (no export format holds them: use json or log)")
         )
-    played = [hand for hand, result in hands if result is not None]  # a hand in play, or voided, is no game's
+    played = [hand for hand, result in hands if result is not None and not result.get("voided")]  # no game's hands
     matches = {hand.match_id: [other for other in played if other.match_id == hand.match_id] for hand in played}
     return [_game(journal, run, match, fmt) for match in matches.values()]
 
@@ -84,6 +85,10 @@ def _game(journal: Journal, run: int, hands: list[TableHand], fmt: str) -> str:
             records.append(_Walk(journal, hand, shift).record())
         except (Broken, RecordError, MjtableError) as error:
             raise MjtableError(f"{journal.path}: run {run} hand {hand.number}: {error}") from None
+        except BUGS as error:  # the project's bug, not the journal's damage: named all the same, never a traceback
+            what = f"{type(error).__name__}: {error}"
+            where = f"{journal.path}: run {run} hand {hand.number}"
+            raise MjtableError(f"{where}: not exported ({what}); please report it") from None
     options = hands[0].ruleset().options
     red = bool(options.get("red_fives"))
     length = {"hanchan": "south", "tonpuusen": "east"}.get(options.get("length", ""))

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from controller import export
 from controller.cli import main
 
 RUNS = {
@@ -151,3 +152,13 @@ def test_an_export_with_hand_or_log_is_refused_by_name(riichi):
 def test_an_unknown_format_is_refused_by_name(riichi):
     with pytest.raises(SystemExit):
         main(["history", "--state", str(riichi), "--format", "mjlog"], stdout=io.StringIO())
+
+
+def test_a_bug_met_in_a_hand_is_named_not_a_traceback(riichi, monkeypatch):
+    def broken(self, referee):
+        raise KeyError("han")
+
+    monkeypatch.setattr(export._Walk, "_result", broken)
+    code, text = _run(["history", "--state", str(riichi), "--format", "tenhou6"])
+    assert code != 0
+    assert "run 1 hand 0: not exported (KeyError: 'han'); please report it" in json.loads(text)["error"]
