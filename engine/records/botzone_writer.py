@@ -17,7 +17,10 @@ _ACTIONS = {
 
 
 def write_botzone(record: GameRecord) -> str:
-    """Every hand as a ``Match`` block. ``RecordError`` names a hand the format cannot hold."""
+    """Every hand as a ``Match`` block. ``RecordError`` names a hand the format cannot hold, or no hand at all (an
+    empty text is no Botzone record)."""
+    if not record.hands:
+        raise RecordError("the record holds no whole hand to write", fmt=FMT)
     return "".join(_hand(hand) for hand in record.hands)
 
 

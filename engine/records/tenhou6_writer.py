@@ -72,8 +72,21 @@ def _rule(record: GameRecord) -> dict[str, Any]:
     rules: Rules = record.rules
     disp = _ROOM_LETTERS.get(rules.room or "", "")
     disp += {"east": "東", "south": "南"}.get(rules.length or "", "")
-    disp += ("喰" if rules.open_tanyao is not False else "") + ("赤" if rules.red_fives else "") + ("速" * rules.fast)
-    return {"disp": disp, "aka51": rules.aka[0], "aka52": rules.aka[1], "aka53": rules.aka[2]}
+    shown = _red_suits(record)
+    aka = [max(count, int(suit in shown)) for suit, count in enumerate(rules.aka)]
+    disp += ("喰" if rules.open_tanyao is not False else "") + ("赤" if any(aka) else "") + ("速" * rules.fast)
+    return {"disp": disp, "aka51": aka[0], "aka52": aka[1], "aka53": aka[2]}
+
+
+def _red_suits(record: GameRecord) -> set[int]:
+    """The suits whose red five the hands show: a record that lost its rules still says so with its tiles."""
+    suits = set()
+    for hand in record.hands:
+        drawn = (move.tile for move in hand.moves if isinstance(move, Draw))
+        for tile in (*drawn, *hand.dora, *hand.ura, *(tile for tiles in hand.deal for tile in tiles)):
+            if tile.red:
+                suits.add(tile.kind // 9)
+    return suits
 
 
 def _hand(hand: HandRecord) -> list[Any]:

@@ -3,15 +3,19 @@ back as the same game, and replays through the referee to the record's score cha
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from engine.records import RecordError, parse
 from engine.records.botzone_writer import write_botzone
-from engine.records.game import GameRecord, HandRecord, NewDora
+from engine.records.game import Format, GameRecord, HandRecord, NewDora
 from engine.records.replay import replay_record
 from engine.records.tenhou6 import tile
 from engine.records.tenhou6_writer import number, write_tenhou6
 from tests.engine.records.corpus import BOTZONE, MJLOGS, TENHOU6, game
+from tests.engine.records.test_fuzz import run
 from tests.paths import needs_records
 
 TENHOU = [path.name for path in (*MJLOGS, *TENHOU6)]
@@ -78,3 +82,45 @@ def test_botzone_written_reads_back_and_replays():
 def test_a_hand_with_no_running_score_is_named():
     with pytest.raises(RecordError, match="hand 0 keeps no running score"):
         write_tenhou6(game(BOTZONE.name))
+
+
+def _written(path: Path, mutant: bytes, changed: int) -> str:
+    """A damaged record's good hands written out: read back whole, the same hands, or a named ``RecordError``."""
+    try:
+        record = parse(mutant)
+    except RecordError:
+        return "refused"
+    writer = write_botzone if record.format is Format.BOTZONE else write_tenhou6
+    try:
+        text = writer(record)
+    except RecordError:
+        return "named"
+    back = parse(text)
+    assert back.problems == (), back.problems
+    _same_play(record, back)
+    return "written"
+
+
+@needs_records
+def test_damaged_records_written_read_back_or_are_named():
+    outcomes = run(200, seed=27, judge=_written)
+    assert outcomes["written"] > 100, outcomes
+
+
+@needs_records
+@pytest.mark.slow
+def test_2000_damaged_records_written_read_back_or_are_named():
+    outcomes = run(2000, seed=28, judge=_written)
+    assert outcomes["written"] > 1800, outcomes
+
+
+@needs_records
+def test_a_log_that_lost_its_rule_is_written_with_the_red_fives_its_tiles_show():
+    text = (TENHOU6[0].parent / "ranked_game.json").read_text(encoding="utf-8")
+    document = json.loads(text)
+    del document["rule"]
+    record = parse(json.dumps(document, ensure_ascii=False))
+    assert not record.rules.red_fives
+    rule = json.loads(write_tenhou6(record))["rule"]
+    assert (rule["aka51"], rule["aka52"], rule["aka53"]) == (1, 1, 1)
+    assert parse(write_tenhou6(record)).problems == ()
