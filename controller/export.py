@@ -156,7 +156,10 @@ class _Walk:
             raise Broken("the dice are not known")
         dealt = deal_for(referee.ruleset, self.hand.seed, self.hand.dealer, referee.dice[:2])  # type: ignore[arg-type]
         if any(dealt.flowers):
-            raise Broken("flowers were dealt; the neutral record (and the Botzone text it reads) has no flowers")
+            raise Broken(
+                "flowers were dealt; the neutral record (and the Botzone text it reads) has no flowers: Botzone's "
+                "matches are played without them (mcr option flowers = false)"
+            )
         tiles = [_marked(list(hand), dealt.marked[seat]) for seat, hand in enumerate(dealt.hands)]
         dealer = self.hand.dealer
         first = tiles[dealer].pop()

@@ -18,13 +18,14 @@ from controller import export
 from controller.cli import main
 
 RUNS = {
-    "riichi": ("--hands", "3", "--seed", "3"),
-    "mcr": ("--hands", "1", "--seed", "12838"),
-    "flowers": ("--hands", "1", "--seed", "5"),
+    "riichi": ("riichi", "", ("--hands", "3", "--seed", "3")),
+    "mcr": ("mcr", "{ flowers = false }", ("--hands", "4", "--seed", "7")),
+    "flowers": ("mcr", "", ("--hands", "1", "--seed", "5")),
 }
-"""Seed 3 seats the riichi match's first dealer at seat 1: the export turns the seats to put him East. MCR seed
-12838 deals hand 0 with no flower and draws none (searched for: about 1 hand in 10,000 under its dice; seat 3 deals,
-so the Botzone seats are turned too); seed 5 deals flowers, which the Botzone text cannot hold."""
+"""Seed 3 seats the riichi match's first dealer at seat 1: the export turns the seats to put him East. The MCR run
+plays without flowers (option ``flowers``, as Botzone's matches do): seed 7 deals from every seat in turn (seat 2
+first), with three wins and a drawn hand, so the Botzone seats are turned every way; seed 5 deals flowers (the
+default set), which the Botzone text cannot hold."""
 
 
 def _run(args: list[str]) -> tuple[int, str]:
@@ -36,8 +37,10 @@ def _run(args: list[str]) -> tuple[int, str]:
 def _journal(tmp_path_factory, run: str) -> Path:
     """A run by the table service itself (a few seconds)."""
     state = tmp_path_factory.mktemp(run)
-    rules = "riichi" if run == "riichi" else "mcr"
-    command = [sys.executable, "-m", "controller.cli", "run", "--rules", rules, *RUNS[run]]
+    rules, options, flags = RUNS[run]
+    config = state / "mjtable.toml"
+    config.write_text(f'[service]\nrules = "{rules}"\noptions = {options or "{}"}\n', encoding="utf-8")
+    command = [sys.executable, "-m", "controller.cli", "run", "--config", str(config), *flags]
     command += ["--speed", "1000", "--http", "off", "--state", str(state), "--json"]
     subprocess.run(command, check=True, capture_output=True, timeout=120)
     return state
@@ -91,10 +94,15 @@ def test_riichi_games_replay_from_tenhou6_to_the_tables_score_changes(riichi, tm
 
 def test_mcr_hands_replay_from_botzone_to_the_tables_score_changes(mcr, tmp_path):
     history, answers = _round_trip(mcr, "botzone", tmp_path / "run.txt")
-    assert len(answers) == len(history) == 1
-    assert history[0]["dealer"] == 3  # each Botzone match seats its dealer as seat 0
-    assert [answer["deltas"] for answer in answers] == [_turned(h["result"]["payments"], 3) for h in history]
-    assert answers[0]["wins"][0]["total"] == history[0]["result"]["wins"][0]["score"]["total"]
+    assert len(answers) == len(history) == 4
+    dealers = [hand["dealer"] for hand in history]
+    assert sorted(dealers) == [0, 1, 2, 3]  # each Botzone match seats its dealer as seat 0
+    assert [answer["deltas"] for answer in answers] == [
+        _turned(hand["result"]["payments"], dealer) for hand, dealer in zip(history, dealers, strict=True)
+    ]
+    assert [[win["total"] for win in answer.get("wins", [])] for answer in answers] == [
+        [win["score"]["total"] for win in hand["result"].get("wins", [])] for hand in history
+    ]
 
 
 def test_mcr_as_tenhou6_is_named(mcr):
@@ -114,7 +122,9 @@ def test_an_mcr_hand_with_flowers_is_named_not_written(flowers):
     """The Botzone text as ``engine.records.botzone`` reads it has no flowers; the table deals them."""
     code, text = _run(["history", "--state", str(flowers), "--format", "botzone"])
     assert code != 0
-    assert "run 1 hand 0: flowers were dealt" in json.loads(text)["error"]
+    error = json.loads(text)["error"]
+    assert "run 1 hand 0: flowers were dealt" in error
+    assert "option flowers = false" in error
 
 
 def test_a_damaged_journal_row_is_named(riichi, tmp_path):

@@ -1,10 +1,11 @@
 """``mcr``: Chinese Official rules (国标麻将, 1998 competition rules; rules-A §6, rules-B §6).
 
-144 tiles with flowers, chi from the 上家 only, a win needs 8 fans without the flowers (1 fan each). Scoring
-follows PyMahjongGB 1.4.0 (summerinsects' engine) by default; its readings that other references do not share
-are options (see ``ScoringOptions``). Competition settlement: base 8 (rules-A §6.2); a declared win that is no
-win (诈和) costs the declarer a penalty to each other player (the usual competition value 10; the sources give
-none). The deal always passes (no 连庄) and the players change seats before the West round (rules-A §6.3).
+144 tiles with flowers (136 without them: option ``flowers``), chi from the 上家 only, a win needs 8 fans without
+the flowers (1 fan each). Scoring follows PyMahjongGB 1.4.0 (summerinsects' engine) by default; its readings that
+other references do not share are options (see ``ScoringOptions``). Competition settlement: base 8 (rules-A
+§6.2); a declared win that is no win (诈和) costs the declarer a penalty to each other player (the usual
+competition value 10; the sources give none). The deal always passes (no 连庄) and the players change seats
+before the West round (rules-A §6.3).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from engine.analysis import MCR_SHAPES, ShapeRules
+from engine.errors import SettleError
 from engine.match import Rotation, RotationPolicy
 from engine.notation import Hand
 from engine.rulesets.base import FanEntry, OptionSpec, Ruleset, Score, WinContext, boolean_option
@@ -117,6 +119,12 @@ class McrRuleset(Ruleset):
             "a wait on a tile the hand holds four times still counts as a wait, so no 独听 (MIL online rules, both "
             "references); off: such a wait is ignored",
         ),
+        boolean_option(
+            "flowers",
+            True,
+            "144 tiles with the eight flowers (1998 rules: 花牌, one fan each, not toward the minimum); off: 136 tiles "
+            "without them, as Botzone's matches and many online events play (and what the Botzone text can record)",
+        ),
     )
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
@@ -131,7 +139,7 @@ class McrRuleset(Ruleset):
 
     @property
     def tile_set(self) -> TileSet:
-        return TILE_SETS["144"]
+        return TILE_SETS["144" if self.options["flowers"] else "136"]
 
     @property
     def shape_rules(self) -> ShapeRules:
@@ -146,6 +154,8 @@ class McrRuleset(Ruleset):
         return RotationPolicy(Rotation.COMPETITION, swap_seats_before_west=True)
 
     def evaluate(self, hand: Hand, ctx: WinContext) -> Score:
+        if ctx.flowers and not self.options["flowers"]:
+            raise SettleError(f"situation field 'flowers': {ctx.flowers}, but option flowers is off (no flowers)")
         flags = WinFlags(
             self_drawn=ctx.discarder is None,
             last_tile=ctx.fourth_tile,

@@ -10,6 +10,7 @@ import json
 import pytest
 
 from controller.cli import main, win_context
+from engine.errors import SettleError
 from engine.match import HandResult, Match, Rotation
 from engine.notation import parse_hand
 from engine.rulesets.base import DrawContext, WinContext
@@ -70,6 +71,14 @@ def test_flowers_do_not_count_toward_the_minimum() -> None:
     assert (answer["total"], answer["total_without_flowers"]) == (12, 4)
     assert answer["hu"] is False and answer["meets_minimum"] is False
     assert score("[CCC,1][678s,3]5p5p8p8p9s9s9s8p|SW0000|8", minimum=4)["hu"] is True
+
+
+def test_without_flowers_the_set_has_136_tiles_and_a_flower_count_is_refused() -> None:
+    """Option ``flowers`` off: Botzone's matches and many online events play the 136 tiles."""
+    assert (MCR.tile_set.size, get_ruleset("mcr", {"flowers": False}).tile_set.size) == (144, 136)
+    assert score("[CCC,1][678s,3]5p5p8p8p9s9s9s8p|SW0000|0", flowers=False, minimum=4)["hu"] is True
+    with pytest.raises(SettleError, match="situation field 'flowers': 8, but option flowers is off"):
+        score("[CCC,1][678s,3]5p5p8p8p9s9s9s8p|SW0000|8", flowers=False)
 
 
 def test_a_non_winning_shape_is_no_hu() -> None:
