@@ -8,10 +8,11 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from engine.records import RecordError, parse
+from engine.records import RecordError, parse_games
 from engine.records.replay import HandReplay, replay_record
 
 STDIN = "-"
@@ -36,14 +37,23 @@ def _read(name: str, stdin: TextIO) -> bytes | str:
 
 
 def replays(names: list[str], stdin: TextIO) -> Iterator[HandReplay]:
-    """Every hand of every file in order; a file that cannot be read or is no record is one failed answer."""
+    """Every hand of every game of every file in order; a file that cannot be read or is no record, and a game of a
+    file of several that cannot be read, is one failed answer. Answers of a file of several games say which."""
     for name in names:
         try:
-            record = parse(_read(name, stdin))
+            games = list(parse_games(_read(name, stdin)))
         except RecordError as error:
             yield HandReplay(name, None, error=str(error))
             continue
-        yield from replay_record(record, name)
+        several = len(games) > 1
+        for number, game in enumerate(games):
+            answers = (
+                [HandReplay(name, None, error=str(game))]
+                if isinstance(game, RecordError)
+                else replay_record(game, name)
+            )
+            for answer in answers:
+                yield replace(answer, game=number) if several else answer
 
 
 def replay(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
@@ -66,6 +76,8 @@ def replay(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
 
 def _row(answer: HandReplay) -> str:
     hand = "" if answer.hand is None else str(answer.hand)
+    if answer.game is not None:  # a file of several games: game.hand
+        hand = f"{answer.game}.{hand}"
     start = f"{_short(answer.file):<40} {hand:>4}  {answer.label:<16}"
     if answer.error is not None:
         return f"{start} error: {answer.error}"

@@ -1,8 +1,9 @@
 """Real game records (Tenhou mjlog XML, tenhou.net/6 JSON, Botzone MCR text) read into one neutral form.
 
 Pure: every reader takes the record's text (or bytes) and does no I/O. ``parse(data)`` finds the format from the
-content and returns a ``GameRecord``; see ``engine.records.game`` for the form and each format's module for what it
-says and how. ``tenhou_walls(record.wall_seed, n)`` deals a Tenhou game's walls again, dead wall included.
+content and returns a ``GameRecord`` (``parse_games`` every game of a file of several); see ``engine.records.game``
+for the form and each format's module for what it says and how. ``tenhou_walls(record.wall_seed, n)`` deals a
+Tenhou game's walls again, dead wall included.
 ``engine.records.replay`` plays a record's hands through the table's referee (``mjtable replay``).
 """
 
@@ -25,7 +26,7 @@ from engine.records.game import (
     Win,
     Yaku,
 )
-from engine.records.reader import decode, detect, parse
+from engine.records.reader import decode, detect, parse, parse_games
 from engine.records.tenhou_wall import TenhouWall, tenhou_walls
 
 __all__ = [
@@ -50,5 +51,6 @@ __all__ = [
     "decode",
     "detect",
     "parse",
+    "parse_games",
     "tenhou_walls",
 ]

@@ -1,5 +1,6 @@
 """Which format a record is in, found from its content (a file's name says nothing reliable), and the one entry
-point that reads any of them: ``parse(data)``.
+point that reads any of them: ``parse(data)``; ``parse_games(data)`` also reads a file of several tenhou.net/6 games,
+one JSON document per line (what ``mjtable history --format tenhou6`` writes for a run of several matches).
 
 Bytes are taken as they come off a download: gzip (Tenhou serves its mjlogs gzipped) is opened, a UTF-8 byte order
 mark dropped, and bytes that are not UTF-8 are named (their hand then fails where the damage lies) rather than
@@ -8,7 +9,9 @@ refusing the whole record.
 
 from __future__ import annotations
 
+import json
 import zlib
+from collections.abc import Iterator
 from dataclasses import replace
 
 from engine.records.botzone import parse_botzone
@@ -64,7 +67,38 @@ def parse(data: str | bytes) -> GameRecord:
     """Read a record of any known format. Raises ``RecordError`` when the whole record is unusable (unknown format,
     damaged header, a three-player game); a damaged hand is left out and named in ``GameRecord.problems``."""
     text, damage = decode(data)
-    record = _READERS[detect(text)](text)
+    return _read(text, detect(text), damage)
+
+
+def parse_games(data: str | bytes) -> Iterator[GameRecord | RecordError]:
+    """Every game of a record file in order: one, or for tenhou.net/6 JSON Lines (a first line that is a whole
+    document, more lines after it) one per non-blank line. A game that cannot be read at all is its
+    ``RecordError`` (``hand`` None, ``where`` its line), and the games after it are still read; so is bytes' damage
+    (not UTF-8), before the games."""
+    text, damage = decode(data)
+    found = detect(text)
+    lines = [(number, line) for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    if found is not Format.TENHOU6 or len(lines) < 2 or not _whole_document(lines[0][1]):
+        yield _read(text, found, damage)
+        return
+    if damage is not None:
+        yield RecordError(damage.reason, fmt=found.value, where=damage.where)
+    for number, line in lines:
+        try:
+            yield _read(line, detect(line), None)
+        except RecordError as error:
+            yield RecordError(error.reason, fmt=found.value, where=f"line {number}")
+
+
+def _whole_document(line: str) -> bool:
+    try:
+        return isinstance(json.loads(line), dict)
+    except (ValueError, RecursionError):
+        return False
+
+
+def _read(text: str, found: Format, damage: RecordError | None) -> GameRecord:
+    record = _READERS[found](text)
     if damage is None:
         return record
     named = RecordError(damage.reason, fmt=record.format.value, where=damage.where)

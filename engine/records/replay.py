@@ -62,6 +62,8 @@ class HandReplay:
     wins: tuple[dict[str, Any], ...] = ()
     error: str | None = None
     move: int | None = None
+    game: int | None = None
+    """The game's index in a file of several (tenhou.net/6 JSON Lines), else None."""
 
     @property
     def agrees(self) -> bool:
@@ -81,6 +83,8 @@ class HandReplay:
         }
         if self.error is not None:
             line |= {"error": self.error, "move": self.move}
+        if self.game is not None:
+            line["game"] = self.game
         return line
 
 

@@ -65,3 +65,20 @@ def test_a_hand_that_disagrees_with_the_record_fails_the_run(tmp_path):
 def test_the_summary_counts_a_file_not_read_apart_from_the_hands(tmp_path):
     code, lines = run(str(tmp_path / "gone.mjlog"), str(BOTZONE))
     assert code == 1 and lines[-1] == "10 hands, 10 agree, 1 failed outside any hand"
+
+
+def test_a_file_of_several_tenhou6_games_replays_each_and_names_a_broken_one(tmp_path):
+    """JSON Lines, as ``mjtable history --format tenhou6`` writes a run of several matches: one game per line."""
+    one = json.dumps(json.loads(TENHOU6[0].read_text(encoding="utf-8")))
+    games = tmp_path / "games.jsonl"
+    games.write_text(f"{one}\n\n{{\"log\": 3}}\n{one}\n", encoding="utf-8")
+    code, lines = run("--json", str(games))
+    answers = [json.loads(line) for line in lines]
+    count = len(game(TENHOU6[0].name).hands)
+    assert code == 1 and len(answers) == 2 * count + 1
+    assert [answer["game"] for answer in answers] == [0] * count + [1] + [2] * count
+    assert "line 3" in answers[count]["error"] and "'log' list" in answers[count]["error"]
+    assert all(answer["agrees"] for answer in answers if answer["game"] != 1)
+    code, table = run(str(games))
+    assert table[1].split()[1] == "0.0"
+    assert table[-1] == f"{2 * count} hands, {2 * count} agree, 1 failed outside any hand"
