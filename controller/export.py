@@ -232,8 +232,9 @@ class _Walk:
             deltas = [round(referee.result.payments[seat]) for seat in range(4)]
             points = None
             yaku = tuple(Yaku("", fan["name_zh"], fan["points"], fan["count"]) for fan in score["fans"])
-        else:
-            deltas = [sum(round(part[str(seat)]) for part in breakdown.values()) for seat in range(4)]
+        else:  # the honba and the sticks on the table are the first winner's alone (上家取り, ``Referee._finish``)
+            parts = breakdown.values() if head else [breakdown["hand"]]
+            deltas = [sum(round(part[str(seat)]) for part in parts) for seat in range(4)]
             points = round(breakdown["hand"][str(winner)])
             yaku = tuple(Yaku(item["key"], item["name_ja"], item["han"]) for item in score["yaku"])
         source = winner if discarder is None else discarder

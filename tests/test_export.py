@@ -21,11 +21,17 @@ RUNS = {
     "riichi": ("riichi", "", ("--hands", "3", "--seed", "3")),
     "mcr": ("mcr", "{ flowers = false }", ("--hands", "4", "--seed", "7")),
     "flowers": ("mcr", "", ("--hands", "1", "--seed", "5")),
+    "matches": (
+        "riichi",
+        '{ multiple_ron = "double", red_fives = true, length = "tonpuusen" }',
+        ("--hands", "8", "--seed", "20"),
+    ),
 }
 """Seed 3 seats the riichi match's first dealer at seat 1: the export turns the seats to put him East. The MCR run
 plays without flowers (option ``flowers``, as Botzone's matches do): seed 7 deals from every seat in turn (seat 2
 first), with three wins and a drawn hand, so the Botzone seats are turned every way; seed 5 deals flowers (the
-default set), which the Botzone text cannot hold."""
+default set), which the Botzone text cannot hold. The East-only matches of seed 20 (double ron allowed) are two in 8
+hands, and hand 2 is a double ron on a hand with a honba, which the first winner alone collects (上家取り)."""
 
 
 def _run(args: list[str]) -> tuple[int, str]:
@@ -35,14 +41,15 @@ def _run(args: list[str]) -> tuple[int, str]:
 
 
 def _journal(tmp_path_factory, run: str) -> Path:
-    """A run by the table service itself (a few seconds)."""
+    """A run by the table service itself (a few seconds); its ``--json`` lines are kept beside the journal."""
     state = tmp_path_factory.mktemp(run)
     rules, options, flags = RUNS[run]
     config = state / "mjtable.toml"
     config.write_text(f'[service]\nrules = "{rules}"\noptions = {options or "{}"}\n', encoding="utf-8")
     command = [sys.executable, "-m", "controller.cli", "run", "--config", str(config), *flags]
     command += ["--speed", "1000", "--http", "off", "--state", str(state), "--json"]
-    subprocess.run(command, check=True, capture_output=True, timeout=120)
+    done = subprocess.run(command, check=True, capture_output=True, timeout=120, text=True)
+    (state / "run.jsonl").write_text(done.stdout, encoding="utf-8")
     return state
 
 
@@ -54,6 +61,11 @@ def riichi(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def mcr(tmp_path_factory) -> Path:
     return _journal(tmp_path_factory, "mcr")
+
+
+@pytest.fixture(scope="module")
+def matches(tmp_path_factory) -> Path:
+    return _journal(tmp_path_factory, "matches")
 
 
 @pytest.fixture(scope="module")
@@ -90,6 +102,22 @@ def test_riichi_games_replay_from_tenhou6_to_the_tables_score_changes(riichi, tm
     first = history[0]["dealer"]  # tenhou.net/6 seats the first dealer as seat 0
     assert first == 1
     assert [answer["deltas"] for answer in answers] == [_turned(h["result"]["payments"], first) for h in history]
+
+
+def test_a_run_of_two_matches_with_a_double_ron_replays_game_by_game(matches, tmp_path):
+    history, answers = _round_trip(matches, "tenhou6", tmp_path / "run.jsonl")
+    assert len((tmp_path / "run.jsonl").read_text(encoding="utf-8").splitlines()) == 2  # one game per match
+    played = [json.loads(line) for line in (matches / "run.jsonl").read_text(encoding="utf-8").splitlines()]
+    for hand, result in zip(history, played, strict=False):
+        hand["match"] = result["match"]
+    assert [answer["game"] for answer in answers] == [hand["match"] for hand in history]
+    assert len(answers) == 8 and {hand["match"] for hand in history} == {0, 1}
+    double = [answer for answer in answers if len(answer["winners"]) == 2]
+    assert len(double) == 1 and double[0]["hand"] == 2
+    for match in (0, 1):
+        hands = [hand for hand in history if hand["match"] == match]
+        replayed = [answer["deltas"] for answer in answers if answer["game"] == match]
+        assert replayed == [_turned(hand["result"]["payments"], hands[0]["dealer"]) for hand in hands]
 
 
 def test_mcr_hands_replay_from_botzone_to_the_tables_score_changes(mcr, tmp_path):
