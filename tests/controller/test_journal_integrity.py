@@ -267,6 +267,28 @@ def test_a_journal_that_lost_its_tail_mid_hand_voids_the_hand_loudly(tmp_path, c
     assert "service voided the hand: " in out.getvalue()
 
 
+def test_a_voided_hand_is_left_out_of_an_export_and_the_hands_after_it_replay(tmp_path):
+    """A voided hand was redealt, not played: the Botzone text holds the next hand only, which replays as paid."""
+    config = Config().with_service(http="off", state_dir=str(tmp_path), seed=8, hands=2, speed=1000.0)
+    config = config.with_service(options={"flowers": False})  # the Botzone text has no flowers
+    _crash_after(config, 60)
+    _sql(journal_path(config), "DELETE FROM events WHERE seq > 30")
+    lines: list[dict] = []
+    serve(config, lines.append)
+    assert lines[1]["voided"] and lines[2]["hand"] == 1 and "voided" not in lines[2]
+    out = io.StringIO()
+    assert main(["history", "--state", str(tmp_path), "--format", "botzone"], stdout=out) == 0
+    exported = tmp_path / "run.txt"
+    exported.write_text(out.getvalue(), encoding="utf-8")
+    assert out.getvalue().count("Match ") == 1
+    out = io.StringIO()
+    assert main(["replay", "--json", str(exported)], stdout=out) == 0
+    (answer,) = [json.loads(line) for line in out.getvalue().splitlines()]
+    dealer = lines[2]["dealer"]  # the Botzone text seats the dealer as seat 0
+    assert answer["agrees"]
+    assert answer["deltas"] == [lines[2]["payments"][str((seat + dealer) % 4)] for seat in range(4)]
+
+
 def test_a_journal_that_lost_the_deal_says_so_and_deals_from_the_table(tmp_path):
     config = Config().with_service(http="off", state_dir=str(tmp_path), seed=8, hands=1, speed=1000.0)
     _crash_after(config, 40)
