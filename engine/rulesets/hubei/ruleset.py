@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.analysis import ShapeRules
 from engine.errors import RulesetError
-from engine.notation import Hand
+from engine.notation import Hand, Meld, MeldKind
 from engine.rulesets.base import (
     STAKE,
     IndicatorPosition,
@@ -201,7 +201,7 @@ class HubeiRuleset(Ruleset):
             "open_melds": {s: facts.open for s, facts in melds.items()},
             "kong_count": {s: facts.kongs for s, facts in melds.items()},
             "declared": True,
-        }
+        } | feeder_fact(referee, seat)
 
     def claim_refusal(self, referee: Referee, seat: int, kind: str, tile: Tile, using: tuple[Tile, ...]) -> str | None:
         faces = referee.wildcard_faces()
@@ -280,3 +280,22 @@ class HubeiRuleset(Ruleset):
     def answer_drawn_settlement(self, request: SettleRequest) -> dict[str, Any]:
         """黄牌 (HB-18): nobody pays; the dealer deals again (HB-17)."""
         return nobody_pays_dealer_stays(request.situation)
+
+
+def feeder_fact(referee: Referee, seat: int) -> dict[str, int]:
+    """The situation key of 清一色喂三铺 for a win at the table, where the seat has a third claimed meld."""
+    feeder = third_meld_feeder(seat, referee.seats[seat].melds)
+    return {} if feeder is None else {"qys_third_meld_feeder": feeder}
+
+
+def third_meld_feeder(seat: int, melds: Sequence[Meld]) -> int | None:
+    """清一色喂三铺 (§2.6): the seat that fed ``seat``'s third claimed meld (a chow by its 上家, a pung or kong, or
+    the pung an added kong grew from, by its supplier), ``None`` before the third; whether the hand is one colour is
+    the ruleset's to judge at the win (``liable``), so every win passes it on, as a settle request may."""
+    claimed = [meld for meld in melds if meld.offer is not None]
+    if len(claimed) < 3:
+        return None
+    third = claimed[2]
+    relative = 1 if third.kind is MeldKind.CHOW else third.supplier
+    assert relative is not None  # a claimed pung or kong names its supplier
+    return (seat - relative) % 4

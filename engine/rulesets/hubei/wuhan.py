@@ -21,7 +21,7 @@ from engine.rulesets.base import (
 )
 from engine.rulesets.contract import seat_map
 from engine.rulesets.hubei.hands import HubeiHand
-from engine.rulesets.hubei.ruleset import HubeiRuleset
+from engine.rulesets.hubei.ruleset import HubeiRuleset, feeder_fact
 from engine.rulesets.wildcommon import MeldFacts, agreeing, meld_facts
 from engine.tiles import RED, Tile
 
@@ -107,4 +107,4 @@ class WuhanRuleset(HubeiRuleset):
             "exposed_kong_count": {s: facts.exposed_kongs + facts.added_kongs for s, facts in melds.items()},
             "concealed_kong_count": {s: facts.concealed_kongs for s, facts in melds.items()},
             "declared": True,
-        }
+        } | feeder_fact(referee, seat)

@@ -11,7 +11,9 @@ import sys
 import pytest
 
 from engine.actions import Action, ActionKind
+from engine.notation import parse_hand
 from engine.referee import Referee
+from engine.rulesets.hubei.ruleset import third_meld_feeder
 from engine.rulesets.registry import get_ruleset
 from engine.simulation import simulate
 from engine.tiles import NUM_KINDS
@@ -114,3 +116,26 @@ def test_settle_through_the_command_line():
     assert answers[2]["payments"] == {"0": 6, "1": -2, "2": -2, "3": -2}
     assert answers[3]["kind"] == "mobao" and answers[3]["payments"]["1"] == 9
     assert answers[4]["hu"] is False and "open_mode" in answers[4]["error"]
+
+
+def test_the_third_claimed_melds_feeder_is_passed_on_and_alone_pays_a_one_colour_hand():
+    # wild.md §2.6 (清一色喂三铺): who fed the third claimed meld; a chow is fed by the 上家, a pung by its supplier.
+    melds = parse_hand("[123m,2][555m,2][7777m][999m,3]1m ").melds  # the concealed kong is no claimed meld
+    assert third_meld_feeder(0, melds) == 1  # the 999m pung from the 下家 (relative 3) of seat 0
+    assert third_meld_feeder(2, melds[:3]) is None
+    assert third_meld_feeder(0, parse_hand("[555m,2][6666m,6][123m,3]7m9m1p1p ").melds) == 3  # the chow's 上家
+    for rules in ("hubei-laizi", "wuhan"):
+        referee = Referee.deal(get_ruleset(rules), 5)
+        referee.seats[1].melds = list(parse_hand("[123p,1][555p,3][789p,2]1p2p3p4p ").melds)
+        assert referee.ruleset.win_facts(referee, 1)["qys_third_meld_feeder"] == 0  # the 789p chow's 上家
+    liable = [
+        record
+        for hand in simulate(get_ruleset("hubei-laizi"), 100, seed=2)
+        for record in hand.referee.wins
+        if record.score.extra.get("liable") is not None and "qys_third_meld_feeder" in record.context.extra
+    ]
+    fed = [record for record in liable if record.score.extra["liable"] == record.context.extra["qys_third_meld_feeder"]]
+    assert any("qingyise" in record.score.extra["kinds"] for record in fed)  # a self-drawn 清一色 here
+    for record in liable:
+        payers = [seat for seat, amount in record.score.payments.items() if amount < 0]
+        assert payers == [record.score.extra["liable"]]
