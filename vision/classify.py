@@ -8,6 +8,13 @@ the default model is the same thing: its templates are the trained classifier's 
 makes "unknown" the answer for a face unlike any template (a tile back, a hand, a tile of another set) instead of
 a confident guess, and templates of "no tile" (mat, hands, a crop across two tiles) raise it where it counts.
 
+Faces, not tiles: the kinds are the faces of ``vision.kinds`` (the engine's 42 tiles, riichi's red fives ``0m 0p 0s``,
+十万's tens ``10m 10p 10s``); ``Prediction.tile`` is a face and ``Prediction.code`` its code, and a table maps a
+face to its ruleset's tile with ``vision.kinds.table_tile`` after restricting the model to the faces its set shows
+(``Model.only(table_faces(ruleset))``). The embedding reads shape; a red five is the same face in red ink, so a
+five and its red five are told apart by colour: ``vision.features.redness`` of the crop against the model's level
+for that suit (``red_levels``: a default, or the middle between the enrolled fives and red fives of the set).
+
 Two embedders read crops: the network (``vision.net``, format 3, the shipped reader) and the hand-made features
 with a discriminant map (``vision.features``, format 2: the previous template reader, still read so that sets
 enrolled with it keep working and benchmarks can compare).
@@ -15,6 +22,7 @@ enrolled with it keep working and benchmarks can compare).
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 from dataclasses import dataclass, field, replace
@@ -25,9 +33,9 @@ import cv2
 import numpy as np
 
 from engine.errors import MjtableError
-from engine.tiles import NUM_TILE_IDS, Tile, parse_tile, tile_code
 from vision.errors import ImageError, ModelError
-from vision.features import HALF_TURN, features
+from vision.features import HALF_TURN, features, redness
+from vision.kinds import FIVES, NUM_FACES, RED_FIVES, SUITS, Face, face_code, parse_face
 from vision.net import Embedder
 
 PER_KIND = 12
@@ -50,35 +58,42 @@ FLAT = 1.0
 """A crop whose grey levels spread less than this (standard deviation) shows no face: unknown, whatever the
 embedder makes of it. (The network sees a flat crop as the ivory set's blank white dragon, whose photos spread
 3 levels or more: their edges, shadows and grain.)"""
+RED_LEVELS = (0.56, 0.4, 0.42)
+"""Default ``redness`` above which a five of 万, 饼, 条 is its red five: between the riichi artwork's fives (up to
+0.47, 0.08, 0.23: 5m's 萬 is red on most sets) and red fives (from 0.64, 0.68, 0.63) in rendered crops. Enrolling a
+set's fives and red fives replaces it with that set's own."""
+RED_WIDTH = 0.04
+"""Redness over which the colour's say goes from even to about 92% sure (a logistic of this scale)."""
 
 
 @dataclass(frozen=True)
 class Prediction:
-    """A kind and how sure; ``tile`` is None ("unknown") when the confidence is below the model's threshold.
-    ``choices`` ranks the most likely kinds, best first, with their probabilities (the first is the best reading
-    even when it was not sure enough to be the answer)."""
+    """A face (``vision.kinds``) and how sure; ``tile`` is None ("unknown") when the confidence is below the
+    model's threshold. ``choices`` ranks the most likely faces, best first, with their probabilities (the first is
+    the best reading even when it was not sure enough to be the answer)."""
 
-    tile: Tile | None
+    tile: Face | None
     confidence: float
     similarity: float
-    choices: tuple[tuple[Tile, float], ...] = ()
+    choices: tuple[tuple[Face, float], ...] = ()
 
     @property
     def code(self) -> str:
-        return UNKNOWN if self.tile is None else tile_code(self.tile)
+        """The face's code (``5m``, ``0m`` a red five, ``10m`` 十万) or ``unknown``."""
+        return UNKNOWN if self.tile is None else face_code(self.tile)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "tile": self.code,
             "confidence": round(self.confidence, 4),
             "similarity": round(self.similarity, 4),
-            "choices": [[tile_code(tile), round(p, 4)] for tile, p in self.choices],
+            "choices": [[face_code(tile), round(p, 4)] for tile, p in self.choices],
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Prediction:
-        tile = None if data["tile"] == UNKNOWN else parse_tile(data["tile"])
-        choices = tuple((parse_tile(code), float(p)) for code, p in data.get("choices", ()))
+        tile = None if data["tile"] == UNKNOWN else parse_face(data["tile"])
+        choices = tuple((parse_face(code), float(p)) for code, p in data.get("choices", ()))
         return cls(tile, float(data["confidence"]), float(data["similarity"]), choices)
 
 
@@ -147,22 +162,49 @@ def checked_crop(crop: object) -> np.ndarray:
 @dataclass(frozen=True)
 class Model:
     """Templates (unit rows in the reader's space) with their kinds (``NOTHING`` for "no tile") and whether each is
-    the face turned half. ``temperature`` sharpens the softmax, ``reject`` (one per tile id: some faces vary more
+    the face turned half. ``temperature`` sharpens the softmax, ``reject`` (one per face: some faces vary more
     than others) is the similarity of the "none of these" alternative and ``threshold`` the confidence below which
-    the answer is unknown."""
+    the answer is unknown. ``red_levels`` (万 饼 条) is the ``redness`` above which a five is its red five, when
+    the model has templates of both."""
 
     reader: Reader
     templates: np.ndarray
     labels: np.ndarray
     turned: np.ndarray
     temperature: float = 40.0
-    reject: np.ndarray = field(default_factory=lambda: np.full(NUM_TILE_IDS, 0.5, np.float32))
+    reject: np.ndarray = field(default_factory=lambda: np.full(NUM_FACES, 0.5, np.float32))
     threshold: float = 0.5
     description: str = ""
+    red_levels: tuple[float, float, float] = RED_LEVELS
 
     @property
-    def kinds(self) -> list[Tile]:
+    def kinds(self) -> list[Face]:
         return sorted({int(label) for label in self.labels if label != NOTHING})
+
+    @functools.cached_property
+    def _pairs(self) -> tuple[tuple[int, Face, Face], ...]:
+        """(suit, five, red five) of every suit whose five and red five both have templates."""
+        kinds = set(self.kinds)
+        return tuple(
+            (i, five, red)
+            for i, (five, red) in enumerate(zip(FIVES, RED_FIVES, strict=True))
+            if five in kinds and red in kinds
+        )
+
+    def only(self, faces: list[Face]) -> Model:
+        """This model reading only these faces (a table's: ``vision.kinds.table_faces``); its "no tile" templates
+        stay. A red five among them without templates of its own gets its five's: the colour alone tells them
+        apart (``red_levels``), so a set with red fives is read without enrolling them."""
+        wanted = set(faces)
+        templates, labels, turned = self.templates, self.labels, self.turned
+        for five, red in zip(FIVES, RED_FIVES, strict=True):
+            if red in wanted and five in wanted and not (labels == red).any():
+                copy = labels == five
+                templates = np.vstack([templates, templates[copy]])
+                labels = np.concatenate([labels, np.full(int(copy.sum()), red, labels.dtype)])
+                turned = np.concatenate([turned, turned[copy]])
+        keep = np.isin(labels, [*wanted, NOTHING])
+        return replace(self, templates=templates[keep], labels=labels[keep], turned=turned[keep])
 
     def embed(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Every crop's views as unit rows (crops x views x size) and whether each view is turned half."""
@@ -178,7 +220,7 @@ class Model:
         best = np.take_along_axis(similarity, view, axis=1)[:, 0]
         flipped = np.take_along_axis(turned[:, :, None] ^ self.turned[None, None, :], view, axis=1)[:, 0]
         kinds = self.labels != NOTHING
-        scores = np.full((count, NUM_TILE_IDS), -1.0, np.float32)
+        scores = np.full((count, NUM_FACES), -1.0, np.float32)
         np.maximum.at(scores.T, self.labels[kinds], best[:, kinds].T)
         winner = best[:, kinds].argmax(axis=1)
         upside_down = flipped[:, kinds][np.arange(count), winner]
@@ -191,6 +233,8 @@ class Model:
             return []
         crops = [checked_crop(crop) for crop in crops]
         scores, upside_down, nothing = self.scores(*self.reader.views(crops))
+        if self._pairs:
+            self._colour(scores, crops)
         order = np.argsort(-scores, axis=1)[:, :CHOICES]
         top = scores[np.arange(len(crops)), order[:, 0]]
         alternative = np.maximum(self.reject[order[:, 0]], nothing)
@@ -207,6 +251,22 @@ class Model:
             prediction = Prediction(tile, confidence, float(top[i]), choices)
             out.append((prediction, bool(upside_down[i])))
         return out
+
+    def _colour(self, scores: np.ndarray, crops: list[np.ndarray]) -> None:
+        """Where a five or its red five is (about) the best reading, the pair's best similarity is shared between
+        the two by the crop's redness: ``log p / temperature`` added to each, so the softmax gives the pair the
+        same weight as one face and splits it by colour."""
+        top = scores.max(axis=1)
+        for suit, five, red in self._pairs:
+            pair = np.maximum(scores[:, five], scores[:, red])
+            rows = np.flatnonzero(pair >= top - 0.15)
+            if not len(rows):
+                continue
+            level = redness([crops[i] for i in rows])
+            p = 1.0 / (1.0 + np.exp(-(level - self.red_levels[suit]) / RED_WIDTH))
+            p = np.clip(p, 1e-6, 1 - 1e-6)
+            scores[rows, red] = pair[rows] + np.log(p) / self.temperature
+            scores[rows, five] = pair[rows] + np.log1p(-p) / self.temperature
 
     def classify(self, crop: np.ndarray) -> tuple[Prediction, bool]:
         """The reading of one upright-or-upside-down face crop, and whether it was upside down."""
@@ -240,10 +300,11 @@ class Model:
             "format": 3 if isinstance(self.reader, NetworkReader) else 2,
             **{key: value for key, value in extra.items() if not isinstance(value, np.ndarray)},
             "temperature": self.temperature,
-            "reject": {tile_code(tile): round(float(self.reject[tile]), 4) for tile in range(NUM_TILE_IDS)},
+            "reject": {face_code(face): round(float(self.reject[face]), 4) for face in range(NUM_FACES)},
             "threshold": self.threshold,
+            "red_levels": dict(zip(SUITS, (round(float(level), 4) for level in self.red_levels), strict=True)),
             "description": self.description,
-            "kinds": [tile_code(tile) for tile in self.kinds],
+            "kinds": [face_code(face) for face in self.kinds],
         }
         (folder / "model.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
 
@@ -270,10 +331,20 @@ def condense(
 
 
 def _rejects(data: dict[str, float]) -> np.ndarray:
-    levels = np.full(NUM_TILE_IDS, 1.0, np.float32)
-    for code, level in data.items():
-        levels[parse_tile(code)] = float(level)
+    """One level per face; faces a model saved before them has no level for (red fives, tens) get the median."""
+    given = {parse_face(code): float(level) for code, level in data.items()}
+    levels = np.full(NUM_FACES, float(np.median(list(given.values()))) if given else 1.0, np.float32)
+    for face, level in given.items():
+        levels[face] = level
     return levels
+
+
+def _red_levels(data: object) -> tuple[float, float, float]:
+    if data is None:
+        return RED_LEVELS
+    if not isinstance(data, dict) or set(data) != set(SUITS):
+        raise ValueError(f"red_levels: expected an object with keys m, p, s, got {data!r}")
+    return tuple(float(data[suit]) for suit in SUITS)  # type: ignore[return-value]
 
 
 def _reader(folder: Path, meta: dict[str, Any], data: Any) -> Reader:
@@ -306,6 +377,7 @@ def load_model(folder: Path | None = None) -> Model:
             _rejects(meta["reject"]),
             float(meta["threshold"]),
             str(meta["description"]),
+            _red_levels(meta.get("red_levels")),
         )
     except FileNotFoundError as error:
         raise ModelError(f"{folder}: not a model directory (no {Path(error.filename).name})") from None

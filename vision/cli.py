@@ -3,6 +3,9 @@ error is an ``{"error": ...}`` line naming the file, line or source, never a tra
 
 ``register(subparsers)`` adds the group to the ``mjtable`` parser; each subcommand sets ``handler``, called as
 ``args.handler(args, out)`` and returning the exit status. ``python -m vision.cli`` runs the group alone.
+
+Readings are faces of ``vision.kinds`` (``0m`` a red five, ``10m`` 十万); ``classify --rules R`` reads only the faces
+of that ruleset's set and adds each face as the ruleset's tile (``table``, in its notation, and ``marked``).
 """
 
 from __future__ import annotations
@@ -16,8 +19,8 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from engine.errors import MjtableError
-from engine.tiles import NUM_TILE_IDS, Tile, parse_tiles, tile_code
+from engine.errors import MjtableError, NotationError
+from engine.tiles import NUM_TILE_IDS, parse_tiles
 from vision import calibrate as calibration_file
 from vision.calibrate import Calibration
 from vision.capture import Settings, first_frame, open_source
@@ -26,6 +29,7 @@ from vision.detect import face_crop, find_in_photo
 from vision.enroll import Guide, enroll
 from vision.errors import CaptureError, ModelError, VisionError
 from vision.images import check_output, load_image, save_image
+from vision.kinds import Face, face_code, parse_face, table_faces, table_tile
 from vision.labels import read_labels
 from vision.layout import LayoutError, annotate, read_layout
 from vision.recognize import Recognizer, Zones
@@ -95,7 +99,7 @@ def _enroll(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _layout(args: argparse.Namespace) -> tuple[list[tuple[np.ndarray, Tile]], str]:
+def _layout(args: argparse.Namespace) -> tuple[list[tuple[np.ndarray, Face]], str]:
     """The faces of a set laid out in one photo (a file, or a frame of the table camera), and the annotated
     picture written for the person to check; a refused layout is drawn too, and the error names the picture."""
     annotated = args.annotated or args.out / "layout.png"
@@ -118,9 +122,23 @@ def _layout(args: argparse.Namespace) -> tuple[list[tuple[np.ndarray, Tile]], st
     return layout.faces(image), str(annotated)
 
 
-def _guided(args: argparse.Namespace, out: TextIO) -> list[tuple[np.ndarray, Tile]]:
+def _kinds(text: str) -> list[Face]:
+    """``--kinds``: compact notation (``123m7z``), or face codes apart (``5m 0m 10m`` or ``5m,0m,10m``)."""
+    try:
+        return parse_tiles(text)
+    except NotationError:
+        pass
+    try:
+        return [parse_face(code) for code in text.replace(",", " ").split()]
+    except NotationError:
+        raise VisionError(
+            f"--kinds {text[:60]!r}: expected compact notation (123m7z) or face codes such as '5m 0m 10m'"
+        ) from None
+
+
+def _guided(args: argparse.Namespace, out: TextIO) -> list[tuple[np.ndarray, Face]]:
     """Live enrollment: prompts as JSON lines, faces from the table camera."""
-    kinds = parse_tiles(args.kinds) if args.kinds else list(range(NUM_TILE_IDS))
+    kinds = _kinds(args.kinds) if args.kinds else list(range(NUM_TILE_IDS))
     guide: Guide | None = None
     for frame in open_source(args.source, _settings(args)).frames():
         if guide is None:
@@ -131,7 +149,7 @@ def _guided(args: argparse.Namespace, out: TextIO) -> list[tuple[np.ndarray, Til
             _dump(message, out)
         if guide.done:
             return guide.faces
-    missing = " ".join(tile_code(tile) for tile in (kinds if guide is None else guide.kinds))
+    missing = " ".join(face_code(face) for face in (kinds if guide is None else guide.kinds))
     raise CaptureError(f"source {args.source!r} ended before every kind was enrolled (missing {missing})")
 
 
@@ -172,8 +190,26 @@ def _detect(args: argparse.Namespace, out: TextIO) -> int:
     return status
 
 
+def _ruleset(args: argparse.Namespace) -> Any:
+    """``--rules`` with ``--options`` (a JSON object), or None."""
+    if args.rules is None:
+        if args.options is not None:
+            raise VisionError("classify: --options needs --rules")
+        return None
+    from engine.rulesets.registry import get_ruleset
+
+    try:
+        options = json.loads(args.options or "{}")
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise VisionError(f"--options: not JSON ({error})") from None
+    if not isinstance(options, dict):
+        raise VisionError("--options: expected a JSON object such as '{\"red_fives\": true}'")
+    return get_ruleset(args.rules, options)
+
+
 def _classify(args: argparse.Namespace, out: TextIO) -> int:
-    model = _model(args)
+    ruleset = _ruleset(args)
+    model = _model(args) if ruleset is None else _model(args).only(table_faces(ruleset))
     status = 0
     for path in args.images:
         try:
@@ -182,7 +218,12 @@ def _classify(args: argparse.Namespace, out: TextIO) -> int:
             _dump({"file": str(path), "error": str(error)}, out)
             status = 1
             continue
-        _dump({"file": str(path), "tile": prediction.code, "confidence": round(prediction.confidence, 4)}, out)
+        answer = {"file": str(path), "tile": prediction.code, "confidence": round(prediction.confidence, 4)}
+        if ruleset is not None:
+            tile = None if prediction.tile is None else table_tile(prediction.tile, ruleset)
+            answer["table"] = None if tile is None else ruleset.tile_code(tile.tile)
+            answer["marked"] = tile is not None and tile.marked
+        _dump(answer, out)
     return status
 
 
@@ -307,7 +348,11 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         parser.add_argument("--fps", type=_ranged(float, 0.1, 120), default=10.0)
 
     parser = sub("enroll", "templates of the table's own set, from labelled photos or live from the camera", _enroll)
-    parser.add_argument("--layout", type=Path, help="one photo of the whole set laid out in CLASSES.csv order")
+    parser.add_argument(
+        "--layout",
+        type=Path,
+        help="one photo of the whole set laid out in CLASSES.csv order (also a 十万 set, red fives)",
+    )
     parser.add_argument("--layout-camera", action="store_true", help="the layout photo from the table camera")
     parser.add_argument("--tile-px", type=_ranged(float, MIN_TILE_PX, MAX_TILE_PX), help=f"layout: {TILE_PX_HELP}")
     parser.add_argument("--annotated", type=Path, help="layout: the checked picture to write (default OUT/layout.png)")
@@ -318,11 +363,15 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     with_source(parser, required=False)
     with_config(parser)
     parser.add_argument("--calibration", type=Path, help="TOML from 'mjtable vision calibrate' (default: markers)")
-    parser.add_argument("--kinds", help="live: the kinds to enroll in compact notation (default: all 42)")
+    parser.add_argument(
+        "--kinds", help="live: the kinds to enroll, compact notation or face codes '5m 0m 10m' (default: all 42)"
+    )
     parser.add_argument("--shots", type=_ranged(int, 1, 50), default=3, help="live: frames kept per kind (1-50)")
 
     parser = sub("classify", "the kind of each roughly cropped tile photo, one JSON line each", _classify)
     parser.add_argument("--json", action="store_true", help="JSON lines (the only output format)")
+    parser.add_argument("--rules", help="read only this ruleset's faces and give each as its tile ('table', 'marked')")
+    parser.add_argument("--options", help="with --rules: its options as a JSON object, e.g. '{\"red_fives\": true}'")
     parser.add_argument("images", type=Path, nargs="+")
     with_model(parser)
 

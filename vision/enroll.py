@@ -3,6 +3,10 @@
 
 Each photo also gives a few jittered copies (position, turn, scale, light, blur, noise) so that a handful of
 photos per kind covers how the same face will look in play.
+
+The kinds are faces of ``vision.kinds``: a set's red fives (``0m 0p 0s``) and 十万's tens (``10m 10p 10s``) are
+enrolled like any face. A set whose fives and red fives of a suit are both enrolled also gets its own level of
+``redness`` for that suit (``Model.red_levels``): the middle between its fives' and its red fives' ink.
 """
 
 from __future__ import annotations
@@ -15,11 +19,11 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from engine.tiles import Tile, tile_code, tile_name_zh
 from vision.classify import Model, checked_crop, condense
 from vision.errors import ImageError, LabelsError
-from vision.features import CROP_H, CROP_W
+from vision.features import CROP_H, CROP_W, redness
 from vision.images import load_image  # noqa: F401  (vision.photos imports it from here; moving)
+from vision.kinds import FIVES, RED_FIVES, Face, face_code, face_name_zh
 from vision.labels import read_labels  # noqa: F401  (as above)
 from vision.recognize import Zones
 
@@ -52,7 +56,25 @@ COPIES_PER_KIND = 96
 once stay within a minute and bounded memory."""
 
 
-def enroll(model: Model, faces: Sequence[tuple[np.ndarray, Tile]], copies: int = 8, seed: int = 0) -> Model:
+RED_QUANTILE = 0.1
+"""A set's red level lies between its fives' redness at 1 - this and its red fives' at this quantile (the copies
+included): the middle of the gap, or of the overlap, not of two means a few faint crops could drag."""
+
+
+def red_levels(model: Model, crops: list[np.ndarray], labels: list[Face]) -> tuple[float, float, float]:
+    """The model's red levels, each suit whose fives and red fives are both among the crops replaced by this set's."""
+    kinds = np.array(labels)
+    levels = list(model.red_levels)
+    for suit, (five, red) in enumerate(zip(FIVES, RED_FIVES, strict=True)):
+        if (kinds == five).any() and (kinds == red).any():
+            plain = redness([crop for crop, kind in zip(crops, labels, strict=True) if kind == five])
+            inked = redness([crop for crop, kind in zip(crops, labels, strict=True) if kind == red])
+            high, low = float(np.quantile(plain, 1 - RED_QUANTILE)), float(np.quantile(inked, RED_QUANTILE))
+            levels[suit] = (high + low) / 2
+    return levels[0], levels[1], levels[2]
+
+
+def enroll(model: Model, faces: Sequence[tuple[np.ndarray, Face]], copies: int = 8, seed: int = 0) -> Model:
     """The model with the pictured kinds' templates replaced by templates from these upright face crops (from
     ``face_crop`` of a photo, or from the table camera). The reject level is lowered, if needed, below how alike
     this set's faces of one kind are. A crop that is not an image raises ``ImageError`` naming its place."""
@@ -65,7 +87,7 @@ def enroll(model: Model, faces: Sequence[tuple[np.ndarray, Tile]], copies: int =
         try:
             crop = checked_crop(crop)
         except ImageError as error:
-            raise ImageError(f"picture {number + 1} of {len(faces)} ({tile_code(tile)}): {error}") from None
+            raise ImageError(f"picture {number + 1} of {len(faces)} ({face_code(tile)}): {error}") from None
         if crop.shape[:2] != (CROP_H, CROP_W):
             crop = cv2.resize(crop, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
         extra = int(np.clip(COPIES_PER_KIND // per_kind[tile] - 1, 0, copies))
@@ -84,7 +106,7 @@ def enroll(model: Model, faces: Sequence[tuple[np.ndarray, Tile]], copies: int =
     templates, keys = condense(matrix, kinds.astype(np.int32) * 2 + turned, seed=seed)
     description = f"enrolled: {len(faces)} pictures of {len(per_kind)} kinds"
     enrolled = model.with_templates(templates, (keys // 2).astype(np.int16), keys % 2 == 1, description)
-    return replace(enrolled, reject=reject)
+    return replace(enrolled, reject=reject, red_levels=red_levels(model, crops, labels))
 
 
 @dataclass
@@ -97,10 +119,10 @@ class Guide:
 
     zones: Zones
     """Discard zones only: the first is seat 0's."""
-    kinds: list[Tile]
+    kinds: list[Face]
     shots: int = 3
     stable: int = 3
-    faces: list[tuple[np.ndarray, Tile]] = field(default_factory=list, init=False)
+    faces: list[tuple[np.ndarray, Face]] = field(default_factory=list, init=False)
     _still: int = field(default=0, init=False)
     _place: tuple[float, float] | None = field(default=None, init=False)
     _kept: int = field(default=0, init=False)
@@ -140,12 +162,12 @@ class Guide:
             return []
         kind = self.kinds.pop(0)
         self._kept, self._still, self._place, self._clearing = 0, 0, None, True
-        log.info("enrolled %s from %d frames", tile_code(kind), self.shots)
+        log.info("enrolled %s from %d frames", face_code(kind), self.shots)
         return [
-            {"enrolled": tile_code(kind), "shots": self.shots},
+            {"enrolled": face_code(kind), "shots": self.shots},
             *([{"prompt": "take the tile away"}] if self.kinds else []),
         ]
 
 
-def _ask(tile: Tile) -> dict[str, str]:
-    return {"prompt": f"place {tile_code(tile)} ({tile_name_zh(tile)}) face up, upright, in seat 0's discard zone"}
+def _ask(face: Face) -> dict[str, str]:
+    return {"prompt": f"place {face_code(face)} ({face_name_zh(face)}) face up, upright, in seat 0's discard zone"}

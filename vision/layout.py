@@ -8,6 +8,10 @@ row lengths: honours in one row of 7 (E S W N, red, green, white) or in a row of
 flowers and seasons in one row of 8 (plum orchid chrysanthemum bamboo, spring summer autumn winter) or two rows of
 4; or a set without flowers (the rows of flowers left out). Tiles lie upright for the photographer, apart or
 touching.
+
+Two more sets (issue 25): a riichi set with red fives lays them out in one more row after the honours, 0m 0p 0s
+(rows 9, 9, 9, 7, 3 or 9, 9, 9, 4, 3, 3); a 十万 set lays out its suits of ten ranks, 1 to 10, and its winds (rows
+10, 10, 10, 4). The kinds are faces of ``vision.kinds`` (a red five ``0m``, a ten ``10m``).
 """
 
 from __future__ import annotations
@@ -18,11 +22,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from engine.tiles import Tile, tile_code
 from vision.artwork import parse_class_code
 from vision.detect import Found, find_in_photo, tile_mask
 from vision.errors import VisionError
 from vision.geometry import TILE_H_MM, TILE_W_MM
+from vision.kinds import Face, face_code
 
 CLASS_ORDER = (
     *(f"{n}m" for n in range(1, 10)),
@@ -32,11 +36,22 @@ CLASS_ORDER = (
     *("F1", "F2", "F3", "F4", "S1", "S2", "S3", "S4"),
 )
 """The codes of ``vision/faces/CLASSES.csv``, in its order."""
+RED_FIVES = ("0m", "0p", "0s")
+SHIWAN_ORDER = (
+    *(f"{n}m" for n in range(1, 11)),
+    *(f"{n}p" for n in range(1, 11)),
+    *(f"{n}s" for n in range(1, 11)),
+    *("E", "S", "W", "N"),
+)
+"""十万's 34 faces in its layout's order: each suit 1 to 10 (``10m`` is 十万), then the winds."""
 LAYOUTS = {
     (9, 9, 9, 7, 8): "suits, honours, flowers and seasons",
     (9, 9, 9, 4, 3, 4, 4): "suits, winds, dragons, flowers, seasons",
     (9, 9, 9, 7): "suits and honours (a set without flowers)",
     (9, 9, 9, 4, 3): "suits, winds and dragons (a set without flowers)",
+    (9, 9, 9, 7, 3): "suits, honours and red fives 0m 0p 0s (a riichi set)",
+    (9, 9, 9, 4, 3, 3): "suits, winds, dragons and red fives 0m 0p 0s (a riichi set)",
+    (10, 10, 10, 4): "suits of ranks 1-10 and winds (a 十万 set)",
 }
 """Accepted row lengths, top to bottom."""
 SIZES = (0.8, 0.9, 1.0, 1.12, 1.25)
@@ -56,9 +71,9 @@ class Layout:
     """The tiles of a layout photo in reading order, and the kind each one is given by its place."""
 
     tiles: list[Found]
-    kinds: list[Tile]
+    kinds: list[Face]
 
-    def faces(self, image: np.ndarray) -> list[tuple[np.ndarray, Tile]]:
+    def faces(self, image: np.ndarray) -> list[tuple[np.ndarray, Face]]:
         """Upright face crops with their kinds, for ``vision.enroll.enroll``."""
         return [(found.crop(image), kind) for found, kind in zip(self.tiles, self.kinds, strict=True)]
 
@@ -79,9 +94,14 @@ def rows(tiles: Sequence[Found]) -> list[list[Found]]:
     return [sorted(row, key=lambda t: t.quad[:, 0].mean()) for row in out]
 
 
-def kinds_for(lengths: tuple[int, ...]) -> list[Tile]:
-    """The kinds of a layout with these row lengths, in reading order."""
-    codes = list(CLASS_ORDER) if sum(lengths) == len(CLASS_ORDER) else list(CLASS_ORDER[:34])
+def kinds_for(lengths: tuple[int, ...]) -> list[Face]:
+    """The faces of a layout with these row lengths (one of ``LAYOUTS``), in reading order."""
+    if lengths[0] == 10:
+        codes = list(SHIWAN_ORDER)
+    elif lengths[-1] == 3 and sum(lengths) == 37:
+        codes = [*CLASS_ORDER[:34], *RED_FIVES]
+    else:
+        codes = list(CLASS_ORDER) if sum(lengths) == len(CLASS_ORDER) else list(CLASS_ORDER[:34])
     return [parse_class_code(code) for code in codes]
 
 
@@ -118,16 +138,17 @@ def read_layout(image: np.ndarray, tile_px: float | None = None) -> Layout:
     lengths = tuple(len(row) for row in rows(best))
     expected = "; ".join(f"{', '.join(map(str, shape))} ({name})" for shape, name in LAYOUTS.items())
     found_text = f"{len(best)} tiles in rows of {', '.join(map(str, lengths))}" if best else "no tiles"
-    raise LayoutError(f"found {found_text}: expected rows of {expected}, in the order of CLASSES.csv", best)
+    order = "in the order of CLASSES.csv (十万: each suit 1-10, then the winds)"
+    raise LayoutError(f"found {found_text}: expected rows of {expected}, {order}", best)
 
 
-def annotate(image: np.ndarray, tiles: Sequence[Found], kinds: Sequence[Tile] | None = None) -> np.ndarray:
+def annotate(image: np.ndarray, tiles: Sequence[Found], kinds: Sequence[Face] | None = None) -> np.ndarray:
     """The photo with each tile's outline and its code (green), or its row and place when the layout was refused
     (red), so that the person can check what was read."""
     out = image.copy()
     scale = max(0.35, float(np.median([np.linalg.norm(t.quad[1] - t.quad[0]) for t in tiles])) / 60) if tiles else 1
     labelled = (
-        [(tile, tile_code(kind)) for tile, kind in zip(tiles, kinds, strict=True)]
+        [(tile, face_code(kind)) for tile, kind in zip(tiles, kinds, strict=True)]
         if kinds is not None
         else [(tile, f"{r + 1}.{c + 1}") for r, row in enumerate(rows(tiles)) for c, tile in enumerate(row)]
     )

@@ -75,9 +75,9 @@ def test_enroll_then_classify_with_the_enrolled_model(photos, tmp_path):
 
 def test_enroll_errors_name_the_file_and_line(photos, tmp_path):
     bad = tmp_path / "labels.csv"
-    bad.write_text("file,code\n1m-0.png,1m\n1m-1.png,10m\n")
+    bad.write_text("file,code\n1m-0.png,1m\n1m-1.png,11m\n")
     code, lines = run(["enroll", "--images", str(photos), "--labels", str(bad), "--out", str(tmp_path / "m")])
-    assert code == 2 and "line 3" in lines[0]["error"] and "10m" in lines[0]["error"]
+    assert code == 2 and "line 3" in lines[0]["error"] and "11m" in lines[0]["error"]
     code, lines = run(["classify", "--model", str(tmp_path / "nothing"), "--json", str(bad)])
     assert code == 2 and "not a model directory" in lines[0]["error"]
 
