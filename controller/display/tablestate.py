@@ -9,6 +9,7 @@ Everything here is public: a meld is on the table, a winning hand is laid down; 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.errors import NotationError
@@ -26,12 +27,12 @@ DRAW_SETTLEMENTS: dict[str, tuple[str, str]] = {
 other ruleset's drawn hand pays nothing (rules-B §2.13)."""
 
 
-def meld_view(meld: Meld) -> dict[str, Any]:
+def meld_view(meld: Meld, code: Callable[[int], str] = tile_code) -> dict[str, Any]:
     """``{"tiles": [...], "side": i}``: ``side`` is the index of the claimed tile, turned sideways on the page.
     A chow's claimed tile is the one its offer names; a pung's or kong's lies on the side of the seat that gave
     it (上家 left, 对家 middle, 下家 right), as players lay it. A concealed kong is ``hidden``; a meld whose supplier
-    is unknown has no ``side``."""
-    out: dict[str, Any] = {"tiles": [tile_code(tile) for tile in meld.tiles]}
+    is unknown has no ``side``. ``code`` writes a tile (a ruleset's own: 十万's ``0m`` is its 10万)."""
+    out: dict[str, Any] = {"tiles": [code(tile) for tile in meld.tiles]}
     if meld.is_concealed_kong:
         out["hidden"] = True
     elif meld.kind is MeldKind.CHOW and meld.offer is not None:
@@ -41,12 +42,25 @@ def meld_view(meld: Meld) -> dict[str, Any]:
     return out
 
 
-def seat_view(seat: SeatState) -> dict[str, Any]:
-    """One seat's public tiles: its river in the order played, its melds, its flowers."""
+def seat_view(seat: SeatState, code: Callable[[int], str] = tile_code) -> dict[str, Any]:
+    """One seat's public tiles: its river in the order played, its melds, its flowers, written by ``code``."""
     return {
-        "discards": [tile_code(tile) for tile in seat.discards],
-        "melds": [meld_view(meld) for meld in seat.melds],
-        "flowers": [tile_code(tile) for tile in seat.flowers],
+        "discards": [code(tile) for tile in seat.discards],
+        "melds": [meld_view(meld, code) for meld in seat.melds],
+        "flowers": [code(tile) for tile in seat.flowers],
+    }
+
+
+def points_board(referee: Referee, scores: Sequence[float], number: int | None) -> dict[str, Any]:
+    """A match that keeps points (riichi) as a parlor's board shows it during the hand: each seat's points less
+    the stake of a ready declaration it put on the table (立直棒), and the hand's number in its round (東1局: the
+    ``number``-th dealer of the round; ``None`` while the view does not know the round's first dealer)."""
+    rule = referee.ruleset.ready_declaration
+    stake = 0 if rule is None else rule.stake
+    return {
+        "points": [score - (stake if seat in referee.ready else 0) for seat, score in enumerate(scores)],
+        "number": number,
+        "stake": stake,
     }
 
 
@@ -95,10 +109,14 @@ def result_view(line: dict[str, Any], rules: str | None) -> dict[str, Any]:
     return {"drawn": line["drawn"], "wins": wins, "payments": payments, **_ending(line, payments, rules)}
 
 
-def history_entry(line: dict[str, Any], rules: str | None) -> dict[str, Any]:
+def history_entry(line: dict[str, Any], rules: str | None, dealt: Sequence[Any] | None = None) -> dict[str, Any]:
     """One finished hand for ``/history``: who dealt, who won with which fans, what each seat paid or got, and
     the match's totals after it. Fans are ``[name_zh, name_en, points, count]``: the page lists many hands. A
-    line without a dealer or round wind (a test's bare result) leaves them ``None``."""
+    line without a dealer or round wind (a test's bare result) leaves them ``None``.
+
+    A match that keeps points (riichi) adds ``dealt``, the points the hand was dealt with (the plot of a match
+    starts at the first hand's: 25,000 each, not 0), the round (``東1局``) and 本場, and at the match's end its
+    final standings (``engine.match.Match.final_standings``: place order, points, result with uma and oka)."""
     wins = [
         {
             "seat": win["seat"],
@@ -118,4 +136,6 @@ def history_entry(line: dict[str, Any], rules: str | None) -> dict[str, Any]:
         "payments": payments,
         "scores": line["scores"],
         **_ending(line, payments, rules),
+        **({} if dealt is None else {"dealt": list(dealt)}),
+        **{key: line[key] for key in ("round", "honba", "final_standings") if key in line},
     }

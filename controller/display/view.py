@@ -10,19 +10,22 @@ down. A version number and a condition let the page's event stream wait for the 
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import Any
 
 from controller.display.hints import hint
-from controller.display.tablestate import history_entry, result_view, seat_view, wall_break
+from controller.display.tablestate import history_entry, points_board, result_view, seat_view, wall_break
 from controller.service.events import Event, EventKind
-from controller.service.hand import HandState
+from controller.service.hand import HandRecord, HandState
 from controller.service.outcome import table_facts
 from engine.actions import Verdict
 from engine.tiles import WIND_LETTERS
 
 KEPT = 30
 """Verdicts the state keeps (the page shows the latest few)."""
+ROUND_NUMBER = re.compile(r"(\d+)局")
+"""The hand's number in its round in a result line's ``round`` (``東3局``)."""
 HISTORY_KEPT = 200
 """Finished hands ``/api/history`` keeps: a long evening's match, a few kilobytes each."""
 
@@ -40,6 +43,11 @@ class TableView:
         self._verdicts = 0
         self._closed = False
         self._history: list[dict[str, Any]] = []
+        self._dealt: list[Any] | None = None
+        """The points the current hand was dealt with, where the match keeps points (``/history`` starts there)."""
+        self._first_dealers: dict[int, int] = {}
+        """Each match's first dealer (by ``HandRecord.match_id``), for the hand's number in its round (東2局)."""
+        self._match_id: int | None = None
 
     def snapshot(self) -> dict[str, Any]:
         with self._changed:
@@ -106,23 +114,52 @@ class TableView:
             changes["phase"] = referee.phase.value
             changes["waiting"] = None if hand.witness is None else hand.witness.waiting
             changes["unsure"] = [] if hand.witness is None else hand.witness.unsure
-            changes["seats"] = [seat_view(seat) for seat in referee.seats]
+            code = referee.ruleset.tile_code
+            changes["seats"] = [seat_view(seat, code) for seat in referee.seats]
+            changes["ranks"] = referee.ruleset.tile_set.ranks  # 十万's ten: its "0m" is drawn as /tiles/10m.png
             changes["wall_break"] = wall_break(referee)
             changes["table"] = table_facts(referee) | ({} if record.scores is None else {"honba": record.honba})
         if record.scores is not None:  # a match that keeps points (riichi): the points the hand was dealt with
             changes["scores"] = list(record.scores)
+            self._dealt = list(record.scores)
+            if referee is not None:
+                changes["board"] = points_board(referee, record.scores, self._hand_in_round(record))
         answer = None if verdict is None else {"hand": record.number, "event": event.to_dict(), **verdict.to_dict()}
         self._update(answer, **changes)
+
+    def _hand_in_round(self, record: HandRecord) -> int | None:
+        """The hand's number in its round (東2局: the round's second dealer). The service does not tell the view who
+        dealt first; a result line's ``round`` does (``_learn_round``), and so does the match's first hand (East,
+        no 本場, nothing on the table, everyone at the starting points). ``None`` until one of them was seen (a
+        service restarted in the middle of a match, before its first result line)."""
+        self._match_id = record.match_id
+        first = self._first_dealers.get(record.match_id)
+        fresh = record.scores is not None and len(set(record.scores)) == 1
+        if first is None and record.round_wind == 0 and record.honba == 0 and not record.pot and fresh:
+            first = self._first_dealers[record.match_id] = record.dealer
+        return None if first is None else (record.dealer - first) % 4 + 1
+
+    def _learn_round(self, line: dict[str, Any]) -> None:
+        """A result line's ``round`` (``東3局``) and dealer give its match's first dealer."""
+        found = ROUND_NUMBER.search(str(line.get("round", "")))
+        if found and self._match_id is not None and isinstance(line.get("dealer"), int):
+            self._first_dealers[self._match_id] = (line["dealer"] - int(found[1]) + 1) % 4
 
     def on_line(self, line: dict[str, Any]) -> None:
         """A hand's result line (its wins with every fan in Chinese and English) or the run's summary."""
         if "wins" in line:
             rules = self._state.get("rules")
             win = result_view(line, rules)
+            self._learn_round(line)
+            entry = history_entry(line, rules, self._dealt)
             with self._changed:
-                self._history = [*self._history[1 - HISTORY_KEPT :], history_entry(line, rules)]
+                self._history = [*self._history[1 - HISTORY_KEPT :], entry]
             logged = {"drawn": line["drawn"], "wins": line["wins"]}
-            self._update({"hand": line["hand"], "result": logged}, scores=line["scores"], win=win)
+            changes: dict[str, Any] = {"scores": line["scores"], "win": win, "last_change": win["payments"]}
+            if self._dealt is not None:  # the board after the hand: its points, the sticks left, the end's standings
+                board = self._state.get("board") or {}
+                changes["board"] = {**board, "points": line["scores"], "final_standings": line.get("final_standings")}
+            self._update({"hand": line["hand"], "result": logged}, **changes)
         elif line.get("journal") == "behind":  # the journal lost what the table lived through: said on the page
             event = {"kind": "journal"}
             problem = f"{line['reason']}; {line['done']}"

@@ -34,8 +34,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def played_run(state_dir: Path, hands: int = 2, seed: int = 1) -> Iterator[PlayedRun]:
-    config = Config().with_service(http="off", state_dir=str(state_dir), seed=seed, hands=hands, speed=1000.0)
+def played_run(state_dir: Path, hands: int = 2, seed: int = 1, **service: Any) -> Iterator[PlayedRun]:
+    """``service``: more of the run's settings (``rules="riichi"``, ``options={...}``)."""
+    config = Config().with_service(
+        http="off", state_dir=str(state_dir), seed=seed, hands=hands, speed=1000.0, **service
+    )
     caught: dict[str, Any] = {}
 
     def catch(stack: Any, service: Any, view: TableView) -> None:

@@ -15,6 +15,8 @@ const MJ = (() => {
       plot: "累计得分", none: "尚无已结束的牌局", waiting: "等待", lang: "英文", flat: "平放", upright: "立式",
       back: "牌桌", column: "局", winner: "和牌者", fans: "番种", payments: "得失", judged: "不合规则",
       noHand: "等待开局", unread: "摄像头未认出这张牌", journal: "记录落后于牌桌",
+      roundHand: (w, n) => `${w}${n}局`, honba: n => `${n}本场`, riichi: "立直", dora: "宝牌指示",
+      standings: "终局名次", place: "名次", points: "点数", result: "成绩",
     },
     en: {
       E: "East", S: "South", W: "West", N: "North", round: w => `${w} round`, hand: n => `hand ${n}`,
@@ -27,6 +29,8 @@ const MJ = (() => {
       back: "table", column: "hand", winner: "winner", fans: "fans", payments: "paid / got", judged: "not allowed",
       noHand: "waiting for the first hand", unread: "the camera could not read a tile",
       journal: "the journal is behind the table",
+      roundHand: (w, n) => `${w} ${n}`, honba: n => `${n} honba`, riichi: "riichi", dora: "dora",
+      standings: "Final standings", place: "place", points: "points", result: "result",
     },
   };
   const VERBS = {
@@ -68,7 +72,12 @@ const MJ = (() => {
     .replace(/\s*[(（][^()（）]*[\u3400-\u9fff][^()（）]*[)）]/g, "").replace(/[\u3400-\u9fff]+/g, "");
   const word = key => WORDS[lang][key];
   const wind = letter => WORDS[lang][letter] || "";
-  const tile = (code, cls = "") => `<img class="t ${cls}" src="/tiles/${code}.png" alt="${code}">`;
+  let ranks = 9;
+  /** A tile's image: rank 0 is a red five (riichi's 0m 0p 0s) where suits have nine ranks, 十万's ten (10m). */
+  const image = code => (ranks === 10 && code[0] === "0" ? "10" + code[1] : code);
+  const tile = (code, cls = "") => `<img class="t ${cls}" src="/tiles/${image(code)}.png" alt="${code}">`;
+  /** The codes of a compact string in its order: "26p1z" → 2p 6p 1z. */
+  const tiles = text => [...String(text).matchAll(/(\d+)([mpsz])/g)].flatMap(([, digits, suit]) => [...digits].map(d => d + suit));
   const back = () => '<span class="t back"></span>';
   /** A meld as it lies on the table: the claimed tile sideways, a concealed kong with its ends face down
    * (all four face down where ``hideConcealed``: a stream never shows a face the players did not show). */
@@ -130,6 +139,6 @@ const MJ = (() => {
     fetch("/api/state").then(r => r.json()).then(render);
     new EventSource("/events").onmessage = m => render(JSON.parse(m.data));
   }
-  return {query, esc, english, word, wind, tile, back, meld, seat, number, reason, describe, verdict, follow,
-    setLang, get lang() { return lang; }};
+  return {query, esc, english, word, wind, tile, tiles, back, meld, seat, number, reason, describe, verdict, follow,
+    setLang, setRanks: n => { ranks = n === 10 ? 10 : 9; }, get lang() { return lang; }};
 })();

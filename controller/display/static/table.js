@@ -22,15 +22,36 @@
       `<div class="melds">${flowers}${seat.melds.map(m => MJ.meld(m, overlay)).join("")}</div>`;
   }
 
+  /** A match that keeps points (riichi, state.board): the seat's points now, its last hand's change, its 立直. */
+  function points(s, i) {
+    const change = (s.last_change || [])[i];
+    const last = change ? `<small class="chg ${change > 0 ? "up" : "down"}">${MJ.number(change)}</small>` : "";
+    const ready = ((s.table || {}).declared_ready || []).includes(i) ? `<span class="rc">${MJ.word("riichi")}</span>` : "";
+    return `<br><b class="pts">${s.board.points[i]}</b>${last}${ready}`;
+  }
+
   function label(s, i) {
     const dealer = i === s.dealer;
-    const streak = dealer && s.consecutive_dealer > 1 ? `<br>${MJ.word("streak")(s.consecutive_dealer - 1)}` : "";
+    const streak = dealer && s.consecutive_dealer > 1 && !s.board ? `<br>${MJ.word("streak")(s.consecutive_dealer - 1)}` : "";
     const badge = dealer ? `<span class="dl">${MJ.word("dealer")}</span>` : "";
-    return `<span class="id"><b class="wd">${MJ.wind(s.seat_winds[i])}</b>${badge}</span><span class="who">${MJ.word("seat")(i)}${streak}<br><b>${MJ.number(s.scores[i])}</b></span>`;
+    const score = s.board ? points(s, i) : `<br><b>${MJ.number(s.scores[i])}</b>`;
+    return `<span class="id"><b class="wd">${MJ.wind(s.seat_winds[i])}</b>${badge}</span><span class="who">${MJ.word("seat")(i)}${streak}${score}</span>`;
+  }
+
+  /** Riichi's round (东1局 · 1本场), the sticks on the table and the dora indicators face up. */
+  function board(s) {
+    const table = s.table || {}, b = s.board;
+    const round = b.number ? MJ.word("roundHand")(MJ.wind(s.round_wind), b.number) : MJ.word("round")(MJ.wind(s.round_wind));
+    const lines = [`<div class="rd">${round} · ${MJ.word("honba")(table.honba || 0)}</div>`];
+    const sticks = b.stake ? Math.round((table.on_table || 0) / b.stake) : 0;
+    lines.push(`<div class="sticks" title="${table.on_table || 0}"><span class="stick"></span>×${sticks}</div>`);
+    const dora = MJ.tiles(table.bonus_indicators || "");
+    if (dora.length) lines.push(`<div class="dora"><span>${MJ.word("dora")}</span>${dora.map(c => MJ.tile(c)).join("")}</div>`);
+    return lines;
   }
 
   function info(s) {
-    const lines = [`<div>${MJ.word("round")(MJ.wind(s.round_wind))} ${MJ.word("hand")(s.hand + 1)}</div>`];
+    const lines = s.board ? board(s) : [`<div>${MJ.word("round")(MJ.wind(s.round_wind))} ${MJ.word("hand")(s.hand + 1)}</div>`];
     if (s.wall_remaining != null) lines.push(`<div class="left">${MJ.word("left")(s.wall_remaining)}</div>`);
     if (s.dice && s.dice.length) lines.push(`<div class="dice">${s.dice.map(d => DICE[d - 1]).join("")}</div>`);
     const opened = s.wall_break;
@@ -89,6 +110,7 @@
 
   function render(s) {
     state = s;
+    MJ.setRanks(s.ranks);
     document.body.classList.toggle("flat", flat);
     if (!overlay) panel(s);
     if (s.hand === null || s.hand === undefined) {
@@ -102,6 +124,7 @@
       el.classList.toggle("turn", s.turn === i && s.phase !== "over");
     });
     $("info").innerHTML = info(s);
+    $("info").classList.toggle("riichi", !!s.board);
     const fault = $("fault");
     if (fault) {
       fault.hidden = !s.fault;
