@@ -5,25 +5,30 @@
 (() => {
   const $ = id => document.getElementById(id);
   const COLOURS = ["#ffd54f", "#4fc3f7", "#ef9a9a", "#ce93d8"];
-  const W = 800, H = 300, LEFT = 44, RIGHT = 12, TOP = 12, BOTTOM = 24;
+  const W = 800, H = 300, LEFT = 60, RIGHT = 12, TOP = 12, BOTTOM = 24;
   const SEATS = [0, 1, 2, 3];
   let hands = [];
   let seen = null;
 
-  /** One path per seat from 0 before the first hand through its total after each hand. */
+  /** One path per seat from its points before the first hand (0, or a riichi match's starting points: the
+   * first hand's ``dealt``) through its total after each hand. */
   function plot(list) {
     const svg = $("plot");
     svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-    const series = SEATS.map(i => [0, ...list.map(h => h.scores[i])]);
+    const start = list.length && list[0].dealt ? list[0].dealt : [0, 0, 0, 0];
+    const series = SEATS.map(i => [start[i], ...list.map(h => h.scores[i])]);
     const values = series.flat();
-    const top = Math.max(1, ...values), low = Math.min(-1, ...values);
+    const kept = list.some(h => h.dealt);  // points kept from a start: the axis need not reach 0
+    const top = Math.max(kept ? -Infinity : 1, ...values), low = Math.min(kept ? Infinity : -1, ...values);
+    const span = top > low ? 0 : 1;
     const x = k => LEFT + k * (W - LEFT - RIGHT) / Math.max(1, list.length);
-    const y = v => TOP + (top - v) * (H - TOP - BOTTOM) / (top - low);
+    const y = v => TOP + (top - v) * (H - TOP - BOTTOM) / (top - low + span);
     const step = Math.ceil(list.length / 16);
     const ticks = list.map((h, k) => (k + 1) % step ? "" :
       `<text x="${x(k + 1)}" y="${H - 6}" text-anchor="middle">${h.hand + 1}</text>`).join("");
-    const levels = [top, 0, low].map(v => `<text x="${LEFT - 6}" y="${y(v) + 4}" text-anchor="end">${v}</text>`).join("");
-    const axes = `<line class="axis" x1="${LEFT}" x2="${W - RIGHT}" y1="${y(0)}" y2="${y(0)}"/>` +
+    const middle = kept ? start[0] : 0;
+    const levels = [...new Set([top, middle, low])].map(v => `<text x="${LEFT - 6}" y="${y(v) + 4}" text-anchor="end">${v}</text>`).join("");
+    const axes = `<line class="axis" x1="${LEFT}" x2="${W - RIGHT}" y1="${y(middle)}" y2="${y(middle)}"/>` +
       `<line class="axis" x1="${LEFT}" x2="${LEFT}" y1="${TOP}" y2="${H - BOTTOM}"/>`;
     const paths = series.map((points, i) => `<path class="score" data-seat="${i}" stroke="${COLOURS[i]}" d="` +
       points.map((v, k) => `${k ? "L" : "M"}${x(k).toFixed(1)} ${y(v).toFixed(1)}`).join(" ") + '"/>');
@@ -41,11 +46,27 @@
         MJ.word("fan")(points, count)).join(" · ")).join("<br>");
   }
 
+  /** 东1局 · 0本场 where the match counts its rounds (riichi), else the round wind and the hand's number. */
+  function when(h) {
+    const round = h.round && h.round.match(/(\d+)局/);
+    if (round) return `${MJ.word("roundHand")(MJ.wind(h.round_wind), +round[1])} · ${MJ.word("honba")(h.honba || 0)}`;
+    return `${h.round_wind ? MJ.word("round")(MJ.wind(h.round_wind)) : ""} ${MJ.word("hand")(h.hand + 1)}`;
+  }
+
+  /** The match's final standings, once its last hand is in: place, seat, points and the result (uma and oka in). */
+  function standings(list) {
+    const last = list.length ? list[list.length - 1].final_standings : null;
+    if (!last) return "";
+    const rows = last.map((p, k) => `<tr><td>${k + 1}</td><td>${MJ.word("seat")(p.player)}</td><td>${p.score}</td>` +
+      `<td class="${p.result > 0 ? "up" : p.result < 0 ? "down" : ""}">${MJ.number(p.result)}</td></tr>`).join("");
+    return `<caption>${MJ.word("standings")}</caption><tr><th>${MJ.word("place")}</th><th></th>` +
+      `<th>${MJ.word("points")}</th><th>${MJ.word("result")}</th></tr>${rows}`;
+  }
+
   function table(list) {
     const head = `<tr><th>${MJ.word("column")}</th><th>${MJ.word("dealer")}</th><th>${MJ.word("winner")}</th>` +
       SEATS.map(i => `<th>${MJ.word("seat")(i)}</th>`).join("") + "</tr>";
-    const rows = list.map(h => `<tr><td>${h.round_wind ? MJ.word("round")(MJ.wind(h.round_wind)) : ""} ` +
-      `${MJ.word("hand")(h.hand + 1)}</td><td>${h.dealer == null ? "" : MJ.word("seat")(h.dealer)}</td><td class="fans">${outcome(h)}</td>` +
+    const rows = list.map(h => `<tr><td>${when(h)}</td><td>${h.dealer == null ? "" : MJ.word("seat")(h.dealer)}</td><td class="fans">${outcome(h)}</td>` +
       h.payments.map((p, i) => `<td><span class="${p > 0 ? "up" : p < 0 ? "down" : ""}">${MJ.number(p)}</span>` +
         `<br>${h.scores[i]}</td>`).join("") + "</tr>");
     $("hands").innerHTML = list.length ? head + rows.reverse().join("") : `<tr><td>${MJ.word("none")}</td></tr>`;
@@ -59,6 +80,7 @@
     const match = Math.max(0, ...hands.map(h => h.match));
     const list = hands.filter(h => h.match === match);
     plot(list);
+    $("standings").innerHTML = standings(list);
     table(list);
   }
 
