@@ -31,7 +31,9 @@ KEEPALIVE_S = 15.0
 MAX_STREAMS = 32
 TILES = resources.files("controller.display") / "static" / "tiles"
 """The tile faces the page draws (package data; see static/tiles/SOURCE.txt)."""
-TILE_IMAGE = re.compile(r"([1-9][mps]|[1-7]z|[1-8]f)\.png")
+TILE_IMAGE = re.compile(r"((?:10|[0-9])[mps]|[1-7]z|[1-8]f)\.png")
+"""The faces: the notation's tiles, riichi's red fives (``0m 0p 0s``) and 十万's tens (``10m 10p 10s``: 十万 writes
+them ``0m``, which the page asks for as ``10m`` where suits have ten ranks)."""
 STATIC = resources.files("controller.display") / "static"
 PAGES = {"/": "table.html", "/history": "history.html", "/overlay": "overlay.html"}
 """The pages (package data in static/): the table-shaped live view, the match's hands with a plot of the scores,
@@ -131,10 +133,12 @@ class _Handler(JsonHandler):
         self._send(HTTPStatus.OK, (STATIC / name).read_bytes(), ASSET_TYPES[found[1]])
 
     def _tile(self, name: str) -> None:
-        """A tile face image; a name that is no tile in the notation (``5m.png``, ``7z.png``, ``1f.png``) is a 404."""
+        """A tile face image (``5m.png``, ``7z.png``, ``1f.png``, a red five ``0p.png``, a ten ``10s.png``); any other
+        name is a 404 naming the names there are."""
         if not TILE_IMAGE.fullmatch(name):
             self._json(HTTPStatus.NOT_FOUND, {"error": f"/tiles/{excerpt(name)}: no such tile; names are "
-                                              "1m.png-9s.png, 1z.png-7z.png, 1f.png-8f.png"})  # fmt: skip
+                                              "1m.png-9s.png, 1z.png-7z.png, 1f.png-8f.png, red fives 0m.png 0p.png "
+                                              "0s.png, tens 10m.png 10p.png 10s.png"})  # fmt: skip
             return
         self._send(HTTPStatus.OK, (TILES / name).read_bytes(), "image/png", ("Cache-Control", "max-age=86400"))
 

@@ -135,19 +135,22 @@ def test_other_methods_and_too_many_streams_get_clear_answers():
 
 
 def test_tile_faces_are_served_for_every_tile_and_nothing_else():
-    """Issue 6, dealer-light display: "each seat's discards drawn as tile images"; 34 kinds and 8 flowers."""
+    """Issue 6, dealer-light display: "each seat's discards drawn as tile images"; 34 kinds and 8 flowers. Issue 25:
+    riichi's red fives (0m 0p 0s) and 十万's tens (10m 10p 10s), each a face of its own."""
     server = DisplayServer("127.0.0.1:0", TableView(), "", {})
     try:
         port = int(server.url.rsplit(":", 1)[1])
         codes = [f"{n}{suit}" for suit in "mps" for n in range(1, 10)]
         codes += [f"{n}z" for n in range(1, 8)] + [f"{n}f" for n in range(1, 9)]
+        codes += [f"{n}{suit}" for n in (0, 10) for suit in "mps"]
         bodies = set()
         for code in codes:
             status, kind, body = _request(port, "GET", f"/tiles/{code}.png")
             assert (status, kind, body[:8]) == (200, "image/png", b"\x89PNG\r\n\x1a\n"), code
             bodies.add(body)
-        assert len(bodies) == 42  # one face per tile
-        for wrong in ("0m.png", "8z.png", "9f.png", "5m.svg", "..%2Fpage.py", "5m.png/"):
+        assert len(bodies) == 48  # one face per tile
+        wrongs = ("0z.png", "8z.png", "9f.png", "5m.svg", "..%2Fpage.py", "5m.png/", "11m.png", "010m.png", "10z.png")
+        for wrong in (*wrongs, "00p.png", "-1s.png", "%30m.png", "1m.png%00", "extra.py", "SOURCE.txt", "x" * 5000):
             status, _, body = _request(port, "GET", f"/tiles/{wrong}")
             assert status == 404 and "no such tile" in json.loads(body)["error"], wrong
     finally:
