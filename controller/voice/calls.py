@@ -4,7 +4,8 @@ A claim is said when the referee grants it, not when a player answers: a pung an
 the same discard. A kong declared from the hand (concealed or added) is said when it is made, a win as 胡 or, drawn
 from the wall, 自摸 (each winner of a hand that goes on after a win, Sichuan's 血战, when he wins), followed by what
 the win brings its winner (its payments' gain, where the ruleset settles), a drawn hand as 流局 from the hand's result
-line (a voided hand is no drawn game and is not said), a discard by its tile's name, a ready declaration (riichi's
+line, or by its name when it is one of riichi's abortive draws (九種九牌 …; a voided hand is no drawn game and is not
+said), a discard by its tile's name, a ready declaration (riichi's
 立直, ``ActionKind.READY``) as riichi before its discard's name.
 What was granted is read from the referee's public state (its count of claims made, its wins) rather than from the
 verdict's words, which are for people.
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from controller.service.events import EventKind
+from controller.voice.phrases import ABORTIVE
 from engine.notation import MeldKind
 
 if TYPE_CHECKING:
@@ -76,9 +78,11 @@ class Caller:
 
     @staticmethod
     def of_line(line: dict[str, Any]) -> list[Call]:
-        """A hand's result line: 流局 for a drawn hand (its wins were said as they happened)."""
+        """A hand's result line: 流局 for a drawn hand, or the abortive draw's name (its wins were said as they
+        happened)."""
         if "wins" in line and line.get("drawn") and not line.get("voided"):
-            return [Call("drawn")]
+            abortive = line.get("abortive")
+            return [Call(abortive if abortive in ABORTIVE else "drawn")]
         return []
 
 

@@ -21,7 +21,9 @@ from engine.tiles import parse_tile, rank_of, suit_of
 VOICES = {"zh": "cmn-latn-pinyin", "yue": "yue", "en": "en", "ja": "ja"}
 """The espeak-ng voice of each ``[voice] language``: Mandarin, Cantonese, English, Japanese."""
 
-CALLS = ("chi", "pung", "kong", "hu", "self_drawn", "drawn", "riichi")
+ABORTIVE = ("kyuushu_kyuuhai", "suufon_renda", "suucha_riichi", "suukaikan", "sanchahou")
+"""Riichi's abortive draws (途中流局), said by name instead of 流局: the result line's ``abortive``."""
+CALLS = ("chi", "pung", "kong", "hu", "self_drawn", "drawn", "riichi", *ABORTIVE)
 """The moments always said (``controller.voice.calls``) besides a win's points; a discard's tile name is said when
 ``discards`` is on."""
 
@@ -45,6 +47,11 @@ _WORDS: dict[str, dict[str, tuple[str, str]]] = {
         "self_drawn": ("自摸", "zi4 mo1"),
         "drawn": ("流局", "liu2 ju2"),
         "riichi": ("立直", "li4 zhi2"),
+        "kyuushu_kyuuhai": ("九种九牌", "jiu3 zhong3 jiu3 pai2"),
+        "suufon_renda": ("四风连打", "si4 feng1 lian2 da3"),
+        "suucha_riichi": ("四家立直", "si4 jia1 li4 zhi2"),
+        "suukaikan": ("四杠散了", "si4 gang4 san4 le5"),
+        "sanchahou": ("三家和", "san1 jia1 he2"),
     },
     "yue": {
         "chi": ("上", "上"),
@@ -54,6 +61,11 @@ _WORDS: dict[str, dict[str, tuple[str, str]]] = {
         "self_drawn": ("自摸", "自摸"),
         "drawn": ("流局", "流局"),
         "riichi": ("立直", "立直"),
+        "kyuushu_kyuuhai": ("九種九牌", "九種九牌"),
+        "suufon_renda": ("四風連打", "四風連打"),
+        "suucha_riichi": ("四家立直", "四家立直"),
+        "suukaikan": ("四槓散了", "四槓散了"),
+        "sanchahou": ("三家和", "三家和"),
     },
     "en": {
         "chi": ("chow", "chow"),
@@ -63,6 +75,11 @@ _WORDS: dict[str, dict[str, tuple[str, str]]] = {
         "self_drawn": ("self drawn", "self drawn"),
         "drawn": ("drawn game", "drawn game"),
         "riichi": ("riichi", "ree chee"),
+        "kyuushu_kyuuhai": ("nine terminals, drawn", "nine terminals, drawn"),
+        "suufon_renda": ("four winds, drawn", "four winds, drawn"),
+        "suucha_riichi": ("four riichi, drawn", "four ree chee, drawn"),
+        "suukaikan": ("four kongs, drawn", "four kongs, drawn"),
+        "sanchahou": ("triple win, drawn", "triple win, drawn"),
     },
     "ja": {
         "chi": ("チー", "チー"),
@@ -72,6 +89,11 @@ _WORDS: dict[str, dict[str, tuple[str, str]]] = {
         "self_drawn": ("ツモ", "ツモ"),
         "drawn": ("流局", "りゅうきょく"),
         "riichi": ("リーチ", "リーチ"),
+        "kyuushu_kyuuhai": ("九種九牌", "きゅうしゅきゅうはい"),
+        "suufon_renda": ("四風連打", "すーふーれんだ"),
+        "suucha_riichi": ("四家立直", "すーちゃりーち"),
+        "suukaikan": ("四槓散了", "すーかんさんら"),
+        "sanchahou": ("三家和", "さんちゃほー"),
     },
 }
 

@@ -171,3 +171,21 @@ def test_a_nine_kinds_abort_is_journaled_and_replayed_to_the_abortive_draw(tmp_p
     assert state.referee.result.abortive == "kyuushu_kyuuhai"
     after = match.match.record_hand(state.referee.result)
     assert (after.deal.dealer, after.deal.honba, after.scores) == (0, 1, (25_000,) * 4)
+
+
+def test_a_nine_kinds_abort_in_a_run_is_said_shown_and_dealt_again_with_one_more_honba(tmp_path, monkeypatch):
+    """The whole service: seed 29 deals seat 0 (the dealer) nine kinds, and its bot declares 九種九牌 at once."""
+    recorder, views = Recorder(), []
+    monkeypatch.setattr(service_module, "open_voice", lambda section: Voice(recorder, "ja", depth=10_000, stale_s=1e9))
+    monkeypatch.setattr(service_module, "TableView", lambda: views.append(TableView()) or views[-1])
+    config = Config().with_service(
+        http="off", rules="riichi", seed=29, hands=2, speed=1000.0, state_dir=str(tmp_path / "state")
+    )
+    lines: list[dict[str, Any]] = []
+    service_module.serve(replace(config, voice=VoiceSection(enabled=True, language="ja")), lines.append)
+    aborted, after = lines[0], lines[1]
+    assert aborted["abortive"] == "kyuushu_kyuuhai" and aborted["actions"] == 3  # the dice, the draw, the abort
+    assert all(amount == 0 for amount in aborted["payments"].values())
+    assert (after["dealer"], after["honba"], after["round"]) == (aborted["dealer"], 1, aborted["round"])
+    assert recorder.heard[: recorder.heard.index("九種九牌") + 1].count("流局") == 0
+    assert [entry["drawn"] for entry in views[0].history()] == [True, False]
