@@ -58,10 +58,10 @@ FLAT = 1.0
 """A crop whose grey levels spread less than this (standard deviation) shows no face: unknown, whatever the
 embedder makes of it. (The network sees a flat crop as the ivory set's blank white dragon, whose photos spread
 3 levels or more: their edges, shadows and grain.)"""
-RED_LEVELS = (0.56, 0.4, 0.42)
+RED_LEVELS = (0.8, 0.5, 0.55)
 """Default ``redness`` above which a five of 万, 饼, 条 is its red five: between the riichi artwork's fives (up to
-0.47, 0.08, 0.23: 5m's 萬 is red on most sets) and red fives (from 0.64, 0.68, 0.63) in rendered crops. Enrolling a
-set's fives and red fives replaces it with that set's own."""
+0.66, 0.10, 0.31 in rendered crops: 5m's 萬 is red on most sets) and its red fives (from 0.92, 0.96, 0.90).
+Enrolling a set's fives and red fives replaces it with that set's own."""
 RED_WIDTH = 0.04
 """Redness over which the colour's say goes from even to about 92% sure (a logistic of this scale)."""
 
