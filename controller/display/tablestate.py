@@ -9,7 +9,7 @@ Everything here is public: a meld is on the table, a winning hand is laid down; 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from engine.errors import NotationError
@@ -42,12 +42,20 @@ def meld_view(meld: Meld, code: Callable[[int], str] = tile_code) -> dict[str, A
     return out
 
 
-def seat_view(seat: SeatState, code: Callable[[int], str] = tile_code) -> dict[str, Any]:
-    """One seat's public tiles: its river in the order played, its melds, its flowers, written by ``code``."""
+def seat_view(
+    seat: SeatState, code: Callable[[int], str] = tile_code, red: Collection[int] = (), sideways: int | None = None
+) -> dict[str, Any]:
+    """One seat's public tiles: its river in the order played, its melds, its flowers, written by ``code``; the
+    river's ``red`` fives (by index) are written with rank 0 (riichi's ``0m``), and a ready declaration's discard
+    (立直) is the river's ``sideways`` index."""
+    river = [code(tile) for tile in seat.discards]
+    for at in red:
+        river[at] = "0" + river[at][1:]
     return {
-        "discards": [code(tile) for tile in seat.discards],
+        "discards": river,
         "melds": [meld_view(meld, code) for meld in seat.melds],
         "flowers": [code(tile) for tile in seat.flowers],
+        **({} if sideways is None else {"sideways": sideways}),
     }
 
 

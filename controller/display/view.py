@@ -20,6 +20,7 @@ from controller.service.events import Event, EventKind
 from controller.service.hand import HandRecord, HandState
 from controller.service.outcome import table_facts
 from engine.actions import Verdict
+from engine.referee import Referee
 from engine.tiles import WIND_LETTERS
 
 KEPT = 30
@@ -48,6 +49,9 @@ class TableView:
         self._first_dealers: dict[int, int] = {}
         """Each match's first dealer (by ``HandRecord.match_id``), for the hand's number in its round (東2局)."""
         self._match_id: int | None = None
+        self._river: tuple[int, list[int], set[tuple[int, int]], dict[int, int]] = (-1, [0] * 4, set(), {})
+        """The hand's rivers as the view saw them grow: (hand, each river's length, the (seat, index) of each red five
+        discarded, each seat's ready declaration's discard index)."""
 
     def snapshot(self) -> dict[str, Any]:
         with self._changed:
@@ -115,7 +119,11 @@ class TableView:
             changes["waiting"] = None if hand.witness is None else hand.witness.waiting
             changes["unsure"] = [] if hand.witness is None else hand.witness.unsure
             code = referee.ruleset.tile_code
-            changes["seats"] = [seat_view(seat, code) for seat in referee.seats]
+            red, sideways = self._watch_rivers(record.number, referee)
+            changes["seats"] = [
+                seat_view(seat, code, {at for s, at in red if s == i}, sideways.get(i))
+                for i, seat in enumerate(referee.seats)
+            ]
             changes["ranks"] = referee.ruleset.tile_set.ranks  # 十万's ten: its "0m" is drawn as /tiles/10m.png
             changes["wall_break"] = wall_break(referee)
             changes["table"] = table_facts(referee) | ({} if record.scores is None else {"honba": record.honba})
@@ -126,6 +134,27 @@ class TableView:
                 changes["board"] = points_board(referee, record.scores, self._hand_in_round(record))
         answer = None if verdict is None else {"hand": record.number, "event": event.to_dict(), **verdict.to_dict()}
         self._update(answer, **changes)
+
+    def _watch_rivers(self, number: int, referee: Referee) -> tuple[set[tuple[int, int]], dict[int, int]]:
+        """Which river tiles are red fives (the marked copy: ``Referee.offer_marked`` as it was discarded) and which
+        is each seat's ready declaration (立直, laid sideways): learnt as each discard comes, from the referee alone,
+        so that bots and people (whose discards the camera reads) are followed alike. A service restarted in the
+        middle of a hand knows it for the discards after the restart."""
+        hand, lengths, red, sideways = self._river
+        if hand != number:
+            lengths, red, sideways = [0] * 4, set(), {}
+        declaring = referee.declaring
+        for seat, state in enumerate(referee.seats):
+            length = len(state.discards)
+            if length > lengths[seat] and referee.offer_marked and referee.offer_seat == seat:
+                red.add((seat, length - 1))
+            ready = seat in referee.ready or (declaring is not None and declaring.seat == seat)
+            if length > lengths[seat] and seat not in sideways and ready:
+                sideways[seat] = length - 1
+            lengths[seat] = length
+        red = {(seat, at) for seat, at in red if at < lengths[seat]}  # a claimed discard left the river
+        self._river = (number, lengths, red, sideways)
+        return red, {seat: at for seat, at in sideways.items() if at < lengths[seat]}
 
     def _hand_in_round(self, record: HandRecord) -> int | None:
         """The hand's number in its round (東2局: the round's second dealer). The service does not tell the view who

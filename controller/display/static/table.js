@@ -16,24 +16,24 @@
   function zone(s, seat, i) {
     const last = s.last_event && s.last_event.action;
     const newest = last && last.kind === "discard" && last.seat === i ? seat.discards.length - 1 : -1;
-    const river = seat.discards.map((code, k) => MJ.tile(code, k === newest ? "last" : "")).join("");
+    const river = seat.discards.map((code, k) => MJ.tile(code, (k === newest ? "last" : "") + (k === seat.sideways ? " ri" : ""))).join("");
     const flowers = seat.flowers.length ? `<div class="flowers">${seat.flowers.map(c => MJ.tile(c)).join("")}</div>` : "";
     return `<div class="river${seat.discards.length > 24 ? " long" : ""}">${river}</div>` +
       `<div class="melds">${flowers}${seat.melds.map(m => MJ.meld(m, overlay)).join("")}</div>`;
   }
 
-  /** A match that keeps points (riichi, state.board): the seat's points now, its last hand's change, its 立直. */
+  /** A match that keeps points (riichi, state.board): the seat's points now and its last hand's change. */
   function points(s, i) {
     const change = (s.last_change || [])[i];
     const last = change ? `<small class="chg ${change > 0 ? "up" : "down"}">${MJ.number(change)}</small>` : "";
-    const ready = ((s.table || {}).declared_ready || []).includes(i) ? `<span class="rc">${MJ.word("riichi")}</span>` : "";
-    return `<br><b class="pts">${s.board.points[i]}</b>${last}${ready}`;
+    return `<br><b class="pts">${s.board.points[i]}</b>${last}`;
   }
 
   function label(s, i) {
     const dealer = i === s.dealer;
     const streak = dealer && s.consecutive_dealer > 1 && !s.board ? `<br>${MJ.word("streak")(s.consecutive_dealer - 1)}` : "";
-    const badge = dealer ? `<span class="dl">${MJ.word("dealer")}</span>` : "";
+    const ready = s.board && ((s.table || {}).declared_ready || []).includes(i) ? `<span class="rc">${MJ.word("riichi")}</span>` : "";
+    const badge = (dealer ? `<span class="dl">${MJ.word("dealer")}</span>` : "") + ready;
     const score = s.board ? points(s, i) : `<br><b>${MJ.number(s.scores[i])}</b>`;
     return `<span class="id"><b class="wd">${MJ.wind(s.seat_winds[i])}</b>${badge}</span><span class="who">${MJ.word("seat")(i)}${streak}${score}</span>`;
   }
@@ -42,9 +42,9 @@
   function board(s) {
     const table = s.table || {}, b = s.board;
     const round = b.number ? MJ.word("roundHand")(MJ.wind(s.round_wind), b.number) : MJ.word("round")(MJ.wind(s.round_wind));
-    const lines = [`<div class="rd">${round} · ${MJ.word("honba")(table.honba || 0)}</div>`];
     const sticks = b.stake ? Math.round((table.on_table || 0) / b.stake) : 0;
-    lines.push(`<div class="sticks" title="${table.on_table || 0}"><span class="stick"></span>×${sticks}</div>`);
+    const lines = [`<div class="rd">${round}</div>`, `<div class="sticks" title="${table.on_table || 0}">` +
+      `<span class="hb">${MJ.word("honba")(table.honba || 0)}</span><span class="stick"></span>×${sticks}</div>`];
     const dora = MJ.tiles(table.bonus_indicators || "");
     if (dora.length) lines.push(`<div class="dora"><span>${MJ.word("dora")}</span>${dora.map(c => MJ.tile(c)).join("")}</div>`);
     return lines;
