@@ -4,6 +4,10 @@ and light can be applied.
 Styles: ``uni`` (Chinese faces, all 42 kinds: the default model's set), ``riichi`` (Japanese faces, 34 kinds) and
 ``other`` (riichi faces plus recoloured, heavier uni flowers on an ivory body: a stand-in for a physical set the
 default model has never seen, used to test enrollment).
+
+Beyond the engine's tiles, every style draws the other faces of ``vision.kinds``, by index only (``Faces``): the red
+fives (the riichi artwork's own ``Man5-Dora`` ...; uni's fives recoloured in red ink) and 十万's tens, which no
+artwork has and ``_tens`` composes from the style's own strokes.
 """
 
 from __future__ import annotations

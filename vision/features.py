@@ -3,6 +3,7 @@
 Features are a unit vector so that the dot product with a stored template is a cosine similarity: grey-level
 shape (local contrast-normalised, so light level and gradients cancel) plus HOG for stroke directions, plus a
 coarse ink-colour map (red characters vs blue winds vs green bamboo survive any white balance only as ratios).
+``redness`` is the share of a crop's ink that is red: what tells a red five from its five.
 """
 
 from __future__ import annotations
@@ -98,10 +99,7 @@ def redness(crops: list[np.ndarray]) -> np.ndarray:
     if not crops:
         return np.zeros(0, np.float32)
     inner = np.stack(
-        [
-            (crop if crop.shape[:2] == (CROP_H, CROP_W) else cv2.resize(crop, (CROP_W, CROP_H)))[_INNER]
-            for crop in crops
-        ]
+        [(crop if crop.shape[:2] == (CROP_H, CROP_W) else cv2.resize(crop, (CROP_W, CROP_H)))[_INNER] for crop in crops]
     ).astype(np.float32)
     flat = inner.reshape(len(crops), -1, 3)
     nth = int(0.9 * flat.shape[1])
