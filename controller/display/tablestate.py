@@ -12,9 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
-from engine.errors import NotationError
+from engine.errors import NotationError, RulesetError, TileCountError
 from engine.notation import Meld, MeldKind, parse_hand
 from engine.referee import Referee
+from engine.rulesets.base import Ruleset
+from engine.rulesets.registry import get_ruleset
 from engine.seats import SeatState
 from engine.tiles import tile_code
 
@@ -79,20 +81,29 @@ def wall_break(referee: Referee) -> dict[str, int]:
     return {"seat": first.wall_of_seat, "stack": first.stack_index}
 
 
-def shown_hand(notation: str) -> dict[str, Any]:
-    """A winning hand as laid down: its melds, its standing tiles and the winning tile apart, self-drawn or not.
-    A ruleset with faces of its own writes hands the engine's notation does not read: the page then shows the
-    hand as written (``{}`` here)."""
+def shown_hand(notation: str, ruleset: Ruleset | None = None) -> dict[str, Any]:
+    """A winning hand as laid down: its melds, its standing tiles and the winning tile apart, self-drawn or not,
+    read and written by ``ruleset`` where it has faces of its own (十万's tens). A hand its notation does not read
+    (riichi's red fives) is shown as written (``{}`` here)."""
+    parse, code = (parse_hand, tile_code) if ruleset is None else (ruleset.parse_hand, ruleset.tile_code)
     try:
-        hand = parse_hand(notation)
-    except NotationError:
+        hand = parse(notation)
+    except (NotationError, TileCountError):
         return {}
     return {
-        "melds": [meld_view(meld) for meld in hand.melds],
-        "tiles": [tile_code(tile) for tile in hand.standing],
-        "win_tile": None if hand.win_tile is None else tile_code(hand.win_tile),
+        "melds": [meld_view(meld, code) for meld in hand.melds],
+        "tiles": [code(tile) for tile in hand.standing],
+        "win_tile": None if hand.win_tile is None else code(hand.win_tile),
         "self_drawn": hand.context.self_drawn,
     }
+
+
+def rules_of(rules: str | None) -> Ruleset | None:
+    """The ruleset named by the state's ``rules`` (its default options: enough to read its tiles); ``None`` for none."""
+    try:
+        return None if rules is None else get_ruleset(rules)
+    except RulesetError:
+        return None
 
 
 def per_seat(payments: dict[str, Any] | None) -> list[float]:
@@ -112,7 +123,8 @@ def _ending(line: dict[str, Any], payments: list[float], rules: str | None) -> d
 def result_view(line: dict[str, Any], rules: str | None) -> dict[str, Any]:
     """A hand's result line as the page shows it: each win with the winner's hand laid out, the hand's payments
     per seat, and for a drawn hand what it settled."""
-    wins = [{**shown_hand(win["hand"]), **win} for win in line["wins"]]  # the referee's self_drawn over the notation's
+    ruleset = rules_of(rules)
+    wins = [{**shown_hand(win["hand"], ruleset), **win} for win in line["wins"]]  # the referee's self_drawn wins
     payments = per_seat(line.get("payments"))
     return {"drawn": line["drawn"], "wins": wins, "payments": payments, **_ending(line, payments, rules)}
 
