@@ -38,6 +38,10 @@ class ActionKind(StrEnum):
     SHOW = "show"
     """Lay the concealed hand face up (``revealed``) once the live wall is empty, at a table that sees only backs: a
     drawn hand is settled on the hands left standing (Sichuan 查叫)."""
+    FACE = "face"
+    """A face of the wall the table turned up and the camera read (a bonus or wildcard indicator, the tile under an
+    indicator shown at a win): ``tile`` seen at the wall's head-order index ``place``; ``seat`` is the seat whose
+    wall holds it. A table that sees only backs learns the wall's faces so (``Referee.faces_up``)."""
     ABORT = "abort"
     """End the hand drawn where the ruleset lets a player do so (riichi's 九種九牌), showing the hand (``revealed``)
     when the referee cannot see it."""
@@ -51,6 +55,7 @@ _TILE_KINDS = {
     ActionKind.ADDED_KONG,
     ActionKind.CHI,
     ActionKind.DECLARE_VOID,
+    ActionKind.FACE,
 }
 
 
@@ -65,6 +70,8 @@ class Action:
     marked: bool = False
     """The seat's marked copy of the face (a red five), where it holds a plain one too: the copy discarded, added to
     a kong, or laid in a claimed meld (a replayed record says which; otherwise the plain copy goes first)."""
+    place: int | None = None
+    """A ``face``: the wall's head-order index where the face lies (``engine.procedure.WallState.positions``)."""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind.value, "seat": self.seat}
@@ -74,6 +81,8 @@ class Action:
             out["revealed"] = format_tiles(self.revealed)
         if self.marked:
             out["marked"] = True
+        if self.place is not None:
+            out["place"] = self.place
         return out
 
     @classmethod
@@ -105,7 +114,10 @@ class Action:
         marked = data.get("marked", False)
         if not isinstance(marked, bool):
             raise ValueError("action.marked: expected true or false")
-        return cls(kind, seat, tile, revealed, marked)
+        place = data.get("place")
+        if kind is ActionKind.FACE and (not isinstance(place, int) or isinstance(place, bool) or place < 0):
+            raise ValueError(f"action.place: a face names its place in the wall (an index 0 or more), got {place!r}")
+        return cls(kind, seat, tile, revealed, marked, place if kind is ActionKind.FACE else None)
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,14 @@ bonus indicators standing in the dead wall (``Ruleset.bonus_indicators``), a lim
 face (red fives: ``TileSet.marked``, kept beside the faces by the wall and the seats), abortive draws
 (``Ruleset.abortive_draw`` once a discard's answers are in, ``ActionKind.ABORT`` where a player may declare one),
 the seats ready at an exhaustive draw (``Ruleset.counts_ready_at_draw``), and the stakes left on the table by
-earlier hands (``pot``: the first winner takes them). The match facts a hand needs come in with the deal:
+earlier hands (``pot``: the first winner takes them).
+
+The wall's faces a table turns up (the bonus indicators, the tiles under them at a ready seat's win: ``faces_up``)
+come to an observing referee as ``ActionKind.FACE`` actions naming the wall place (head-order index, known from the
+dice and the break) and the face read there; each is checked (turned up there, the seat's wall, agreeing with a face
+seen there before, no copy too many). A win whose ruleset reads faces not yet seen waits for them in phase
+``faces`` and is scored again and settled once they are read (``faces_wanted``); a journal of the actions replays
+to the same state. The match facts a hand needs come in with the deal:
 ``honba``, ``pot`` and the seats' ``scores``. What a sequence is comes from the tile set (``TileSet.ranks``: 十万's
 suits have ten ranks), every tile code from the ruleset.
 
@@ -47,7 +54,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cached_property
 from typing import Any
@@ -84,6 +91,7 @@ class Phase(StrEnum):
     DRAW = "draw"
     CLAIMS = "claims"
     ROB = "rob"
+    FACES = "faces"
     OVER = "over"
 
 
@@ -238,6 +246,8 @@ class Referee:
         """The tile the seat in turn claimed to begin its turn (riichi's 喰い替え); ``None`` after a draw."""
         self.abortive: str | None = None
         """The abortive draw that ended the hand (``Ruleset.abortive_draw``, ``ActionKind.ABORT``)."""
+        self.held: tuple[Phase, list[WinRecord], int | None, bool] | None = None
+        """A win waiting for wall faces (phase ``faces``): the phase it came in, its winners, discarder, robbing."""
         if full_information:
             opening = ruleset.opening_settlement([seat.concealed_tiles() for seat in self.seats], dealer)
             if opening is not None:
@@ -352,6 +362,7 @@ class Referee:
             ActionKind.HU: self._hu,
             ActionKind.DECLARE_VOID: self._declare_void,
             ActionKind.SHOW: self._show,
+            ActionKind.FACE: self._face,
         }
 
     # --- turn actions ------------------------------------------------------------------------------------
@@ -367,6 +378,8 @@ class Referee:
             return f"the answers of seats {waiting} to the {self._code(self.offer)} on offer"  # type: ignore[arg-type]
         if self.phase is Phase.DECLARE:
             return f"the void-suit declarations of seats {self.undeclared_seats()}"
+        if self.phase is Phase.FACES:
+            return f"the wall's faces at places {self.faces_wanted()} the win needs"
         return f"seat {self.turn}'s turn to {self.phase.value}"
 
     def answering_seats(self) -> list[int]:
@@ -786,7 +799,8 @@ class Referee:
             aborted = self.ruleset.abortive_draw(self, tuple(hu)) if self.phase is Phase.CLAIMS else None
             if aborted is not None:
                 return self._end_aborted(aborted, [f"seat {seat} hu" for seat in hu])
-            return self._end_with_wins(hu, discarder, tile, robbing=self.phase is Phase.ROB)
+            records = [self.declared[seat] for seat in hu]
+            return self._settle_when_seen(records, discarder, robbing=self.phase is Phase.ROB)
         if self.phase is Phase.ROB:
             return ["nobody robbed", *self._complete_added_kong(discarder, tile)]
         claims = [(seat, self.responses[seat]) for seat in order if self.responses[seat].kind is not ActionKind.PASS]
@@ -857,7 +871,7 @@ class Referee:
         if self.full_information and self.last_drawn is not None and win_tile != self.last_drawn:
             raise IllegalAction(f"the winning tile is the {self._code(self.last_drawn)} just drawn")
         record = self._evaluate(action, win_tile, discarder=None, robbing=False)
-        return self._false_win(record) or self._finish([record], None)
+        return self._false_win(record) or self._settle_when_seen([record], None, robbing=False)
 
     def _false_win(self, record: WinRecord) -> list[str]:
         """A declaration that is no win: the ruleset's penalty (诈和) where it has one, and play goes on;
@@ -1052,8 +1066,80 @@ class Referee:
         seat.known, seat.unknown = [shown.count(tile) for tile in range(NUM_TILE_IDS)], 0
         return ["hand shown"]
 
-    def _end_with_wins(self, winners: list[int], discarder: int, tile: Tile, *, robbing: bool) -> list[str]:
-        records = [self.declared[seat] for seat in winners]
+    def _settle_when_seen(self, records: list[WinRecord], discarder: int | None, *, robbing: bool) -> list[str]:
+        """Settle the wins (of ``discarder``'s tile, or self-drawn) once the wall's faces they need are read: at a
+        table that sees only backs the hand waits for them in phase ``faces`` (``ActionKind.FACE``), and the wins
+        are scored again with them."""
+        wanted = self.faces_wanted([record.seat for record in records])
+        if wanted:
+            self.held = (self.phase, records, discarder, robbing)
+            self.phase = Phase.FACES
+            return [f"waiting for the wall's faces at places {wanted}"]
+        if discarder is None:
+            return self._finish(records, None)
+        return self._end_with_wins(records, discarder, self.offer, robbing=robbing)  # type: ignore[arg-type]
+
+    def _settle_held(self) -> list[str]:
+        """The faces a held win needs are read: score it again with them and settle it."""
+        assert self.held is not None
+        phase, records, discarder, robbing = self.held
+        self.phase, self.held = phase, None
+        records = [self._rescored(record) for record in records]
+        return self._settle_when_seen(records, discarder, robbing=robbing)
+
+    def _rescored(self, record: WinRecord) -> WinRecord:
+        """``record`` scored again with the facts the ruleset reads now (the state is the one it was declared in,
+        but for the wall's faces read since)."""
+        extra = {**record.context.extra, **self.ruleset.win_facts(self, record.seat)}
+        context = replace(record.context, extra=extra)
+        return replace(record, context=context, score=self.ruleset.evaluate(record.hand, context))
+
+    # --- the wall's faces --------------------------------------------------------------------------------
+
+    def faces_up(self, winners: Sequence[int] = ()) -> list[int]:
+        """The wall's places (head-order indices) whose faces the table shows now: the bonus indicators turned
+        (``Ruleset.bonus_indicators``) and, at a win of a seat that declared ready (``winners``, or the win waiting
+        in phase ``faces``), the tiles under them where the rule reads those."""
+        rule = self.ruleset.bonus_indicators
+        if rule is None:
+            return []
+        if self.held is not None:
+            winners = [record.seat for record in self.held[1]]
+        shown = [self.wall.state.stack_from_tail(rule.first_stack + k) for k in range(self.bonus_turned)]
+        under = rule.under_when_ready and any(seat in self.ready for seat in winners)
+        return [stack[0] for stack in shown] + ([stack[1] for stack in shown] if under else [])
+
+    def faces_wanted(self, winners: Sequence[int] = ()) -> list[int]:
+        """The places of ``faces_up`` whose faces the referee has not seen yet (none with full information)."""
+        faces = self.wall.state.faces
+        return [place for place in self.faces_up(winners) if faces[place] is None]
+
+    def _face(self, action: Action) -> list[str]:
+        """A face of the wall read where it lies (``ActionKind.FACE``): it must be turned up, of the wall of the
+        seat named, agree with a face seen there before, and be no copy too many."""
+        tile, place, state = self._tile(action), action.place, self.wall.state
+        if place is None or not 0 <= place < len(state.faces):
+            raise IllegalAction(f"a face names its place in the wall, 0-{len(state.faces) - 1}: got {place}")
+        up = self.faces_up()
+        if place not in up:
+            raise IllegalAction(f"wall place {place} is not turned up: the faces up are at places {up}")
+        wall_of = state.positions[place].wall_of_seat
+        if action.seat != wall_of:
+            raise IllegalAction(f"wall place {place} is in seat {wall_of}'s wall, not seat {action.seat}'s")
+        seen = state.faces[place]
+        if seen is not None:
+            if seen != tile:
+                raise IllegalAction(f"wall place {place} shows the {self._code(seen)}, not the {self._code(tile)}")
+            return [f"face at wall place {place} seen again"]
+        self._check_visible(tile, 1, f"the face at wall place {place}")
+        self.wall.state = replace(state, faces=tuple(tile if i == place else f for i, f in enumerate(state.faces)))
+        events = [f"{self._code(tile)} face up at wall place {place}"]
+        if self.phase is Phase.FACES and not self.faces_wanted():
+            events += self._settle_held()
+        return events
+
+    def _end_with_wins(self, records: list[WinRecord], discarder: int, tile: Tile, *, robbing: bool) -> list[str]:
+        winners = [record.seat for record in records]
         if not robbing:
             self.seats[discarder].discards.pop()
             self.seats[discarder].marked_river -= self.offer_marked
@@ -1169,7 +1255,8 @@ class Referee:
         bonus indicators), and the tile on offer when it is an added kong's fourth tile."""
         count = sum(seat.discards.count(tile) + seat.flowers.count(tile) for seat in self.seats)
         count += sum(meld.tiles.count(tile) for seat in self.seats for meld in seat.melds)
-        count += self.wall.indicators.count(tile) + self.bonus_indicators().count(tile)
+        faces = self.wall.state.faces
+        count += self.wall.indicators.count(tile) + sum(faces[place] == tile for place in self.faces_up())
         if self.phase is Phase.ROB and self.offer == tile:
             count += 1
         return count
@@ -1256,7 +1343,7 @@ class Referee:
             {seat: set(tiles) for seat, tiles in self.missed_wins.items()},
         )
         declarations = (dict(self.ready), self.declaring, self.deposits, self.collected, set(self.missed_for_hand))
-        table = (self.bonus_turned, self.bonus_pending, self.offer_marked, self.claimed, self.abortive)
+        table = (self.bonus_turned, self.bonus_pending, self.offer_marked, self.claimed, self.abortive, self.held)
         return (
             seats,
             fields,
@@ -1275,7 +1362,7 @@ class Referee:
         seats, fields, flags, wall_state, history, wins, result, penalties, progress, declarations, table = snapshot
         self.void_suits, self.players_out, self.win_events, self.settlements, self.kongs, self.missed_wins = progress
         self.ready, self.declaring, self.deposits, self.collected, self.missed_for_hand = declarations
-        self.bonus_turned, self.bonus_pending, self.offer_marked, self.claimed, self.abortive = table
+        self.bonus_turned, self.bonus_pending, self.offer_marked, self.claimed, self.abortive, self.held = table
         for seat, saved in zip(self.seats, seats, strict=True):
             seat.known, seat.unknown, seat.melds, seat.discards, seat.flowers, seat.played = saved[:6]
             seat.marked, seat.marked_shown, seat.marked_river = saved[6:]

@@ -255,9 +255,14 @@ class BonusIndicators:
     on top of the ``first_stack``-th stack from the tail end, each kong's on the stack before the last one. A
     concealed kong's indicator is turned at once, an exposed or added kong's once its maker has discarded (as on
     Tenhou: the replacement tile is drawn before it, a win on that discard counts it). The tiles under them (裏)
-    are the ruleset's to read at a win (``Referee.bonus_indicators``)."""
+    are the ruleset's to read at a win (``Referee.bonus_indicators``).
+
+    A table that sees only backs reads these faces where they lie (``Referee.faces_up``, ``ActionKind.FACE``): the
+    indicators once turned, and the tiles under them at a win of a seat that declared ready when ``under_when_ready``
+    (the winner turns them up); the win is settled once they are read."""
 
     first_stack: int = 3
+    under_when_ready: bool = True
 
 
 # ----------------------------------------------------------------------------------------------------------------
