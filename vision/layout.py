@@ -94,6 +94,22 @@ def rows(tiles: Sequence[Found]) -> list[list[Found]]:
     return [sorted(row, key=lambda t: t.quad[:, 0].mean()) for row in out]
 
 
+APART = 3.0
+"""Tile widths: a tile found with no other tile's centre this near is no part of the layout's rows (a blob of the
+floor or the table's edge taken for a tile, a tile lying astray) and is left out, so the rows are those of the set."""
+
+
+def grouped(tiles: Sequence[Found]) -> list[Found]:
+    """The tiles that have a neighbour within ``APART`` tile widths."""
+    if len(tiles) < 2:
+        return list(tiles)
+    centres = np.array([tile.quad.mean(axis=0) for tile in tiles])
+    width = float(np.median([np.linalg.norm(tile.quad[1] - tile.quad[0]) for tile in tiles]))
+    distance = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    np.fill_diagonal(distance, np.inf)
+    return [tile for tile, nearest in zip(tiles, distance.min(axis=1), strict=True) if nearest <= APART * width]
+
+
 def kinds_for(lengths: tuple[int, ...]) -> list[Face]:
     """The faces of a layout with these row lengths (one of ``LAYOUTS``), in reading order."""
     if lengths[0] == 10:
@@ -129,7 +145,7 @@ def read_layout(image: np.ndarray, tile_px: float | None = None) -> Layout:
     sizes = [tile_px] if tile_px else [estimate_tile_px(image) * factor for factor in SIZES]
     best: list[Found] = []
     for size in sizes:
-        found = find_in_photo(image, size).tiles
+        found = grouped(find_in_photo(image, size).tiles)
         lengths = tuple(len(row) for row in rows(found))
         if lengths in LAYOUTS:
             return Layout([tile for row in rows(found) for tile in row], kinds_for(lengths))

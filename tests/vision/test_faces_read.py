@@ -9,14 +9,15 @@ import numpy as np
 import pytest
 
 from engine.rulesets.registry import get_ruleset
+from engine.tiles import parse_tiles
 from vision.artwork import load_faces
 from vision.classify import RED_LEVELS, Model, Prediction, load_model
-from vision.cli import main
+from vision.cli import _kinds, main
 from vision.detect import face_crop
 from vision.enroll import enroll
 from vision.features import redness
 from vision.kinds import FIVES, RED_FIVES, TENS, face_code, parse_face, table_faces
-from vision.layout import CLASS_ORDER, SHIWAN_ORDER, read_layout
+from vision.layout import CLASS_ORDER, SHIWAN_ORDER, LayoutError, read_layout
 from vision.layout import RED_FIVES as RED_ROW
 from vision.render import Look, Placed, Scene, default_camera, render, tile_photo
 from vision.train import crops
@@ -181,3 +182,18 @@ def test_enroll_labels_take_face_codes_and_name_a_bad_one(tmp_path):
     argv[4] = str(tmp_path / "bad.csv")
     code, lines = run(argv)
     assert code == 2 and "line 2" in lines[0]["error"] and "10z" in lines[0]["error"]
+
+
+@pytest.mark.slow
+def test_a_shiwan_layout_short_of_a_wind_is_refused_naming_the_rows_found():
+    rows = [*SHIWAN_ROWS[:3], SHIWAN_ROWS[3][:3]]
+    with pytest.raises(LayoutError, match=r"found 33 tiles in rows of 10, 10, 10, 3: expected rows of") as error:
+        read_layout(layout_photo(rows))
+    assert "10, 10, 10, 4 (suits of ranks 1-10 and winds (a 十万 set))" in str(error.value)
+
+
+def test_live_enrolment_takes_face_codes_and_names_bad_kinds(tmp_path):
+    argv = ["enroll", "--source", "sim:1:1", "--out", str(tmp_path / "m"), "--kinds"]
+    code, lines = run([*argv, "5m 11m"])
+    assert code == 2 and "--kinds '5m 11m'" in lines[0]["error"] and "face codes" in lines[0]["error"]
+    assert _kinds("5m,0m 10p") == [FIVES[0], RED_FIVES[0], TENS[1]] and _kinds("19m5z") == parse_tiles("19m5z")
