@@ -14,21 +14,22 @@ standings. A 十万 run's tens are drawn with their own faces (``/tiles/10m.png`
 
 from __future__ import annotations
 
-import json
-import urllib.request
-
 import cv2
 import numpy as np
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page
 
 from controller.display.tablestate import history_entry, result_view
 from controller.display.view import TableView
-from tests.controller.display_harness import played_run
-from tests.controller.test_display_browser import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, _require_chromium
-from tests.controller.test_display_table import _words_of_one_language
+from controller.display.web import DisplayServer
+from tests.controller.display_harness import chromium, free_port, played_run
+from tests.controller.test_display_browser import SCREENSHOTS, _require_chromium
+from tests.controller.test_display_table import _open as _open_table
+from tests.controller.test_display_table import _state, _words_of_one_language
 
 RIICHI = {"length": "tonpuusen", "uma": "10-20", "red_fives": True}
+MID_HAND: list[dict] = []
+"""The riichi run's first state with a stick on the table during a hand (``riichi`` keeps it)."""
 LINE = {
     "hand": 4,
     "match": 0,
@@ -80,28 +81,26 @@ def test_a_shiwan_winning_hand_is_laid_out_in_its_own_codes():
 def riichi(tmp_path_factory):
     _require_chromium()
     SCREENSHOTS.mkdir(exist_ok=True)
-    with played_run(tmp_path_factory.mktemp("riichi"), hands=5, seed=1, rules="riichi", options=RIICHI) as played:
+
+    def watch(state: dict) -> None:  # the first state with a 立直 stick on the table, in the middle of a hand
+        if not MID_HAND and (state.get("table") or {}).get("on_table") and state.get("phase") != "over":
+            MID_HAND.append(state)
+
+    with played_run(
+        tmp_path_factory.mktemp("riichi"), hands=5, seed=1, watch=watch, rules="riichi", options=RIICHI
+    ) as played:
         yield played
 
 
 @pytest.fixture(scope="module")
 def browser(riichi):
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-def _state(url: str) -> dict:
-    with urllib.request.urlopen(url + "/api/state", timeout=5) as answer:
-        return json.load(answer)
+    with chromium() as launched:
+        yield launched
 
 
 def _open(browser, url: str, size: tuple[int, int]) -> Page:
-    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
-    page.goto(url)
+    page = _open_table(browser, url, size)
     page.wait_for_selector("#info .rd")
-    page.wait_for_function("[...document.images].every(i => i.complete)")
     return page
 
 
@@ -197,6 +196,28 @@ def test_the_riichi_table_view_shows_the_board_and_its_screenshot_has_it(riichi,
     if plain.count():  # a plain five has some red (萬, the middle stick or dot), far less
         assert red_five > 2 * _red_share(shot, plain.bounding_box(), outer)
     page.close()
+
+
+@pytest.mark.slow
+def test_in_the_middle_of_a_hand_the_stick_is_on_the_table_and_off_the_seats_points(riichi, browser):
+    (state,) = MID_HAND
+    assert state["table"]["declared_ready"] == [0] and state["table"]["on_table"] == 1000
+    assert state["board"]["points"] == [state["scores"][0] - 1000, *state["scores"][1:]]
+    view = TableView()
+    view._update(**{key: value for key, value in state.items() if key != "version"})
+    server = DisplayServer(f"127.0.0.1:{free_port()}", view, "", {})
+    try:
+        page = _open(browser, f"{server.url}/?lang=zh", (1280, 800))
+        assert page.inner_text("#info .sticks").endswith("×1")
+        assert str(state["board"]["points"][0]) in page.inner_text(".lab.s0")
+        assert page.locator(".lab.s0 .rc").count() == 1 and page.locator(".zone.s0 .ri").count() == 1
+        table = page.locator("#table")
+        table.screenshot(path=str(SCREENSHOTS / "riichi-mid-hand.png"))
+        outer = table.bounding_box()
+        assert _inside(page.locator("#info .stick").bounding_box(), outer)
+        page.close()
+    finally:
+        server.close()
 
 
 @pytest.mark.slow

@@ -13,13 +13,13 @@ import urllib.request
 from collections import Counter
 
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page
 
 from controller.display.view import TableView
 from controller.display.web import DisplayServer
 from controller.service.events import Event
-from tests.controller.display_harness import free_port, played_run
-from tests.controller.test_display_browser import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, _require_chromium
+from tests.controller.display_harness import chromium, free_port, played_run
+from tests.controller.test_display_browser import SCREENSHOTS, _require_chromium
 
 SIZES = [(390, 844), (1280, 800), (1920, 1080)]
 CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uf900-\uffef]")
@@ -38,10 +38,8 @@ def run(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser(run):
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 def _state(url: str) -> dict:
