@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import json
 import logging
 import os
@@ -13,26 +14,57 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from controller.config import SERVICE_RANGES, check_state_dir, load_config, span
 from controller.errors import ConfigError, TableStopped
-from controller.export import WRITERS, export_run
 from controller.jsonin import read_json
-from controller.ops.doctor import checks
-from controller.replay import add_parser as add_replay_parser
-from controller.replay import replay
-from controller.service.journal import Journal
-from controller.service.records import describe_result, hand_log, run_records
-from controller.service.service import journal_path
 from engine.errors import MissingSituation, MjtableError, TileCountError, quoted
-from engine.notation import Hand
-from engine.referee import deal_for
 from engine.rulesets.base import Ruleset, WinContext
 from engine.rulesets.registry import all_rulesets, get_ruleset
-from engine.settle.answer import settle_object
-from engine.simulation import InvariantViolation, simulate
-from hw_tests.firmware import LAUNCHERS
+
+if TYPE_CHECKING:
+    from engine.notation import Hand
+
+# What a command alone needs is imported by that command, so that `mjtable score` does not load the service, the
+# journal, the people's witness, gpiozero or the firmware harness (half a second of start-up); ``_LAZY`` names the
+# ones read as attributes of this module (tests replace ``cli.simulate``).
+_LAZY = {"simulate": ("engine.simulation", "simulate")}
+
+
+def __getattr__(name: str) -> Any:
+    """``cli.simulate`` and the like, imported when first asked for (PEP 562)."""
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, attribute = _LAZY[name]
+    value = globals()[name] = getattr(importlib.import_module(module), attribute)
+    return value
+
+
+def _lazy(name: str) -> Any:
+    return globals()[name] if name in globals() else __getattr__(name)
+
+
+class _Choices:
+    """The choices of a flag, read from the module that owns them only when argparse looks (a given value, the
+    help): ``run --firmware`` (hw_tests.firmware.LAUNCHERS, sorted), ``history --format`` ("json", "log", then
+    controller.export.WRITERS). Set on the action after ``add_argument``, whose metavar check would read them."""
+
+    def __init__(self, module: str, attribute: str, *first: str) -> None:
+        self.module, self.attribute, self.first = module, attribute, first
+
+    def _values(self) -> list[str]:
+        owned = getattr(importlib.import_module(self.module), self.attribute)
+        return [*self.first, *(sorted(owned) if not self.first else owned)]
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._values()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values())
+
+    def __len__(self) -> int:
+        return len(self._values())
+
 
 log = logging.getLogger(__name__)
 
@@ -169,10 +201,14 @@ def waits_line(ruleset: Ruleset, text: str) -> dict[str, Any]:
 
 
 def _settle(text: str) -> dict[str, Any]:
+    from engine.settle.answer import settle_object  # once imported, a dictionary lookup a line
+
     return settle_object(read_json(text, "request"))
 
 
 def _deal(args: argparse.Namespace, out: TextIO) -> int:
+    from engine.referee import deal_for
+
     ruleset = get_ruleset(args.rules, _options(args))
     dealt = deal_for(ruleset, args.seed, args.dealer, args.dice, args.dice2)
     state = dealt.wall.state
@@ -204,6 +240,9 @@ def _deal(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _simulate(args: argparse.Namespace, out: TextIO) -> int:
+    from engine.simulation import InvariantViolation
+
+    simulate = _lazy("simulate")
     ruleset = get_ruleset(args.rules, _options(args))
     # A ruleset with a table driver of its own (riichi) plays its hands there; the others under the referee.
     own_table = getattr(ruleset, "simulate_hands", None)
@@ -276,6 +315,8 @@ def _whole(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         value = _ascii_whole(text)
         if value is None or not low <= value <= high:
+            from controller.config import span
+
             raise argparse.ArgumentTypeError(f"expected a whole number {span(low, high)}, found {quoted(text)}")
         return value
 
@@ -300,6 +341,8 @@ def _service_number(kind: type[int] | type[float], key: str) -> Callable[[str], 
     """The type of a flag that overrides ``[service] key``: the same range as the file's key, named as the flag."""
 
     def parse(text: str) -> float:
+        from controller.config import SERVICE_RANGES, span
+
         low, high = SERVICE_RANGES[key]
         try:
             value = kind(text) if text.isascii() else None
@@ -313,6 +356,8 @@ def _service_number(kind: type[int] | type[float], key: str) -> Callable[[str], 
 
 
 def _state_dir(text: str) -> str:
+    from controller.config import check_state_dir
+
     try:
         check_state_dir("--state", text)
     except ConfigError as error:
@@ -360,9 +405,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--state", type=_state_dir, help="journal directory (default ~/.local/share/mjtable)")
     run.add_argument(
         "--firmware",
-        choices=sorted(LAUNCHERS),
         help="the simulated table's MCU is this build of firmware/ (C) instead of the Python simulator",
-    )
+    ).choices = _Choices("hw_tests.firmware", "LAUNCHERS")  # set after add_argument, which would read them
     run.add_argument("-v", "--verbose", action="count", default=0, help="log every state change (-vv: every message)")
     run.add_argument("--http", help="HOST:PORT of the display (default 127.0.0.1:8080), or off")
     run.add_argument("--json", action="store_true", help="one JSON line per hand result, then the summary")
@@ -378,6 +422,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="people: the service sees only the camera and the seat buttons; on the simulated table the bots play "
         "as people, unseen (default: bots)",
     )
+    from controller.replay import add_parser as add_replay_parser
+
     add_replay_parser(commands)
     history = commands.add_parser("history", help="the journaled hands of a run: JSON records or readable logs")
     history.add_argument("--config", type=Path, help="TOML configuration (for its state directory)")
@@ -387,9 +433,8 @@ def build_parser() -> argparse.ArgumentParser:
     history.add_argument("--log", action="store_true", help="the readable hand log instead of JSON")
     history.add_argument(
         "--format",
-        choices=("json", "log", *WRITERS),
         help="json (default), log (= --log), or the run's games as tenhou6 (riichi) or botzone (MCR) records",
-    )
+    ).choices = _Choices("controller.export", "WRITERS", "json", "log")
     fleet = commands.add_parser("fleet", help="the parlor's page: every table's state from the MQTT broker")
     fleet.add_argument(
         "--mqtt",
@@ -404,6 +449,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
+    from controller.config import load_config
+    from controller.service.records import describe_result
+
     config = load_config(args.config).with_service(
         http=args.http,
         rules=args.rules,
@@ -442,6 +490,12 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
 
 def _history(args: argparse.Namespace, out: TextIO) -> int:
     """Read-only: a missing journal is named, nothing is created; an older journal is migrated in memory only."""
+    from controller.config import load_config
+    from controller.export import WRITERS, export_run
+    from controller.service.journal import Journal
+    from controller.service.records import hand_log, run_records
+    from controller.service.service import journal_path
+
     config = load_config(args.config).with_service(state_dir=args.state)
     with Journal(journal_path(config), readonly=True) as journal:
         if journal.lost is not None:
@@ -467,6 +521,8 @@ def _history(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _fleet(args: argparse.Namespace, out: TextIO) -> int:
+    from controller.config import load_config
+
     config = load_config(args.config).with_service(mqtt=args.mqtt)
     if not config.mqtt.url:
         raise MjtableError("fleet: no broker; give --mqtt mqtt://HOST:PORT or [mqtt] url in --config")
@@ -489,6 +545,8 @@ def _fleet(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _doctor(args: argparse.Namespace, out: TextIO) -> int:
+    from controller.ops.doctor import checks
+
     failed = False
     for answer in checks(args.config):
         failed |= not answer["ok"]
@@ -525,6 +583,12 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: Tex
         return 0
 
 
+def _replay(args: argparse.Namespace, source: TextIO, out: TextIO) -> int:
+    from controller.replay import replay
+
+    return replay(args, source, out)
+
+
 def _main(argv: list[str], stdin: TextIO | None, stdout: TextIO | None) -> int:
     args = build_parser().parse_args(argv)
     source, out = stdin or sys.stdin, stdout or sys.stdout
@@ -536,7 +600,7 @@ def _main(argv: list[str], stdin: TextIO | None, stdout: TextIO | None) -> int:
         "history": _history,
         "doctor": _doctor,
         "fleet": _fleet,
-        "replay": lambda args, out: replay(args, source, out),
+        "replay": lambda args, out: _replay(args, source, out),
     }
     try:
         code = _command(args, commands, source, out)

@@ -7,7 +7,7 @@ from functools import cache, partial
 from itertools import product
 
 from engine.analysis.shapes import GROUPS, Set, ShapeRules
-from engine.analysis.suit_tables import NO_PAIR, Key, Memo, group_table, pair_bit, series_split
+from engine.analysis.suit_tables import NO_PAIR, Key, Memo, bit_tables, group_splits, pair_bit, series_split, suit_bits
 
 
 @cache
@@ -18,12 +18,6 @@ def pair_masks(pair_ranks: frozenset[int] | None) -> tuple[int, int, int, int]:
         return suit, suit, suit, sum(pair_bit(r) for r in range(7))
     suit = sum(pair_bit(rank - 1) for rank in pair_ranks if 1 <= rank <= 9)
     return suit, suit, suit, 0
-
-
-@cache
-def bit_tables() -> tuple[dict[tuple[int, ...], int], dict[tuple[int, ...], int]]:
-    """Completion bits of (suits, honors)."""
-    return group_table(True)[0], group_table(False)[0]
 
 
 def is_standard(counts: Sequence[int], rules: ShapeRules) -> bool:
@@ -50,8 +44,8 @@ def standard_splits(counts: Sequence[int], rules: ShapeRules) -> list[tuple[tupl
     """Every (sorted concealed sets, pair tile) reading of the hand as sets + one allowed pair."""
     per_group = []
     for base, size, chows in GROUPS:
-        found = group_table(chows)[1].get(tuple(counts[base : base + size]))
-        if found is None:
+        found = group_splits(chows)[tuple(counts[base : base + size])]
+        if not found:
             return []
         per_group.append([(base, sets, pair) for sets, pair in found])
     results = []
@@ -96,7 +90,7 @@ def _wait_facts(
     base: int, chows: bool, mask: int, key: Key, size: int
 ) -> tuple[int, bool, tuple[int, ...], tuple[int, ...]]:
     """(weight, paired, fill, capped fill) of a group's key, from the complete patterns (each tile tried once)."""
-    bits = group_table(chows)[0]
+    bits = suit_bits(chows)
     weight = (0, 1, 4)[size % 3]
     value = bits.get(key, 0)
     if weight == 0:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import product
 
-from engine.analysis.suit_tables import Memo, group_table
+from engine.analysis.suit_tables import Memo, group_splits, suit_bits
 from engine.rulesets.mcr.codes import CODE_OF, Code
 
 Reading = tuple[tuple[Code, ...], tuple[Code, ...], Code]
@@ -33,7 +33,7 @@ def _converter(base: int, chows: bool) -> Callable[[tuple[int, ...]], tuple[Read
     def convert(key: tuple[int, ...]) -> tuple[Reading, ...]:
         """Every split of one group in search order (empty when the group cannot be split)."""
         found = []
-        for sets, pair in group_table(chows)[1].get(key, ()):
+        for sets, pair in group_splits(chows)[key]:
             ordered = sorted(sets, key=lambda s: _order(*s))
             found.append(
                 (
@@ -64,7 +64,7 @@ PRIMED_SIZE = 9
 def prime_splits() -> None:
     """Convert the splits of every complete key of up to ``PRIMED_SIZE`` tiles, for each group."""
     for (_, _, chows), splits in zip(GROUPS, _SPLITS, strict=True):
-        for key in group_table(chows)[1]:
+        for key in suit_bits(chows):
             if sum(key) <= PRIMED_SIZE:
                 splits[key]
 

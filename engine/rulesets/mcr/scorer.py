@@ -13,12 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from operator import mul
+from pathlib import Path
 from typing import NamedTuple
 
+from engine.analysis import suit_tables, table_cache
 from engine.notation import Hand, Meld
 from engine.rulesets.mcr.chows import CHOW_SHAPES, prime_chow_shapes, terminal_chows_fan
 from engine.rulesets.mcr.codes import CODE_OF, TILE_OF, WINDS, Code, E
-from engine.rulesets.mcr.divisions import prime_splits, readings
+from engine.rulesets.mcr.divisions import _SPLITS, prime_splits, readings
 from engine.rulesets.mcr.exclusions import apply_exclusions
 from engine.rulesets.mcr.fans import (
     ALL_CHOWS,
@@ -272,14 +274,34 @@ def meld_facts(meld: Meld) -> MeldFacts:
 
 @cache
 def prime_tables() -> None:
-    """Fill the tables a fresh process would otherwise fill hand by hand (about 0.15 s, once): the splits of
-    the common group keys, the shapes of up to three chows or three pungs. This moves the first-sight cost of a
-    shape off the path of a declaration at the table (a hand then costs the same whether its shapes were met
-    before or not); a one-shot batch of a few thousand hands would have filled only a tenth of these entries,
-    so it pays the 0.15 s as start-up rather than saving it."""
+    """Fill the tables a fresh process would otherwise fill hand by hand: the splits of the common group keys,
+    the shapes of up to three chows or three pungs. This moves the first-sight cost of a shape off the path of a
+    declaration at the table (a hand then costs the same whether its shapes were met before or not). Built once
+    (about 0.3 s) and kept on disk (``table_cache``), so a later process reads them in a few hundredths of a
+    second; a file that is damaged, or older than this package's MCR code, is built again."""
+    tables = (*_SPLITS, CHOW_SHAPES, PUNG_SHAPES)
+    found = table_cache.cached("mcr-shapes", _SOURCES, _primed, lambda value: _primed_shape(value, len(tables)))
+    for table, entries in zip(tables, found, strict=True):
+        table.update(entries)
+
+
+_SOURCES = (
+    *sorted(str(path) for path in Path(__file__).parent.glob("*.py")),
+    suit_tables.__file__,
+    table_cache.__file__,
+)
+"""The modules whose code decides the primed tables (the cache's version)."""
+
+
+def _primed() -> tuple[dict, ...]:
     prime_splits()
     prime_chow_shapes()
     prime_pung_shapes()
+    return tuple(dict(table) for table in (*_SPLITS, CHOW_SHAPES, PUNG_SHAPES))
+
+
+def _primed_shape(value: object, size: int) -> bool:
+    return isinstance(value, tuple) and len(value) == size and all(isinstance(table, dict) for table in value)
 
 
 def hand_fans(

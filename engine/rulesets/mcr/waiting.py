@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-from engine.analysis.suit_tables import Memo, group_table
+from engine.analysis.suit_tables import Memo, suit_bits
 from engine.rulesets.mcr.codes import Code
 from engine.rulesets.mcr.fans import CLOSED_WAIT, EDGE_WAIT, SINGLE_WAIT
 from engine.tiles import Tile
@@ -53,7 +53,7 @@ def _groups() -> tuple[Group, ...]:
     """Per ``engine.tiles`` id, its group (built on first use)."""
     groups = []
     for start, size in _GROUP_STARTS:
-        table = group_table(size == 9)[0]
+        table = suit_bits(size == 9)
         groups += [(start, size, table, _fills(table))] * size
     return tuple(groups)
 

@@ -1,0 +1,48 @@
+"""`mjtable score` starts light: it loads the engine alone, not the service, the people's witness, gpiozero or the
+firmware harness, and it reads the suit tables from the on-disk cache once they are built."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+LINE = "[CCC,1][678s,3]5p5p8p8p9s9s9s8p|SW0000|0"
+HEAVY = ("controller.config", "controller.people", "controller.service", "gpiozero", "hw_tests", "firmware_bridge")
+
+PROGRAM = """
+import io, json, sys
+from controller.cli import main
+out = io.StringIO()
+main(["score", "--rules", sys.argv[1]], stdin=io.StringIO(sys.argv[2] + "\\n"), stdout=out)
+import engine.analysis.suit_tables as tables
+print(json.dumps({"answer": out.getvalue(), "modules": sorted(sys.modules),
+                  "group_table_built": tables.group_table.cache_info().currsize}))
+"""
+
+
+def _score(rules: str, cache: Path) -> dict:
+    env = {**os.environ, "MJTABLE_CACHE_DIR": str(cache)}
+    done = subprocess.run(
+        [sys.executable, "-c", PROGRAM, rules, LINE], capture_output=True, text=True, check=True, cwd=REPO, env=env
+    )
+    return json.loads(done.stdout)
+
+
+def test_score_loads_no_service_module(tmp_path: Path) -> None:
+    for rules in ("mcr", "basic"):
+        found = _score(rules, tmp_path)
+        assert json.loads(found["answer"])["shape_ok"] is True
+        heavy = [name for name in found["modules"] if name.startswith(HEAVY)]
+        assert heavy == [], rules
+
+
+def test_score_reads_its_tables_from_the_cache_and_answers_the_same(tmp_path: Path) -> None:
+    first = _score("mcr", tmp_path)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["mcr-shapes.table", "suit-bits.table"]
+    again = _score("mcr", tmp_path)
+    assert again["answer"] == first["answer"]
+    assert first["group_table_built"] == again["group_table_built"] == 0  # the enumerated table is never built
