@@ -61,14 +61,17 @@ def seat_view(
     }
 
 
-def points_board(referee: Referee, scores: Sequence[float], number: int | None) -> dict[str, Any]:
+def points_board(
+    ruleset: Ruleset, ready: Collection[int], scores: Sequence[float], number: int | None
+) -> dict[str, Any]:
     """A match that keeps points (riichi) as a parlor's board shows it during the hand: each seat's points less
-    the stake of a ready declaration it put on the table (立直棒), and the hand's number in its round (東1局: the
-    ``number``-th dealer of the round; ``None`` while the view does not know the round's first dealer)."""
-    rule = referee.ruleset.ready_declaration
+    the stake of a ready declaration it put on the table (立直棒: the ``ready`` seats), and the hand's number in its
+    round (東1局: the ``number``-th dealer of the round; ``None`` while the view does not know the round's first
+    dealer)."""
+    rule = ruleset.ready_declaration
     stake = 0 if rule is None else rule.stake
     return {
-        "points": [score - (stake if seat in referee.ready else 0) for seat, score in enumerate(scores)],
+        "points": [score - (stake if seat in ready else 0) for seat, score in enumerate(scores)],
         "number": number,
         "stake": stake,
     }

@@ -130,8 +130,10 @@ class TableView:
         if record.scores is not None:  # a match that keeps points (riichi): the points the hand was dealt with
             changes["scores"] = list(record.scores)
             self._dealt = list(record.scores)
-            if referee is not None:
-                changes["board"] = points_board(referee, record.scores, self._hand_in_round(record))
+            ready = () if referee is None else referee.ready
+            changes["board"] = points_board(hand.ruleset, ready, record.scores, self._hand_in_round(record))
+            if referee is None:  # before the dice: what the hand is dealt with, not the last hand's table
+                changes["table"] = {"declared_ready": [], "on_table": record.pot, "honba": record.honba}
         answer = None if verdict is None else {"hand": record.number, "event": event.to_dict(), **verdict.to_dict()}
         self._update(answer, **changes)
 

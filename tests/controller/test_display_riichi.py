@@ -22,6 +22,8 @@ from playwright.sync_api import Page
 from controller.display.tablestate import history_entry, result_view
 from controller.display.view import TableView
 from controller.display.web import DisplayServer
+from controller.service.events import Event
+from controller.service.hand import HandRecord, HandState
 from tests.controller.display_harness import chromium, free_port, played_run
 from tests.controller.test_display_browser import SCREENSHOTS, _require_chromium
 from tests.controller.test_display_table import _open as _open_table
@@ -65,6 +67,22 @@ def test_the_view_learns_the_round_from_a_result_line_and_keeps_the_last_change(
     state = view.snapshot()
     assert state["last_change"] == [5200, 0, 0, -5200] and state["scores"] == LINE["scores"]
     assert view.history()[-1]["final_standings"] == LINE["final_standings"]
+
+
+def test_before_the_dice_the_board_shows_the_points_dealt_and_the_round_from_the_first_hand():
+    view = TableView()
+    record = HandRecord(6, 1, 2, 0, 1, "riichi", match_id=3, honba=0, pot=0, scores=(25000,) * 4)
+    view.on_event(HandState.start(record), Event.table("hatch_open", 0.0), None)
+    state = view.snapshot()
+    assert state["board"] == {"points": [25000] * 4, "number": 1, "stake": 1000}  # seat 2 deals 東1局
+    assert state["table"] == {"declared_ready": [], "on_table": 0, "honba": 0}
+    later = HandRecord(7, 1, 3, 0, 1, "riichi", match_id=3, honba=1, pot=1000, scores=(24000, 25000, 26000, 24000))
+    view.on_event(HandState.start(later), Event.table("hatch_open", 0.0), None)
+    state = view.snapshot()
+    assert state["board"]["number"] == 2 and state["table"] == {"declared_ready": [], "on_table": 1000, "honba": 1}
+    restarted = TableView()  # a service restarted in the middle of the match: no number until a result line
+    restarted.on_event(HandState.start(later), Event.table("hatch_open", 0.0), None)
+    assert restarted.snapshot()["board"]["number"] is None
 
 
 def test_a_shiwan_winning_hand_is_laid_out_in_its_own_codes():
@@ -166,6 +184,10 @@ def test_the_riichi_table_view_shows_the_board_and_its_screenshot_has_it(riichi,
     assert red.count() == 1 and red.get_attribute("src") == "/tiles/0s.png"
     assert red.evaluate("i => i.naturalWidth") == 60
     assert page.locator(".zone.s0 .river img").nth(12).get_attribute("class").split() == ["t", "ri"]
+    places = page.locator("#result .standings tr").all_inner_texts()[1:]  # the match is over: its standings
+    assert [row.split("\t")[1] for row in places] == [
+        f"{'seat' if lang == 'en' else '座位'} {p['player']}" for p in state["board"]["final_standings"]
+    ]
 
     table = page.locator("#table")
     outer = table.bounding_box()

@@ -53,16 +53,6 @@
     return `${h.round_wind ? MJ.word("round")(MJ.wind(h.round_wind)) : ""} ${MJ.word("hand")(h.hand + 1)}`;
   }
 
-  /** The match's final standings, once its last hand is in: place, seat, points and the result (uma and oka in). */
-  function standings(list) {
-    const last = list.length ? list[list.length - 1].final_standings : null;
-    if (!last) return "";
-    const rows = last.map((p, k) => `<tr><td>${k + 1}</td><td>${MJ.word("seat")(p.player)}</td><td>${p.score}</td>` +
-      `<td class="${p.result > 0 ? "up" : p.result < 0 ? "down" : ""}">${MJ.number(p.result)}</td></tr>`).join("");
-    return `<caption>${MJ.word("standings")}</caption><tr><th>${MJ.word("place")}</th><th></th>` +
-      `<th>${MJ.word("points")}</th><th>${MJ.word("result")}</th></tr>${rows}`;
-  }
-
   function table(list) {
     const head = `<tr><th>${MJ.word("column")}</th><th>${MJ.word("dealer")}</th><th>${MJ.word("winner")}</th>` +
       SEATS.map(i => `<th>${MJ.word("seat")(i)}</th>`).join("") + "</tr>";
@@ -80,7 +70,7 @@
     const match = Math.max(0, ...hands.map(h => h.match));
     const list = hands.filter(h => h.match === match);
     plot(list);
-    $("standings").innerHTML = standings(list);
+    $("standings").innerHTML = MJ.standings(list.length ? list[list.length - 1].final_standings : null);
     table(list);
   }
 

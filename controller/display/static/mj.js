@@ -139,6 +139,15 @@ const MJ = (() => {
     fetch("/api/state").then(r => r.json()).then(render);
     new EventSource("/events").onmessage = m => render(JSON.parse(m.data));
   }
-  return {query, esc, english, word, wind, tile, tiles, back, meld, seat, number, reason, describe, verdict, follow,
+  /** A match's final standings (riichi, ``Match.final_standings``) as a table's rows: place, seat, points and the
+   * result with uma and oka; "" for none. */
+  function standings(places) {
+    if (!places) return "";
+    const rows = places.map((p, k) => `<tr><td>${k + 1}</td><td>${word("seat")(p.player)}</td><td>${p.score}</td>` +
+      `<td class="${p.result > 0 ? "up" : p.result < 0 ? "down" : ""}">${number(p.result)}</td></tr>`).join("");
+    return `<caption>${word("standings")}</caption><tr><th>${word("place")}</th><th></th>` +
+      `<th>${word("points")}</th><th>${word("result")}</th></tr>${rows}`;
+  }
+  return {query, esc, english, word, wind, tile, tiles, standings, back, meld, seat, number, reason, describe, verdict, follow,
     setLang, setRanks: n => { ranks = n === 10 ? 10 : 9; }, get lang() { return lang; }};
 })();

@@ -86,7 +86,8 @@
     const pay = `<table class="pay"><tr><th></th>${[0, 1, 2, 3].map(i => `<th>${MJ.seat(s, i)}</th>`).join("")}</tr>` +
       `<tr><th>${MJ.word("thisHand")}</th>${cells(win.payments, true)}</tr>` +
       `<tr><th>${MJ.word("totals")}</th>${cells(s.scores, false)}</tr></table>`;
-    return (head ? `<h2>${head}</h2>` : "") + wins + pay;
+    const end = s.board && s.board.final_standings ? `<table class="pay standings">${MJ.standings(s.board.final_standings)}</table>` : "";
+    return (head ? `<h2>${head}</h2>` : "") + wins + pay + end;
   }
 
   function waiting(text) {
