@@ -5,7 +5,15 @@ last event and its verdict, the numbered log of the latest verdicts (ok, illegal
 hand's result), a win with its fans, running scores, a fault with the technician's hint, and (people playing) the
 camera's readings open for their seats to confirm or correct (``unsure``: each with its ranked choices). Concealed
 hands never do (the simulated referee knows them; a display on the LAN must not); a winner's hand is public once laid
-down. A version number and a condition let the page's event stream wait for the next change instead of polling.
+down. So neither does furiten, a fact of a concealed hand: no page shows a seat its own hand.
+
+A match that keeps points (riichi) adds its ``board``: each seat's points as a parlor's board shows them (less a 立直
+stick put on the table), the hand's number in its round (東2局) and the stake of a stick; ``table`` holds the 本場, the
+sticks on the table, the seats in 立直 and the dora indicators face up; ``last_change`` is each seat's points won or
+lost in the last hand, and a river's red five is written ``0m`` and its 立直 discard is its ``sideways`` index.
+``ranks`` (10 for 十万) tells the page that ``0m`` is a ten there.
+
+A version number and a condition let the page's event stream wait for the next change instead of polling.
 """
 
 from __future__ import annotations
