@@ -3,10 +3,14 @@
 With people seated (``service.players = "people"``) the service never sees a player's concealed tiles or hears
 what he means; it sees
 
-- ``discard``: a tile that came to rest in a seat's discard zone (``tiles`` holds that one tile);
+- ``discard``: a tile that came to rest in a seat's discard zone (``tiles`` holds that one tile); ``sideways`` when it
+  lies turned a quarter (a ready declaration's discard, 立直, with the seat's held press: ``tablemodel``);
 - ``taken``: a discard taken back out of a seat's zone by a claimant's hand (``tiles`` holds it);
 - ``row``: the face-up tiles in front of a seat changed and stayed still (``tiles``: all of them, left to right
   as the seat sees them): the exposed melds and flowers, a 定缺 tile shown, the hand laid down at a win;
+- ``wall``: a face of the wall turned up where it lies (a bonus indicator, a tile under one shown at a win: the
+  referee's ``faces_up``), read at its place; ``place`` is the wall's head-order index, ``seat`` the seat whose wall
+  holds it, ``tiles`` the one face;
 - ``quiet``: no sight and no press for the ruleset's claim window after a tile was offered (the service makes
   this one from the frames' clock, so that replaying the journal reaches the same decision);
 - ``correct``: not the camera's but a seat's word, tapped on the display (``POST /api/correct``): its last unsure
@@ -36,6 +40,7 @@ class SightKind(StrEnum):
     ROW = "row"
     QUIET = "quiet"
     CORRECT = "correct"
+    WALL = "wall"
 
 
 Choice = tuple[Tile, float]
@@ -59,6 +64,10 @@ class Sight:
     about: int = -1
     """A ``correct`` sight: the number of the hand's sight it corrects (``Witness.unsure``'s ``n``); -1 the seat's
     latest open reading."""
+    sideways: bool = False
+    """A ``discard`` laid turned a quarter (the declaring discard of a ready declaration)."""
+    place: int = -1
+    """A ``wall`` sight: the wall's head-order index of the face (``engine.procedure.WallState.positions``)."""
 
     def readings(self, index: int) -> tuple[Choice, ...]:
         """The ranked readings of the ``index``-th tile (its one reading, sure, without choices)."""
@@ -74,6 +83,10 @@ class Sight:
             out["tiles"] = format_tiles(self.tiles)
         if self.about >= 0:
             out["about"] = self.about
+        if self.place >= 0:
+            out["place"] = self.place
+        if self.sideways:
+            out["sideways"] = True
         if self.choices:
             out["choices"] = [[[tile_code(tile), round(p, 4)] for tile, p in ranked] for ranked in self.choices]
         return out
@@ -95,14 +108,22 @@ class Sight:
             tiles = tuple(parse_tiles(str(text))) if text else ()
         except NotationError as error:
             raise ValueError(f"sight.tiles: {error}") from None
-        if kind in (SightKind.DISCARD, SightKind.TAKEN) and len(tiles) != 1:
+        if kind in (SightKind.DISCARD, SightKind.TAKEN, SightKind.WALL) and len(tiles) != 1:
             raise ValueError(f"sight.tiles: a {kind.value} sight holds one tile, got {len(tiles)}")
         if kind is SightKind.CORRECT and not tiles:
             raise ValueError("sight.tiles: a correct sight names the tiles the seat says it shows")
         about = data.get("about", -1)
         if not isinstance(about, int) or isinstance(about, bool) or about < -1:
             raise ValueError(f"sight.about: expected the number of a sight (0 or more), got {about!r}")
-        return cls(kind, seat, tiles, _choices(data.get("choices"), tiles), about)
+        place = data.get("place", -1)
+        if kind is SightKind.WALL and (not isinstance(place, int) or isinstance(place, bool) or place < 0):
+            raise ValueError(f"sight.place: a wall sight names the wall place of its face (0 or more), got {place!r}")
+        place = place if kind is SightKind.WALL else -1
+        sideways = data.get("sideways", False)
+        if not isinstance(sideways, bool):
+            raise ValueError(f"sight.sideways: expected true or false, got {sideways!r}")
+        choices = _choices(data.get("choices"), tiles)
+        return cls(kind, seat, tiles, choices, about, sideways=sideways and kind is SightKind.DISCARD, place=place)
 
 
 def _choices(data: Any, tiles: tuple[Tile, ...]) -> tuple[tuple[Choice, ...], ...]:

@@ -6,6 +6,11 @@ The procedure (``Sight`` kinds from ``controller.people.sights``, presses from `
 
 - DRAW, PASS and any illegal action show nothing (the camera does not read the wall; a pass is not pressing).
 - DISCARD: the tile comes to rest in the discarder's zone, ``Sight(discard, seat, (tile,))``.
+- READY (a ready declaration, riichi's 立直): the seat's button held (``Press(hu, seat)``: in his turn, or while the
+  discard before his draw is still on offer to him), then the declaring discard laid sideways in his zone,
+  ``Sight(discard, seat, (tile,), sideways=True)``; the press confirms what the camera sees (a tile knocked
+  askew is no declaration, a held press without a sideways discard neither). The stake (a 1,000 stick) goes on
+  the table as people do; the service keeps the sticks from the referee and does not read them.
 - An answer that claims the tile on offer (chi / pung / kong, or hu on a discard or robbing an added kong) is a
   press of the seat button when answered: ``Press(claim, seat)`` for a meld, ``Press(hu, seat)`` (held) for a
   win. A claimant who loses to a stronger claim has pressed, and then does nothing more.
@@ -29,11 +34,20 @@ The procedure (``Sight`` kinds from ``controller.people.sights``, presses from `
 - DECLARE_VOID (Sichuan 定缺): short presses of the seat button, one for 万 (m), two for 筒 (p), three for 条 (s);
   no tile is shown (a player holding none of the suit still declares it). A quiet window closes the declarations.
 - A winner who leaves a continuing hand (血战到底) keeps his hand laid down.
+- The wall's faces the referee reads (``Referee.faces_up``): an indicator turned up stays where it lies in the
+  wall, face up, and is read there, ``Sight(wall, seat whose wall holds it, (face,), place=head-order index)``: the
+  first bonus indicator (riichi's dora) at the deal, a kong's when the referee turns it (a concealed kong's at once,
+  an exposed or added one's with its maker's discard). At a win of a seat that declared ready (riichi's ura dora)
+  the winner, after laying his hand down, turns up the tiles under the indicators: each is laid face up on the
+  table just inside the wall, in front of its stack (this project's procedure: a real dead wall's lower tile cannot
+  be read in place), and read there as a wall sight of its place.
 - A drawn hand: every player still in lays his hand down (sorted, at the left of his row), so that the hands left
   standing are settled (Sichuan 查叫); the witness takes them while the last discard's window is still open.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from controller.people.sights import Sight, SightKind
 from controller.service.inputs import Button, Press
@@ -57,6 +71,8 @@ class TableModel:
     def __init__(self) -> None:
         self._groups: list[list[tuple[Tile, ...]]] = [[] for _ in range(SEATS)]
         """Each seat's row as groups (a meld, a laid-down hand), left to right as the seat sees it."""
+        self.faces: dict[int, Tile] = {}
+        """The wall's faces turned up so far, by wall place (head-order index)."""
 
     @property
     def rows(self) -> list[list[Tile]]:
@@ -64,12 +80,14 @@ class TableModel:
         return [[tile for group in groups for tile in group] for groups in self._groups]
 
     def show_deal(self, referee: Referee) -> list[Happening]:
-        """The flowers set aside (and replaced) at the deal, put into their seats' discard zones before play."""
-        return [
+        """The flowers set aside (and replaced) at the deal, put into their seats' discard zones before play, and the
+        wall's faces turned up at the deal (an indicator)."""
+        flowers: list[Happening] = [
             Sight(SightKind.DISCARD, seat, (flower,))
             for seat, state in enumerate(referee.seats)
             for flower in state.flowers
         ]
+        return flowers + self._turned(referee, ())
 
     def play(self, referee: Referee, action: Action) -> tuple[Verdict, list[Happening]]:
         """Apply ``action`` to the full-information ``referee`` and return its verdict and what the table showed."""
@@ -86,7 +104,17 @@ class TableModel:
         if "drawn game" in verdict.events:
             for seat in (seat for seat in range(SEATS) if seat not in referee.players_out):
                 shown.append(self._lay(seat, tuple(referee.seats[seat].concealed_tiles())))
-        return verdict, shown
+        return verdict, shown + self._turned(referee, [record.seat for record in referee.wins[wins:]])
+
+    def _turned(self, referee: Referee, winners: Sequence[int]) -> list[Happening]:
+        """The wall's faces turned up since the last look (``faces`` grows): each a wall sight at its place."""
+        state, shown = referee.wall.state, []
+        for place in referee.faces_up(winners):
+            face = state.faces[place]
+            if place not in self.faces and face is not None:
+                self.faces[place] = face
+                shown.append(Sight(SightKind.WALL, state.positions[place].wall_of_seat, (face,), place=place))
+        return shown
 
     def _shown_by(self, referee: Referee, action: Action, verdict: Verdict, phase: Phase, wins: int) -> list[Happening]:
         """What the acting player himself shows (a resolved offer adds the claimants' sights after it)."""
@@ -94,6 +122,9 @@ class TableModel:
         if kind is ActionKind.DISCARD:
             assert tile is not None
             return [Sight(SightKind.DISCARD, seat, (tile,))]
+        if kind is ActionKind.READY:
+            assert tile is not None
+            return [Press(Button.HU, seat), Sight(SightKind.DISCARD, seat, (tile,), sideways=True)]
         if kind in _CLAIMS:
             return [Press(Button.CLAIM, seat)]
         if kind is ActionKind.HU:

@@ -20,6 +20,11 @@ How it reads the table:
   allows).
 - A hu press in one's turn (or as the next to draw) waits for the row: the tile laid last beside the old row is
   the winning tile of a self-drawn win. A ``taken`` of the discard before it tells a win on that discard.
+- A wall sight (a face turned up where it lies in the wall: an indicator, a tile under one at a ready win) is the
+  referee's ``face`` at that place; one seen before the referee turns its place up is kept until it does. A win
+  whose faces are not read yet waits for them (``waiting`` says where).
+- A discard laid sideways by a seat whose button was held since his last discard (in his turn, or while the tile
+  before his draw was on offer to him: that press is then no claim) is a ready declaration (``ready``).
 - Void suits (定缺) are counted presses: one for m, two for p, three for s, applied at the quiet window.
 - A quiet window closes what ``waiting`` names; on the last tile that is how a hand ends drawn. Hands laid down on
   the last discard without a press are shown to the referee (``show``) for the drawn hand's settlement (查叫).
@@ -74,7 +79,7 @@ PAIRED = 10
 """The most likely single changes combined two at a time (two misreads in one hand laid down)."""
 _FLOOR = 1e-6
 """Probabilities below this count as this (a reading the recogniser all but ruled out)."""
-_HEALED = (SightKind.DISCARD, SightKind.ROW)
+_HEALED = (SightKind.DISCARD, SightKind.ROW, SightKind.WALL)
 """The sights the witness reads again (a taken tile is matched against all its readings)."""
 KNOWN_COST = 0.5
 """The cost (log odds) of reading a row's tile as the tile the seat's row already showed at that place: the table
@@ -201,6 +206,12 @@ class Witness:
         self._sights = 0
         """Camera sights taken this hand (a sight's number)."""
         self._budget = BUDGET
+        self._held: frozenset[int] = frozenset()
+        """Seats whose button was held since their last discard and laid no hand down: a sideways discard of
+        theirs declares ready."""
+        self._faces: dict[int, Sight] = {}
+        """Wall sights of places the referee has not turned up yet (a kong's indicator turned before its maker's
+        discard, the tiles under the indicators laid out before the winner's hand), by place: taken once it has."""
 
     @property
     def waiting(self) -> str | None:
@@ -210,6 +221,8 @@ class Witness:
             return None
         if referee.phase is Phase.DECLARE:
             return f"void declarations of seats {referee.undeclared_seats()}"
+        if referee.phase is Phase.FACES:
+            return f"the wall's faces at places {referee.faces_wanted()}, to be turned up and read"
         if self._self_hu is not None:
             return f"seat {self._self_hu}'s hu: his hand is not laid down"
         if self._self_win is not None:
@@ -262,6 +275,11 @@ class Witness:
         return step.rulings
 
     def _rule(self, step: _Step) -> list[Ruling]:
+        rulings = self._rule_input(step)
+        up = [place for place in self._faces if place in self.referee.faces_up()]
+        return rulings + [self._face(self._faces.pop(place)) for place in up if self.referee.phase is not Phase.OVER]
+
+    def _rule_input(self, step: _Step) -> list[Ruling]:
         if step.press is not None:
             return self._press(step.press)
         sight = step.sight
@@ -392,13 +410,14 @@ class Witness:
         claims = {seat: replace(claim) for seat, claim in self._claims.items()}
         rows, void_presses = list(self._rows), Counter(self._void_presses)
         mine = (claims, self._taken, self._offer_read, self._self_hu, self._self_win, void_presses, rows)
-        return self.referee._snapshot(), mine
+        return self.referee._snapshot(), mine, dict(self._faces), self._held
 
     def _restore(self, state: tuple[Any, ...]) -> tuple[Any, ...]:
         """Go back to ``state``; a fresh copy of it to keep (the referee takes the lists it is given, so a state is
         restored once and its copy kept for the next time)."""
-        referee, (claims, taken, offer_read, self_hu, self_win, void_presses, rows) = state
+        referee, (claims, taken, offer_read, self_hu, self_win, void_presses, rows), faces, held = state
         self.referee._restore(referee)
+        self._faces, self._held = dict(faces), held
         self._claims = {seat: replace(claim) for seat, claim in claims.items()}
         self._taken, self._offer_read, self._self_hu, self._self_win = taken, offer_read, self_hu, self_win
         self._void_presses = Counter(void_presses)
@@ -417,23 +436,51 @@ class Witness:
         if sight.kind is SightKind.TAKEN:
             self._note_taken(sight)
             return []
+        if sight.kind is SightKind.WALL:
+            if len(sight.tiles) != 1:
+                return [_refusal(f"a wall sight at place {sight.place} holds {len(sight.tiles)} tiles, not one", True)]
+            if sight.place not in self.referee.faces_up():
+                self._faces[sight.place] = sight
+                return [_note(f"the {tile_code(sight.tiles[0])} at wall place {sight.place}: kept until turned up")]
+            return [self._face(sight)]
         if sight.kind is SightKind.DISCARD:
             if len(sight.tiles) != 1:
                 return [_refusal(f"a discard sight of seat {sight.seat} holds {len(sight.tiles)} tiles, not one", True)]
             if is_flower(sight.tiles[0]):
                 return self._flower(sight.seat, sight.tiles[0])
-            rulings = self._abandon_self_hu()
+            rulings = self._declaring_ready(sight)
+            kind = ActionKind.READY if rulings and rulings[-1].verdict.ok else ActionKind.DISCARD
+            rulings += self._abandon_self_hu()
             rulings += self._bring_to_turn(sight.seat)
-            rulings.append(self._apply(Action(ActionKind.DISCARD, sight.seat, sight.tiles[0])))
+            rulings.append(self._apply(Action(kind, sight.seat, sight.tiles[0])))
             if rulings[-1].verdict.ok:
                 self._offer_read = frozenset({sight.tiles[0], sight.readings(0)[0][0]})
             return rulings
         return self._row(sight.seat, sight.tiles)
 
+    def _declaring_ready(self, sight: Sight) -> list[Ruling]:
+        """A discard laid sideways by a seat that held his button since his last discard declares ready (a note
+        that says so), his press on the offer then being no claim; a sideways tile without it, or a held press
+        without a sideways discard, is a plain discard (a refusal that says why)."""
+        seat, held = sight.seat, sight.seat in self._held
+        self._held -= {seat}
+        if not sight.sideways:
+            return []
+        if not held:
+            return [_refusal(f"seat {seat}'s discard lies sideways but his button was not held: a plain discard")]
+        claim = self._claims.get(seat)
+        if claim is not None and claim.button is Button.HU and claim.ready is None:
+            del self._claims[seat]
+        if self._self_hu == seat:
+            self._self_hu = None
+        return [_note(f"seat {seat} declares ready")]
+
     def _press(self, press: Press) -> list[Ruling]:
         referee, seat = self.referee, press.seat
         if not 0 <= seat < SEATS:
             return [_refusal(f"a press of seat {seat}: expected a seat 0-3")]
+        if press.button is Button.HU and referee.ruleset.ready_declaration is not None:
+            self._held |= {seat}
         if referee.phase is Phase.OVER:
             return [_refusal(f"seat {seat} pressed {press.button.value}, but the hand is over")]
         if referee.phase is Phase.DECLARE:
@@ -700,6 +747,9 @@ class Witness:
                 rulings.append(self._apply(Action(ActionKind.PASS, seat)))
         return rulings
 
+    def _face(self, sight: Sight) -> Ruling:
+        return self._apply(Action(ActionKind.FACE, sight.seat, sight.tiles[0], place=sight.place))
+
     def _apply(self, action: Action) -> Ruling:
         """Apply ``action``; a refusal, or a win the referee finds false, is a conflict (see ``heal``)."""
         verdict = self.referee.apply(action)
@@ -836,10 +886,11 @@ def people_can_play(ruleset: Ruleset) -> str | None:
     if ruleset.tile_set.ranks != STANDARD_RANKS:
         ranks = ruleset.tile_set.ranks
         reasons.append(f"its tiles have ranks 1-{ranks} (十万), which the camera's reader has no faces for yet")
-    if ruleset.bonus_indicators is not None:
-        reasons.append("its bonus indicators (dora) are turned up in the dead wall, which the camera does not read yet")
-    if ruleset.ready_declaration is not None:
-        reasons.append("its ready declaration (立直) is a discard laid sideways, which the camera does not read yet")
+    if ruleset.bonus_indicators is not None or ruleset.ready_declaration is not None:
+        reasons.append(
+            "its dora indicators in the dead wall and its ready declaration (a discard laid sideways) are refereed "
+            "from wall and sideways sights, which the camera's lookout does not report yet"
+        )
     if ruleset.tile_set.marked:
         reasons.append("its marked copies (red fives 0m 0p 0s) the camera's reader does not tell from the others yet")
     wildcards = ruleset.wildcards

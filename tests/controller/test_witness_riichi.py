@@ -1,0 +1,77 @@
+"""Riichi at a camera table, through the witness: the dora indicators read where they lie in the dead wall (wall
+sights), the ura dora laid out by a ready winner, the ready declaration as a held press and a sideways discard, the
+hands shown at an exhaustive draw for the tenpai payments; bot hands shown by the table model end as they did."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.people.sights import Sight, SightKind
+from controller.people.witness import people_can_play
+from controller.service.inputs import Button, Press
+from engine.actions import ActionKind
+from engine.referee import Phase, Referee
+from engine.rulesets.registry import get_ruleset
+from tests.controller.test_witness import agree, bot_hand, played_both_ways, witnessed
+
+RIICHI = get_ruleset("riichi")
+
+
+def test_people_cannot_play_riichi_until_the_lookout_reports_wall_and_sideways_sights():
+    assert "lookout does not report yet" in (people_can_play(RIICHI) or "")
+
+
+@pytest.mark.parametrize("quiet_between", [False, True])
+@pytest.mark.parametrize("seed", range(8))
+def test_the_witness_referees_a_riichi_bot_hand_to_the_same_end(seed, quiet_between):
+    agree(*played_both_ways(RIICHI, seed, quiet_between))
+
+
+def _declaring_hand() -> tuple[Referee, list]:
+    """Seed 1: seat 1 declares ready and wins; the happenings the table model shows."""
+    full, steps = bot_hand(RIICHI, 1)
+    return full, [happening for _, shown in steps for happening in shown]
+
+
+def test_a_ready_declaration_is_a_held_press_and_a_sideways_discard_and_the_win_waits_for_the_ura_dora():
+    full, happenings = _declaring_hand()
+    declaring = next(i for i, h in enumerate(happenings) if isinstance(h, Sight) and h.sideways)
+    assert happenings[declaring - 1] == Press(Button.HU, happenings[declaring].seat)
+    walls = [h for h in happenings if isinstance(h, Sight) and h.kind is SightKind.WALL]
+    assert len(walls) == 2 * full.bonus_turned, "the indicators and, at the ready win, the tiles under them"
+    witness, rulings = witnessed(RIICHI, full, happenings[:-1])
+    assert witness.referee.phase is Phase.FACES and "wall's faces" in (witness.waiting or "")
+    witness.seen(happenings[-1])
+    agree(full, witness.referee, rulings)
+    assert any(ruling.action and ruling.action.kind is ActionKind.READY for ruling in rulings)
+
+
+def test_a_sideways_discard_without_the_held_press_or_a_press_without_it_is_a_plain_discard():
+    full, happenings = _declaring_hand()
+    declaring = next(i for i, h in enumerate(happenings) if isinstance(h, Sight) and h.sideways)
+    unpressed = happenings[: declaring - 1] + happenings[declaring:]
+    _, rulings = witnessed(RIICHI, full, unpressed[:declaring])
+    assert any("sideways but his button was not held" in ruling.verdict.reason for ruling in rulings)
+    assert rulings[-1].action.kind is ActionKind.DISCARD  # type: ignore[union-attr]
+    flat = [*happenings[:declaring], Sight(SightKind.DISCARD, happenings[declaring].seat, happenings[declaring].tiles)]
+    _, rulings = witnessed(RIICHI, full, flat)
+    assert rulings[-1].action.kind is ActionKind.DISCARD  # type: ignore[union-attr]
+
+
+def test_a_wall_sight_before_its_place_is_turned_up_is_kept_until_it_is():
+    full, happenings = _declaring_hand()
+    unders = [h for h in happenings if isinstance(h, Sight) and h.kind is SightKind.WALL][1:]
+    early = [happenings[0], *unders, *(h for h in happenings[1:] if h not in unders)]
+    witness, rulings = witnessed(RIICHI, full, early)
+    agree(full, witness.referee, rulings)
+
+
+def test_wall_and_sideways_sights_round_trip_and_are_checked():
+    wall = Sight(SightKind.WALL, 2, (5,), place=101)
+    assert Sight.from_dict(wall.to_dict()) == wall and wall.to_dict()["place"] == 101
+    sideways = Sight(SightKind.DISCARD, 1, (7,), sideways=True)
+    assert Sight.from_dict(sideways.to_dict()) == sideways
+    with pytest.raises(ValueError, match=r"sight\.place"):
+        Sight.from_dict({"sight": "wall", "seat": 2, "tiles": "5m"})
+    with pytest.raises(ValueError, match=r"sight\.sideways"):
+        Sight.from_dict({"sight": "discard", "seat": 2, "tiles": "5m", "sideways": "yes"})
