@@ -43,6 +43,8 @@ PER_KIND = 12
 beyond ~500 templates in all the per-tile product gets slow on a busy Pi."""
 DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / "default"
 NETWORK_FILE = "reader.onnx"
+SPARE_FILE = "spare.npz"
+"""Beside the templates: the spare templates (``Model.spare``), copied into every set enrolled from the model."""
 CREDIT_FILE = "CREDIT.txt"
 """Beside the network: the credit of the photos it learned from, which travels with every copy (an enrolled set)."""
 UNKNOWN = "unknown"
@@ -176,6 +178,9 @@ class Model:
     threshold: float = 0.5
     description: str = ""
     red_levels: tuple[float, float, float] = RED_LEVELS
+    spare: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, compare=False)
+    """Templates, faces and ways up of faces the model does not read unless a table asks for them (``only``): the
+    shipped model's red fives, from the artwork (``SPARE_FILE``)."""
 
     @property
     def kinds(self) -> list[Face]:
@@ -193,10 +198,16 @@ class Model:
 
     def only(self, faces: list[Face]) -> Model:
         """This model reading only these faces (a table's: ``vision.kinds.table_faces``); its "no tile" templates
-        stay. A red five among them without templates of its own gets its five's: the colour alone tells them
-        apart (``red_levels``), so a set with red fives is read without enrolling them."""
+        stay. A face among them without templates of its own takes the model's spare ones (the shipped model's red
+        fives, from the artwork); a red five with neither gets its five's: the colour alone tells them
+        apart (``red_levels``)."""
         wanted = set(faces)
         templates, labels, turned = self.templates, self.labels, self.turned
+        if self.spare is not None:
+            missing = np.isin(self.spare[1], [face for face in wanted if not (labels == face).any()])
+            templates = np.vstack([templates, self.spare[0][missing]])
+            labels = np.concatenate([labels, self.spare[1][missing].astype(labels.dtype)])
+            turned = np.concatenate([turned, self.spare[2][missing]])
         for five, red in zip(FIVES, RED_FIVES, strict=True):
             if red in wanted and five in wanted and not (labels == red).any():
                 copy = labels == five
@@ -307,6 +318,8 @@ class Model:
             "kinds": [face_code(face) for face in self.kinds],
         }
         (folder / "model.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
+        if self.spare is not None:
+            save_spare(folder, self.spare)
 
 
 def condense(
@@ -337,6 +350,24 @@ def _rejects(data: dict[str, float]) -> np.ndarray:
     for face, level in given.items():
         levels[face] = level
     return levels
+
+
+def save_spare(folder: Path, spare: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+    """Write a model directory's spare templates (``Model.spare``), leaving its other files as they are."""
+    templates, labels, turned = spare
+    np.savez_compressed(
+        folder / SPARE_FILE, templates=templates.astype(np.float16), labels=labels.astype(np.int16), turned=turned
+    )
+
+
+def _spare(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    if not path.is_file():
+        return None
+    with np.load(path) as data:
+        spare = data["templates"].astype(np.float32), data["labels"].astype(np.int16), data["turned"].astype(bool)
+    if not len(spare[0]) == len(spare[1]) == len(spare[2]) or spare[0].ndim != 2:
+        raise ValueError(f"{path.name}: templates, labels and turned do not line up")
+    return spare
 
 
 def _red_levels(data: object) -> tuple[float, float, float]:
@@ -378,6 +409,7 @@ def load_model(folder: Path | None = None) -> Model:
             float(meta["threshold"]),
             str(meta["description"]),
             _red_levels(meta.get("red_levels")),
+            _spare(folder / SPARE_FILE),
         )
     except FileNotFoundError as error:
         raise ModelError(f"{folder}: not a model directory (no {Path(error.filename).name})") from None
