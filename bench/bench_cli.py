@@ -23,11 +23,11 @@ REPO = Path(__file__).resolve().parents[1]
 ORACLE = REPO / "tests" / "data" / "anchor-data" / "mcr-oracle-pymahjonggb-1.4.0.jsonl"
 
 
-def cli_seconds(lines: list[str], *arguments: str) -> float:
-    """Wall time of one ``mjtable score`` process (with ``arguments``) fed ``lines``."""
+def cli_seconds(lines: list[str], *arguments: str, command: str = "score") -> float:
+    """Wall time of one ``mjtable score`` (or ``command``) process (with ``arguments``) fed ``lines``."""
     started = time.perf_counter()
     subprocess.run(
-        [sys.executable, "-m", "controller.cli", "score", *arguments],
+        [sys.executable, "-m", "controller.cli", command, *arguments],
         input="\n".join(lines) + "\n",
         capture_output=True,
         text=True,

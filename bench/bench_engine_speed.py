@@ -1,0 +1,134 @@
+"""Issue 30's figures in one run: the engine's rates as ratios against PyMahjongGB 1.4.0, measured side by side.
+
+* start-up: ``mjtable score`` fed one line, from the process's start to its exit (its first line is its last),
+  the median of ``--startup-runs`` runs, next to the interpreter alone (``python -c pass``); target 0.3 s here;
+* batch CLI, start-up excluded (a process fed N lines minus one fed a single line, ``bench_cli.cli_seconds``):
+  hu check (``score --rules basic``, 144-tile set) and MCR fans (``score --rules mcr``) on the 3,000 oracle hands
+  against ``MahjongFanCalculator`` on the same hands; waits and shanten (``waits --rules mcr``) on fresh random
+  13-tile hands against ``MahjongShanten`` (shanten only: PyMahjongGB has no waits call); targets 0.5x, 0.25x, 2x;
+* in process, every hand seen once (what a replay meets): the hu check ``is_win`` on fresh random hands (winning
+  and random 14-tile ones, ``bench_analysis``) against ``MahjongFanCalculator``; MCR ``evaluate`` on the oracle
+  hands in a fresh process, tables loaded first (``bench_mcr``'s first sight); target 1.0x for both.
+
+Each ratio is the median over ``--repeat`` rounds; a round times ours and PyMahjongGB back to back. The riichi
+``settle`` ratio against ``mahjong`` 2.1.0 is ``bench_riichi.py``'s (in process; the batch form is not measured
+here yet). This machine is shared: read the ratios, not the rates.
+
+    python bench/bench_engine_speed.py [--repeat 3] [--startup-runs 7] [--hands 3000] [--seed 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+import MahjongGB  # noqa: E402
+
+from bench.bench_analysis import (  # noqa: E402
+    NAMES,
+    oracle_hu,
+    random_13,
+    random_14_case,
+    winning_case,
+)
+from bench.bench_cli import ORACLE, _pymahjonggb_seconds, cli_seconds  # noqa: E402
+from bench.bench_mcr import _first_sight_seconds  # noqa: E402
+from bench.timing import median_ms  # noqa: E402
+from engine.analysis import MCR_SHAPES, is_win  # noqa: E402
+
+BASIC = ("--rules", "basic", "--options", '{"tile_set": 144}')
+
+
+def notation(counts: list[int]) -> str:
+    """Concealed tiles as compact notation (``engine.tiles`` ids: 万 0-8, 筒 9-17, 条 18-26, honors 27-33)."""
+    return "".join(f"{tile % 9 + 1}{'mpsz'[tile // 9]}" * n for tile, n in enumerate(counts))
+
+
+def batch_rate(lines: list[str], *arguments: str, command: str = "score") -> float:
+    """Lines per second of one ``mjtable`` batch, start-up excluded: the quickest of three single-line runs taken
+    from the quicker of two whole runs (the least disturbed of each, on a shared machine)."""
+    single = min(cli_seconds(lines[:1], *arguments, command=command) for _ in range(3))
+    return (len(lines) - 1) / (min(cli_seconds(lines, *arguments, command=command) for _ in range(2)) - single)
+
+
+def pass_rate(work: Callable[[], object], count: int) -> float:
+    started = time.perf_counter()
+    work()
+    return count / (time.perf_counter() - started)
+
+
+def startup_seconds(runs: int, lines: list[str]) -> dict[str, float]:
+    """Median whole-process seconds of ``mjtable score`` fed one line, and of the interpreter alone."""
+
+    def score(*arguments: str) -> Callable[[], object]:
+        return lambda: cli_seconds(lines[:1], *arguments)
+
+    python = [sys.executable, "-c", "pass"]
+    return {
+        "python -c pass": median_ms(lambda: subprocess.run(python, check=True), runs) / 1000,
+        "mjtable score --rules mcr (one line)": median_ms(score("--rules", "mcr"), runs) / 1000,
+        "mjtable score --rules basic (one line)": median_ms(score(*BASIC), runs) / 1000,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--startup-runs", type=int, default=7)
+    parser.add_argument("--hands", type=int, default=3000, help="fresh random hands per in-process pass")
+    parser.add_argument("--seed", type=int, default=30)
+    args = parser.parse_args()
+    records = [json.loads(line) for line in ORACLE.read_text().splitlines()]
+    lines = [record["notation"] for record in records]
+    rng = random.Random(args.seed)
+
+    for name, seconds in startup_seconds(args.startup_runs, lines).items():
+        print(f"start-up  {name:<40} {seconds:.3f} s")
+
+    ratios: dict[str, list[float]] = {}
+
+    def note(name: str, ours: float, theirs: float) -> None:
+        ratios.setdefault(name, []).append(ours / theirs)
+        print(f"  {name:<44} ours {ours:>9,.0f}/s   PyMahjongGB {theirs:>9,.0f}/s   {ours / theirs:.3f}x")
+
+    for round_ in range(args.repeat):
+        print(f"round {round_ + 1}")
+        oracle_rate = len(records) / _pymahjonggb_seconds(records)
+        note("batch CLI hu check (score --rules basic)", batch_rate(lines, *BASIC), oracle_rate)
+        oracle_rate = len(records) / _pymahjonggb_seconds(records)
+        note("batch CLI MCR fans (score --rules mcr)", batch_rate(lines, "--rules", "mcr"), oracle_rate)
+        hands13 = [random_13(rng) for _ in range(args.hands)]
+        names13 = [tuple(NAMES[t] for t, n in enumerate(counts) for _ in range(n)) for counts in hands13]
+        waits = batch_rate([notation(counts) for counts in hands13], "--rules", "mcr", command="waits")
+        note(
+            "batch CLI waits+shanten (waits --rules mcr)",
+            waits,
+            pass_rate(lambda names13=names13: [MahjongGB.MahjongShanten((), h) for h in names13], len(names13)),
+        )
+        cases = [winning_case(rng) if i % 2 else random_14_case(rng) for i in range(args.hands)]
+        counts = [case[0] for case in cases]
+        is_win(counts[0], MCR_SHAPES)  # the static tables, loaded or built once per process: start-up
+        note(
+            "in process hu check (is_win, each hand once)",
+            pass_rate(lambda counts=counts: [is_win(c, MCR_SHAPES) for c in counts], len(counts)),
+            pass_rate(lambda cases=cases: [oracle_hu(case[1]) for case in cases], len(cases)),
+        )
+        oracle_rate = len(records) / _pymahjonggb_seconds(records)
+        note("in process MCR evaluate (first sight)", len(lines) / _first_sight_seconds(), oracle_rate)
+    print("median ratios (targets: batch hu 0.5x, MCR 0.25x, waits 2x; in process hu and MCR 1.0x)")
+    for name, values in ratios.items():
+        print(f"  {name:<44} {statistics.median(values):.3f}x")
+
+
+if __name__ == "__main__":
+    main()
