@@ -243,6 +243,24 @@ def test_in_the_middle_of_a_hand_the_stick_is_on_the_table_and_off_the_seats_poi
 
 
 @pytest.mark.slow
+def test_a_players_phone_turns_the_table_to_its_seat(riichi, browser):
+    state = _state(riichi.url)
+    page = _open(browser, f"{riichi.url}/?seat=2&lang=en", (390, 844))
+    for place in range(4):
+        seat = (place + 2) % 4
+        label = page.inner_text(f".lab.s{place}")
+        assert f"seat {seat}" in label and str(state["board"]["points"][seat]) in label, (place, label)
+    assert page.locator(".zone.s0 img[alt='0s']").count() == 1  # seat 2's red five, now in front of the bottom
+    assert page.locator(".zone.s2 .ri").count() == 1  # seat 0's 立直 discard, now across the table
+    page.locator("#table").screenshot(path=str(SCREENSHOTS / "riichi-seat2-phone.png"))
+    page.close()
+    for wrong in ("4", "-1", "x", "1.5"):  # anything but a seat 0-3 is the table as it stands
+        page = _open(browser, f"{riichi.url}/?seat={wrong}&lang=en", (390, 844))
+        assert "seat 0" in page.inner_text(".lab.s0")
+        page.close()
+
+
+@pytest.mark.slow
 def test_the_overlay_shows_the_board_and_no_panel(riichi, browser):
     state = _state(riichi.url)
     page = _open(browser, f"{riichi.url}/overlay?lang=en", (1080, 1080))

@@ -4,13 +4,15 @@
 // dealer, score) and the hand's facts in the centre. Beside the table: a win with the winner's hand and what each
 // seat paid, a drawn hand's settlement and the latest verdicts. A fault covers the table with the technician's
 // hint; people playing, the camera's unsure readings wait there for their seats (unsure.js). The overlay shows no
-// panel, no winning hand and no face of a concealed kong.
+// panel, no winning hand and no face of a concealed kong. ``?seat=N`` turns the table so that seat N sits at the bottom.
 (() => {
   const overlay = document.body.classList.contains("overlay");
   const $ = id => document.getElementById(id);
   const DICE = "⚀⚁⚂⚃⚄⚅";
   const EMPTY = {discards: [], melds: [], flowers: []};
   let state = {};
+  // ?seat=N (a player's phone): the table as seat N sees it, N at the bottom and play going round from there.
+  const mine = /^[0-3]$/.test(MJ.query.get("seat") || "") ? +MJ.query.get("seat") : 0;
   let flat = MJ.query.get("flat") === "1" || (MJ.query.get("flat") === null && localStorage.getItem("mjtable.flat") === "1");
 
   function zone(s, seat, i) {
@@ -119,8 +121,12 @@
       return;
     }
     const seats = s.seats || [EMPTY, EMPTY, EMPTY, EMPTY];
-    document.querySelectorAll(".zone").forEach(el => { el.innerHTML = zone(s, seats[+el.dataset.seat], +el.dataset.seat); });
-    document.querySelectorAll(".lab").forEach((el, i) => {
+    document.querySelectorAll(".zone").forEach(el => {
+      const i = (+el.dataset.seat + mine) % 4;
+      el.innerHTML = zone(s, seats[i], i);
+    });
+    document.querySelectorAll(".lab").forEach((el, place) => {
+      const i = (place + mine) % 4;
       el.innerHTML = label(s, i);
       el.classList.toggle("turn", s.turn === i && s.phase !== "over");
     });
