@@ -8,9 +8,10 @@ In headless Chromium (slow: a played run, then the browser), on the last state o
 --seed 1``, red fives, uma 10-20: its last hand ends the match, seat 0 won it in riichi, a red 5s lies in seat 2's
 river): the table view at a 1080p screen, a phone and the overlay show each seat's points and last change, the round
 with its 本場, the sticks, the dora indicators as tile images, the 立直 marks and the 立直 discard sideways, the red
-five's own face, in one language; a screenshot is taken and the riichi elements are on it (their boxes inside the
-table, the 立直 mark's and the stick's red on screen); ``/history`` starts its plot at 25,000 and lists the final
-standings. A 十万 run's tens are drawn with their own faces (``/tiles/10m.png``)."""
+five's own face, in one language; a player's phone (``?seat=N``) turns the table to its seat; a screenshot is taken
+and the riichi elements are on it (their boxes inside the table, the 立直 mark's and the stick's red on screen);
+``/history`` starts its plot at 25,000 and lists the final standings. A 十万 run's tens are drawn with their own
+faces (``/tiles/10m.png``)."""
 
 from __future__ import annotations
 
