@@ -7,17 +7,20 @@ import json
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from engine.errors import NotationError
 from engine.rulesets.registry import get_ruleset
 from engine.tiles import parse_tiles
 from vision.artwork import load_faces
 from vision.classify import RED_LEVELS, Model, Prediction, load_model
 from vision.cli import _kinds, main
 from vision.detect import face_crop
-from vision.enroll import enroll
+from vision.enroll import _ask, enroll
 from vision.features import redness
-from vision.kinds import FIVES, RED_FIVES, TENS, face_code, parse_face, table_faces
-from vision.layout import CLASS_ORDER, SHIWAN_ORDER, LayoutError, read_layout
+from vision.kinds import FIVES, NUM_FACES, RED_FIVES, TENS, face_code, parse_face, table_faces
+from vision.layout import CLASS_ORDER, SHIWAN_ORDER, LayoutError, kinds_for, read_layout
 from vision.layout import RED_FIVES as RED_ROW
 from vision.render import Look, Placed, Scene, default_camera, render, tile_photo
 from vision.train import crops, spare_templates
@@ -219,3 +222,31 @@ def test_spare_templates_are_the_red_fives_both_ways_up_and_the_same_for_a_seed(
     templates, labels, turned = first
     assert set(labels.tolist()) == set(RED_FIVES) and turned.any() and not turned.all()
     assert np.allclose(np.linalg.norm(templates, axis=1), 1, atol=1e-3)
+
+
+@pytest.mark.parametrize(
+    ("lengths", "last"),
+    [
+        ((9, 9, 9, 7, 3), ["RD", "GD", "WD", "0m", "0p", "0s"]),
+        ((9, 9, 9, 4, 3, 3), ["RD", "GD", "WD", "0m", "0p", "0s"]),
+    ],
+)
+def test_both_riichi_layouts_with_red_fives_end_with_them(lengths, last):
+    kinds = kinds_for(lengths)
+    assert len(kinds) == sum(lengths) == 37 and kinds[-6:] == [parse_face(code) for code in last]
+    assert kinds_for((10, 10, 10, 4)) == [parse_face(code) for code in SHIWAN_ORDER]
+    assert kinds_for((9, 9, 9, 4, 3)) == [parse_face(code) for code in CLASS_ORDER[:34]]  # a set without red fives
+
+
+def test_live_enrolment_asks_for_a_red_five_and_a_ten_by_name():
+    assert _ask(RED_FIVES[0])["prompt"].startswith("place 0m (赤五万) face up")
+    assert _ask(TENS[2])["prompt"].startswith("place 10s (十条) face up")
+
+
+@given(st.text(max_size=6))
+def test_any_text_is_a_face_or_a_notation_error(text):
+    try:
+        face = parse_face(text)
+    except NotationError:
+        return
+    assert 0 <= face < NUM_FACES and parse_face(face_code(face)) == face
