@@ -17,7 +17,7 @@ met, as the tables of ``wildcard`` do.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache, partial
 from itertools import permutations
 
@@ -57,26 +57,55 @@ def _choices(
 
 def group_costs(key: tuple[int, ...], chows: bool, caps: tuple[int, ...], pairs: tuple[bool, ...]) -> Costs:
     """Cheapest completion of one group into each (sets, pair) count; ``pairs[r]``: a pair of rank r allowed."""
-    size = len(key)
-    states = {(0, 0, 0, 0): 0}  # (chows started one rank back, two ranks back, sets, pair) -> cost
-    for r in range(size):
-        held, cap = key[r], caps[r]
-        chow_limit = max(key[r : r + 3]) if chows and r <= size - 3 else 0
-        following: dict[tuple[int, int, int, int], int] = {}
-        for (back1, back2, sets, pair), cost in states.items():
-            for new_chows, new_sets, new_pair, used in _choices(
-                chow_limit, pairs[r] and not pair, back1 + back2, held, cap
-            ):
-                if sets + new_sets <= 4:
-                    total = cost + (used - held if used > held else 0)
-                    state = (new_chows, back1, sets + new_sets, pair + new_pair)
-                    if total < following.get(state, INF):
-                        following[state] = total
-        states = following
-    costs = [INF] * 10
-    for (_, _, sets, pair), cost in states.items():
-        costs[2 * sets + pair] = min(costs[2 * sets + pair], cost)
-    return tuple(costs)
+    return _suffix_costs(chows, caps, pairs)(0, 0, key)
+
+
+_SHIFTS = {
+    (new_sets, new_pair): tuple(
+        (2 * sets + pair, 2 * (sets + new_sets) + pair + new_pair)
+        for sets in range(5 - new_sets)
+        for pair in range(2 - new_pair)
+    )
+    for new_sets in range(5)
+    for new_pair in range(2)
+}
+"""(index in the costs of what follows a rank, index in the rank's costs) for the sets and pair the rank starts."""
+_NOTHING = (0,) + (INF,) * 9
+"""The costs of no ranks at all: nothing to complete, no set or pair possible."""
+
+
+@cache
+def _suffix_costs(
+    chows: bool, caps: tuple[int, ...], pairs: tuple[bool, ...]
+) -> Callable[[int, int, tuple[int, ...]], Costs]:
+    """The rank-by-rank programme run from the last rank back: the costs of a group's ranks from r on (``tail``,
+    r = size - len(tail)), given the chows started one and two ranks before r, memoised on (those chows, tail).
+    Groups share their tails, so a key met for the first time mostly reuses the costs of ranks met before."""
+    size = len(caps)
+    found: dict[tuple[int, int, tuple[int, ...]], Costs] = {}
+
+    def costs(back1: int, back2: int, tail: tuple[int, ...]) -> Costs:
+        known = found.get((back1, back2, tail))
+        if known is not None:
+            return known
+        if not tail:
+            return _NOTHING
+        r = size - len(tail)
+        held = tail[0]
+        chow_limit = max(tail[:3]) if chows and len(tail) >= 3 else 0
+        rest = tail[1:]
+        out = [INF] * 10
+        for new_chows, new_sets, new_pair, used in _choices(chow_limit, pairs[r], back1 + back2, held, caps[r]):
+            extra = used - held if used > held else 0
+            after = costs(new_chows, back1, rest)
+            for source, target in _SHIFTS[new_sets, new_pair]:
+                cost = after[source]
+                if cost < INF and cost + extra < out[target]:
+                    out[target] = cost + extra
+        value = found[back1, back2, tail] = tuple(out)
+        return value
+
+    return costs
 
 
 _VECTORS: list[Costs] = []
