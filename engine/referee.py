@@ -63,7 +63,7 @@ from engine.actions import Action, ActionKind, Verdict
 from engine.errors import IllegalAction, MjtableError
 from engine.match import HandResult, Win
 from engine.notation import Hand, Meld, MeldKind, Situation, format_hand
-from engine.procedure import NewHand, Wall, WallLayout, break_wall, deal, new_hand
+from engine.procedure import NewHand, Source, Wall, WallLayout, break_wall, deal, new_hand
 from engine.rulesets.base import (
     ClaimKind,
     DrawContext,
@@ -225,8 +225,9 @@ class Referee:
         """Every kong made, as the settle contract describes it (seat, type, tile, from, paid_by)."""
         self.missed_wins: dict[int, set[Tile]] = {}
         """漏胡: faces each seat could have won on and passed since its last draw or claim (``blocks_missed_wins``)."""
-        self.horses: dict[int, list[Tile]] = {}
-        """买马 (推倒胡): each seat's horse tiles, taken face down from the tail after the deal (full information)."""
+        self.horse_places: dict[int, list[int]] = {}
+        """买马 (推倒胡): the wall places (head-order indices) of each seat's horse tiles, taken face down from the
+        tail after the deal; their faces are ``horses``."""
         self.ready: dict[int, ReadyState] = {}
         """Ready declarations in force (``ActionKind.READY``): their declaring discard was not won on."""
         self.declaring: ReadyState | None = None
@@ -305,7 +306,13 @@ class Referee:
         layout = WallLayout.for_size(ruleset.tile_set.size)
         wall_break = break_wall(dealer, dice, dice2, str(ruleset.break_method), stacks_per_wall=layout.stack_counts)  # type: ignore[arg-type]
         wall = Wall.unknown(ruleset.tile_set.size, wall_break, layout, ruleset.reserved_tiles)
+        rule = ruleset.wildcards
+        indicator = None if rule is None else rule.indicator
+        if indicator is not None and indicator.when == "before_deal":  # its face is read before play (faces_up)
+            wall.flip_indicator(indicator.wall_end)
         hands = deal(wall, dealer)
+        if indicator is not None and indicator.when == "after_deal":  # before the flowers the players declare
+            wall.flip_indicator(indicator.wall_end)
         referee = cls(
             ruleset,
             dealer,
@@ -319,6 +326,7 @@ class Referee:
             full_information=False,
         )
         referee.dice, referee.dice2 = tuple(dice), None if dice2 is None else tuple(dice2)
+        referee._buy_horses()
         return referee
 
     # --- the one entry point -----------------------------------------------------------------------------
@@ -337,6 +345,8 @@ class Referee:
                 raise IllegalAction(f"a {action.kind.value} names no tile: it concerns the tile on offer or the wall")
             if action.tile is not None and action.kind is ActionKind.HU and self.phase is not Phase.ACT:
                 raise IllegalAction("a win on a discard or a robbed kong names no tile: it is the tile on offer")
+            if action.kind is not ActionKind.FACE and (unread := self._unread_indicators()):
+                raise IllegalAction(f"the wildcard indicator at wall place {unread[0]} is to be read before play")
             events = handler(action)
             if self.phase is not Phase.OVER:
                 self._replace_indicator()
@@ -996,9 +1006,20 @@ class Referee:
 
     def _buy_horses(self) -> None:
         """买马: each seat takes ``ruleset.horse_tiles`` tiles face down from the tail after the deal; they stay out
-        of play and are shown at the settlement (``Ruleset.win_facts``)."""
+        of play and are shown at the settlement (``Ruleset.win_facts``; a table that sees only backs reads them
+        then, ``faces_up``)."""
         for seat in range(SEATS):
-            self.horses[seat] = [self.wall.draw_replacement() for _ in range(self.ruleset.horse_tiles)]  # type: ignore[misc]
+            places = []
+            for _ in range(self.ruleset.horse_tiles):
+                self.wall.draw_replacement()
+                places.append(self.wall.state.removed[-1].index)
+            self.horse_places[seat] = places
+
+    @property
+    def horses(self) -> dict[int, list[Tile | None]]:
+        """Each seat's horse tiles (买马): faces, ``None`` where the table has not seen them yet."""
+        faces = self.wall.state.faces
+        return {seat: [faces[place] for place in places] for seat, places in self.horse_places.items()}
 
     def _hand_facts(self, winner: int, discarder: int | None, robbing: bool) -> dict[str, Any]:
         """What the 108-tile rulesets read beside the core situation, in the settle contract's words: the winner's
@@ -1014,11 +1035,19 @@ class Referee:
                 made[-1]["just_made"] = True
         if robbing:
             facts["kong"] = {"seat": discarder, "type": KongType.ADDED.value, "tile": self._code(self.offer)}  # type: ignore[arg-type]
-        if self.ruleset.bird_count and self.full_information:
-            state = self.wall.state
-            ahead = state.standing()[: min(self.ruleset.bird_count, state.live_remaining)]
-            facts["birds"] = [self._code(state.faces[index]) for index in ahead]  # type: ignore[arg-type]
-        return facts
+        return facts | self._bird_facts()
+
+    def _bird_places(self) -> list[int]:
+        """扎鸟: the places of the birds a win turns up, the next live tiles (``Ruleset.bird_count``)."""
+        state = self.wall.state
+        return state.standing()[: min(self.ruleset.bird_count, state.live_remaining)]
+
+    def _bird_facts(self) -> dict[str, Any]:
+        """The ``birds`` of a win, once their faces are known (with full information, or read: ``faces_up``)."""
+        if not self.ruleset.bird_count:
+            return {}
+        faces = [self.wall.state.faces[place] for place in self._bird_places()]
+        return {} if None in faces else {"birds": [self._code(face) for face in faces]}  # type: ignore[arg-type]
 
     def _standing_for_win(self, action: Action, win_tile: Tile, *, self_drawn: bool) -> list[Tile]:
         """The winner's concealed tiles without the winning tile: known, or revealed with the declaration."""
@@ -1090,21 +1119,44 @@ class Referee:
     def _rescored(self, record: WinRecord) -> WinRecord:
         """``record`` scored again with the facts the ruleset reads now (the state is the one it was declared in,
         but for the wall's faces read since)."""
-        extra = {**record.context.extra, **self.ruleset.win_facts(self, record.seat)}
+        extra = {**record.context.extra, **self._bird_facts(), **self.ruleset.win_facts(self, record.seat)}
         context = replace(record.context, extra=extra)
         return replace(record, context=context, score=self.ruleset.evaluate(record.hand, context))
 
     # --- the wall's faces --------------------------------------------------------------------------------
 
     def faces_up(self, winners: Sequence[int] = ()) -> list[int]:
-        """The wall's places (head-order indices) whose faces the table shows now: the bonus indicators turned
-        (``Ruleset.bonus_indicators``) and, at a win of a seat that declared ready (``winners``, or the win waiting
-        in phase ``faces``), the tiles under them where the rule reads those."""
+        """The wall's places (head-order indices) whose faces the table shows now: the wildcard indicators turned
+        face up (Hubei's 赖子, 推倒胡's 鬼牌: not Harbin's 宝, which lies face down), the bonus indicators turned
+        (``Ruleset.bonus_indicators``), and at a win (``winners``, or the win waiting in phase ``faces``): the tiles
+        under the bonus indicators where the rule reads those at a ready seat's win, the birds (扎鸟, the next
+        live tiles) and every seat's horses (买马)."""
+        if self.held is not None:
+            winners = [record.seat for record in self.held[1]]
+        places = self._indicator_places() + self._bonus_places(winners)
+        if winners:
+            places += self._bird_places() if self.ruleset.bird_count else []
+            places += [place for seat in sorted(self.horse_places) for place in self.horse_places[seat]]
+        return places
+
+    def _indicator_places(self) -> list[int]:
+        """The places of the wildcard indicators turned face up (the current one last)."""
+        rule = self.ruleset.wildcards
+        if rule is None or rule.source is not WildcardSource.SUCCESSOR:
+            return []
+        return [removal.index for removal in self.wall.state.removed if removal.source is Source.INDICATOR]
+
+    def _unread_indicators(self) -> list[int]:
+        """The wildcard indicators turned up and not read yet: play waits for them (every wildcard depends on it)."""
+        faces = self.wall.state.faces
+        return [place for place in self._indicator_places() if faces[place] is None]
+
+    def _bonus_places(self, winners: Sequence[int]) -> list[int]:
+        """The bonus indicators turned, and the tiles under them at a win of a seat that declared ready where the
+        rule reads those (riichi's ura dora)."""
         rule = self.ruleset.bonus_indicators
         if rule is None:
             return []
-        if self.held is not None:
-            winners = [record.seat for record in self.held[1]]
         shown = [self.wall.state.stack_from_tail(rule.first_stack + k) for k in range(self.bonus_turned)]
         under = rule.under_when_ready and any(seat in self.ready for seat in winners)
         return [stack[0] for stack in shown] + ([stack[1] for stack in shown] if under else [])
@@ -1256,7 +1308,8 @@ class Referee:
         count = sum(seat.discards.count(tile) + seat.flowers.count(tile) for seat in self.seats)
         count += sum(meld.tiles.count(tile) for seat in self.seats for meld in seat.melds)
         faces = self.wall.state.faces
-        count += self.wall.indicators.count(tile) + sum(faces[place] == tile for place in self.faces_up())
+        shown = set(self.faces_up()) - set(self._indicator_places())  # the indicators are counted once, above
+        count += self.wall.indicators.count(tile) + sum(faces[place] == tile for place in shown)
         if self.phase is Phase.ROB and self.offer == tile:
             count += 1
         return count

@@ -183,8 +183,11 @@ class TuidaohuRuleset(Ruleset):
     # --- the referee ----------------------------------------------------------------------------------------
 
     def win_facts(self, referee: Referee, seat: int) -> dict[str, Any]:
-        """The horses bought at the deal (``Referee.horses``) for the settlement."""
+        """The horses bought at the deal (``Referee.horses``) for the settlement, once their faces are known (a
+        table that sees only backs reads them at the win: ``Referee.faces_up``)."""
         horses = getattr(referee, "horses", None) or {}
+        if any(tile is None for tiles in horses.values() for tile in tiles):
+            return {}
         return {"horses": {str(owner): [tile_code(tile) for tile in tiles] for owner, tiles in horses.items()}}
 
     def claim_refusal(self, referee: Referee, seat: int, kind: str, tile: Tile, using: tuple[Tile, ...]) -> str | None:
