@@ -44,6 +44,11 @@ class Layout:
     hand: Rect = Rect(-255.0, 258.0, 255.0, 310.0)
     marker: float = 40.0
     """Side of each ArUco marker (ids 0-3: top-left, top-right, bottom-right, bottom-left of the area)."""
+    wall: Rect = Rect(-256.0, 311.0, 256.0, 355.0)
+    """Where the faces of a seat's wall the table turns up are read (``wall_spot``): a strip at the table's edge
+    beyond the seat's hand zone. The centre console and the discard zones leave no room for a square of walls in
+    the camera's view (a wall strip of 17 stacks would cross the neighbours' discard zones), so the faces turned up
+    are laid face up here, each at its stack's spot, as a calibrated zone."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -51,12 +56,18 @@ class Layout:
             "discard": self.discard.to_dict(),
             "hand": self.hand.to_dict(),
             "marker": self.marker,
+            "wall": self.wall.to_dict(),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Layout:
+        wall = Rect.from_dict(data["wall"]) if "wall" in data else cls.wall  # calibrations saved before it
         return cls(
-            float(data["area"]), Rect.from_dict(data["discard"]), Rect.from_dict(data["hand"]), float(data["marker"])
+            float(data["area"]),
+            Rect.from_dict(data["discard"]),
+            Rect.from_dict(data["hand"]),
+            float(data["marker"]),
+            wall,
         )
 
     def marker_centres(self) -> np.ndarray:
@@ -66,6 +77,23 @@ class Layout:
 
 
 DEFAULT_LAYOUT = Layout()
+WALL_PITCH_MM = 32.0
+"""Centre to centre of the spots of a wall zone: a 2 mm gap between tiles, which ``vision.detect`` cuts by."""
+WALL_STACKS = 7
+"""The stacks counted from the wall's tail whose faces have spots (riichi's dead wall: 14 tiles on 7 stacks)."""
+
+
+def wall_spot(layout: Layout, stack_from_tail: int, under: bool) -> tuple[float, float]:
+    """The spot (u, v mm, in the frame of the seat whose wall holds the stack) where the face of the upper tile
+    (``under`` False) or of the lower tile of the ``stack_from_tail``-th stack from the wall's tail end (1 to
+    ``WALL_STACKS``) is laid face up to be read: left to right from the tail's last stack, upper then lower."""
+    if not 1 <= stack_from_tail <= WALL_STACKS:
+        raise ValueError(f"wall spot: stack {stack_from_tail} from the tail: expected 1-{WALL_STACKS}")
+    rect = layout.wall
+    slot = 2 * (WALL_STACKS - stack_from_tail) + under
+    middle = (rect.u0 + rect.u1) / 2
+    return middle + (slot - (2 * WALL_STACKS - 1) / 2) * WALL_PITCH_MM, (rect.v0 + rect.v1) / 2
+
 
 _SEAT_AXES = (((1, 0), (0, 1)), ((0, -1), (1, 0)), ((-1, 0), (0, -1)), ((0, 1), (-1, 0)))
 """For each seat: the table-frame (x, y) of its u axis and of its v axis."""

@@ -33,10 +33,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from controller.people.renderer import Renderer
+from engine.procedure.wall import WallState
 from engine.tiles import Tile, format_tiles, tile_code
 from vision.calibrate import Calibration
 from vision.classify import load_model
-from vision.geometry import DEFAULT_LAYOUT, TILE_W_MM, apply, seat_angle, seat_to_table
+from vision.geometry import DEFAULT_LAYOUT, TILE_W_MM, WALL_STACKS, apply, seat_angle, seat_to_table, wall_spot
 from vision.recognize import Recognizer
 from vision.render import Hand, Look, Placed, Scene, default_camera
 from vision.simtable import laid_beside, spot
@@ -94,14 +95,33 @@ def _on_table(seat: int, u: float, v: float) -> tuple[float, float]:
 
 
 def discard_place(
-    seat: int, index: int, rng: np.random.Generator, beside: Iterable[Placed] = ()
+    seat: int, index: int, rng: np.random.Generator, beside: Iterable[Placed] = (), *, sideways: bool = False
 ) -> tuple[float, float, float]:
     """Table centre (mm) and angle of ``seat``'s ``index``-th discard in its zone, placed by hand
     (``vision.simtable.spot``) and come to rest against the tiles ``beside`` it, never over them
-    (``vision.simtable.laid_beside``)."""
+    (``vision.simtable.laid_beside``); ``sideways``: turned a quarter to the seat's left (a ready declaration)."""
     u, v, turn = spot(DEFAULT_LAYOUT, index, rng)
-    placed = laid_beside(Placed(0, *_on_table(seat, u, v), seat_angle(seat) + turn), beside)
+    angle = seat_angle(seat) + turn - (90 if sideways else 0)
+    placed = laid_beside(Placed(0, *_on_table(seat, u, v), angle), beside)
     return placed.x, placed.y, placed.angle
+
+
+def wall_spots(state: WallState) -> dict[int, tuple[int, float, float]]:
+    """The spots where the faces of the wall's last ``WALL_STACKS`` stacks are laid to be read, by wall place
+    (head-order index): the seat whose wall holds the stack and (u, v) in its frame (``vision.geometry.wall_spot``;
+    a seat's wall zone shows the stacks of the dead wall that stand on his side)."""
+    spots = {}
+    for number in range(1, WALL_STACKS + 1):
+        for under, place in enumerate(state.stack_from_tail(number)[:2]):
+            seat = state.positions[place].wall_of_seat
+            spots[place] = (seat, *wall_spot(DEFAULT_LAYOUT, number, bool(under)))
+    return spots
+
+
+def wall_placed(state: WallState, place: int, tile: Tile) -> Placed:
+    """``tile``, a face of the wall at ``place``, laid face up at its spot, upright for the seat of its wall."""
+    seat, u, v = wall_spots(state)[place]
+    return Placed(tile, *_on_table(seat, u, v), seat_angle(seat))
 
 
 def reaching_hand(seat: int, placed: Placed) -> Hand:

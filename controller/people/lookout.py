@@ -16,6 +16,13 @@ A tile the camera saw and could not read at all (no reading) is not a sight (a s
 it and keeps it apart, in ``unread`` (what the last frame showed that could not be read, as ``Unread``s: the service
 shows "seat N's discard could not be read") and counts it in ``unread_total``.
 
+The wall zones (``vision.geometry.Layout.wall``) are read too, for the faces of the wall the table turns up: given
+the spots of the hand's wall (``expect_wall``: wall place → seat and spot, ``controller.people.camera.wall_spots``),
+a tile read at a spot for ``stable`` frames running, the same best reading each time, is a ``wall`` sight of that
+place with its ranked readings; a place is told again only when its reading changes (the witness heals a misread
+one, and the display shows it unsure, as a discard). A discard read lying turned a quarter is a ``sideways``
+discard sight.
+
 After a restart the zones still hold the discards made before it; ``prime`` names them (the rivers the journal
 holds), so that they are not reported again while a tile seen beyond them (a discard made while the service was
 down) is.
@@ -26,7 +33,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from controller.people.sights import Choice, Sight, SightKind
 from engine.tiles import Tile
@@ -39,6 +46,9 @@ from vision.track import Event, Tracker
 log = logging.getLogger(__name__)
 
 KIND_OF_EVENT = {"discard": SightKind.DISCARD, "taken": SightKind.TAKEN, "hand": SightKind.ROW}
+ZONES = ("discard", "hand", "wall")
+SIDEWAYS = (90, 270)
+"""A discard's ``vision.recognize.Seen.turn`` when it lies turned a quarter."""
 SEATS = 4
 READABLE = 0.05
 """A tile the tracker could not read is a sight (an unsure one) when its best reading is at least this likely; below,
@@ -81,7 +91,7 @@ class Lookout:
         patience: int = 12,
         skip_unchanged: bool = True,
     ) -> None:
-        self.recognizer = (SkippingRecognizer if skip_unchanged else Recognizer)(calibration, model)
+        self.recognizer = (SkippingRecognizer if skip_unchanged else Recognizer)(calibration, model, ZONES)
         self.stable, self.gone, self.patience = stable, gone, patience
         self.tolerance = Tracker().tolerance
         self.unread: list[Unread] = []
@@ -92,6 +102,12 @@ class Lookout:
         self._primed: list[_Primed | None] = [None] * SEATS
         self._reported: dict[tuple[int, Tile | None], list[tuple[Choice, ...]]] = {}
         """The readings the discards were told with, by seat and the tracker's tile: a take is told with them."""
+        self._spots: dict[int, tuple[int, float, float]] = {}
+        """The wall's spots (``expect_wall``)."""
+        self._wall_seen: dict[int, tuple[Tile, int]] = {}
+        """Per wall place: the best reading of the last frames and how many frames running it was read."""
+        self._wall_told: dict[int, Tile] = {}
+        """Per wall place: the face it was last told as."""
 
     def _new_tracker(self) -> Tracker:
         """People play on while the camera looks: a tile read unsure but steadily, and readable, is told as soon
@@ -105,6 +121,12 @@ class Lookout:
         self._tracker = self._new_tracker()
         self._primed = [None] * SEATS
         self._reported = {}
+        self._wall_seen, self._wall_told = {}, {}
+
+    def expect_wall(self, spots: dict[int, tuple[int, float, float]]) -> None:
+        """The hand's wall: its places whose faces may be turned up, each with the seat whose wall zone shows it and
+        the spot (u, v mm) there (``controller.people.camera.wall_spots``)."""
+        self._spots = dict(spots)
 
     def prime(self, rivers: Sequence[Sequence[Tile]], rows: Sequence[Sequence[Tile]] = ()) -> None:
         """After a restart: the tiles each seat's discard zone held when the service stopped (``rivers``, from the
@@ -124,12 +146,17 @@ class Lookout:
         """The sights ``frame`` completes, in the tracker's order (seats in turn); what it showed and could not be
         read is in ``unread`` until the next call."""
         views = self.recognizer.read(frame.image)
+        walls = [view for view in views if view.zone == "wall"]
+        views = [view for view in views if view.zone != "wall"]
         self._first_views(views)
         sights = []
         self.unread = []
         for event in self._tracker.update(views, frame.index, frame.time):
             kind = KIND_OF_EVENT[event.kind]
             choices = self._choices(event, views)
+            if choices is not None and kind is SightKind.DISCARD and self._sideways(event, views):
+                sights.append(replace(_sight(kind, event.seat, choices), sideways=True))
+                continue
             if self._known(event, choices):
                 log.info("%s seat %d: already seen before the restart", event.kind, event.seat)
             elif choices is None:
@@ -138,7 +165,47 @@ class Lookout:
                 self.unread.append(Unread(kind, event.seat, frame.index, event.tiles))
             else:
                 sights.append(_sight(kind, event.seat, choices))
+        return sights + self._wall_sights(walls)
+
+    def _wall_sights(self, views: list[ZoneView]) -> list[Sight]:
+        """The wall places whose reading has just been steady for ``stable`` frames and differs from the one told."""
+        found: dict[int, Seen] = {}
+        for view in views:
+            for seen in view.tiles:
+                place = self._spot_of(view.seat, seen)
+                if place is not None and _ranked(seen, seen.tile):
+                    found[place] = seen
+        sights = []
+        for place in list(self._wall_seen):
+            if place not in found:
+                del self._wall_seen[place]
+        for place, seen in found.items():
+            ranked = _ranked(seen, seen.tile)
+            best = ranked[0][0]
+            last, count = self._wall_seen.get(place, (best, 0))
+            count = count + 1 if last == best else 1
+            self._wall_seen[place] = (best, count)
+            if count == self.stable and self._wall_told.get(place) != best:
+                self._wall_told[place] = best
+                sights.append(Sight(SightKind.WALL, seen.seat, (best,), (ranked,), place=place))
         return sights
+
+    def _spot_of(self, seat: int, seen: Seen) -> int | None:
+        """The wall place whose spot ``seen`` lies on (within the tracker's tolerance), if any."""
+        near = [
+            place
+            for place, (wall_of, u, v) in self._spots.items()
+            if wall_of == seat and abs(u - seen.u) + abs(v - seen.v) <= self.tolerance
+        ]
+        return min(near, key=lambda place: abs(self._spots[place][1] - seen.u), default=None)
+
+    @staticmethod
+    def _sideways(event: Event, views: list[ZoneView]) -> bool:
+        """Whether the discard ``event`` reports lies turned a quarter (the tile seen at its place)."""
+        view = next((view for view in views if view.seat == event.seat and view.zone == "discard"), None)
+        seen = [] if view is None else view.tiles
+        near = min(seen, key=lambda one: abs(one.u - event.u) + abs(one.v - event.v), default=None)
+        return near is not None and near.turn in SIDEWAYS
 
     def _choices(self, event: Event, views: list[ZoneView]) -> list[tuple[Choice, ...]] | None:
         """The ranked readings of the event's tiles (None: a tile with no reading at all). A discard's are those of

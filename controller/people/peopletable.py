@@ -13,6 +13,8 @@ image rendered once and repeated), enough for ``vision.track.Tracker(stable, gon
   the tiles are gone (the camera reports them ``taken``; ``shown`` lists those sweeps' sights too);
 - a claimed or won discard is taken: one frame with the claimant's hand over it, then it is gone, and its place is
   the discarder's next discard's (the river goes on from the last tile lying in it, as at the table);
+- a face of the wall turned up (an indicator, a tile under one at a ready win: ``tablemodel``) is laid face up at its
+  spot in the wall zone of the seat whose wall holds it (``controller.people.camera.wall_spots``);
 - a row is laid in its seat's hand zone by ``controller.people.camera.laid_row`` (tightened to fit up to 17 tiles, the
   17th touching; more reach past the zone's ends, and the lookout reports a row it could not read).
 
@@ -44,7 +46,7 @@ import numpy as np
 
 from controller.errors import ControllerError
 from controller.jsonin import read_json
-from controller.people.camera import ROW, discard_place, laid_row, reaching_hand
+from controller.people.camera import ROW, discard_place, laid_row, reaching_hand, wall_placed
 from controller.people.renderer import Renderer
 from controller.people.sights import Sight, SightKind
 from controller.people.tablemodel import Happening, TableModel
@@ -124,6 +126,8 @@ class PeopleTable:
         """The presses of the last step (pressed again when the hand is resumed)."""
         self._zones: list[list[Placed]] = [[] for _ in range(SEATS)]
         self._rows: list[tuple[Placed, ...]] = [() for _ in range(SEATS)]
+        self._walls: dict[int, Placed] = {}
+        """The wall's faces turned up (``tablemodel``), by wall place, laid at their spots in the wall zones."""
         self._rng = np.random.default_rng(0)
         self._pending: deque[_Shot] = deque()
         self._image: tuple[Scene, np.ndarray] | None = None
@@ -148,6 +152,7 @@ class PeopleTable:
         self.shown = []
         self._zones = [[] for _ in range(SEATS)]
         self._rows = [() for _ in range(SEATS)]
+        self._walls = {}
         self._rng = np.random.default_rng(random.Random(f"{hand_seed}/places").getrandbits(63))
         self.renderer.reseed(random.Random(f"{hand_seed}/frames").getrandbits(63))
         self._pending.clear()
@@ -218,7 +223,7 @@ class PeopleTable:
     def _scene(self, hands: tuple[Hand, ...]) -> Scene:
         discards = tuple(placed for zone in self._zones for placed in zone)
         rows = tuple(placed for row in self._rows for placed in row)
-        return Scene(discards + rows, hands, DEFAULT_LAYOUT, True)
+        return Scene(discards + rows + tuple(self._walls.values()), hands, DEFAULT_LAYOUT, True)
 
     def _show(self, happenings: list[Happening]) -> None:
         for sight in happenings:
@@ -234,12 +239,18 @@ class PeopleTable:
                 self._rows[sight.seat] = laid_row(sight.seat, sight.tiles, self._rng)
                 self._pending.append(_Shot(self.scene(), self.still_frames))
                 self.shown.append(sight)
+            elif sight.kind is SightKind.WALL:
+                assert self.referee is not None
+                self._walls[sight.place] = wall_placed(self.referee.wall.state, sight.place, sight.tiles[0])
+                self._pending.append(_Shot(self.scene(), self.still_frames))
+                self.shown.append(sight)
 
     def _discard(self, seat: int, sight: Sight) -> None:
         zone = self._zones[seat]
         if len(zone) >= ROW:  # swept: the zone holds two rows of six (controller.people.camera)
             self._take(seat, list(range(len(zone))))
-        zone.append(Placed(sight.tiles[0], *discard_place(seat, len(zone), self._rng, zone)))
+        x, y, angle = discard_place(seat, len(zone), self._rng, zone, sideways=sight.sideways)
+        zone.append(Placed(sight.tiles[0], x, y, angle))
         self._pending.append(_Shot(self.scene(), self.still_frames))
         self.shown.append(sight)
 

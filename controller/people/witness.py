@@ -886,11 +886,6 @@ def people_can_play(ruleset: Ruleset) -> str | None:
     if ruleset.tile_set.ranks != STANDARD_RANKS:
         ranks = ruleset.tile_set.ranks
         reasons.append(f"its tiles have ranks 1-{ranks} (十万), which the camera's reader has no faces for yet")
-    if ruleset.bonus_indicators is not None or ruleset.ready_declaration is not None:
-        reasons.append(
-            "its dora indicators in the dead wall and its ready declaration (a discard laid sideways) are refereed "
-            "from wall and sideways sights, which the camera's lookout does not report yet"
-        )
     if ruleset.tile_set.marked:
         reasons.append("its marked copies (red fives 0m 0p 0s) the camera's reader does not tell from the others yet")
     wildcards = ruleset.wildcards

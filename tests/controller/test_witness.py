@@ -296,7 +296,7 @@ def test_people_cannot_play_what_the_camera_cannot_see():
     assert changsha is not None and "birds" in changsha and "dealt hands" in changsha
     assert "horses" in people_can_play(get_ruleset("tuidaohu"))  # type: ignore[operator]
     riichi = people_can_play(get_ruleset("riichi", {"red_fives": True}))
-    assert riichi is not None and all(word in riichi for word in ("dora", "sideways", "red fives"))
+    assert riichi is not None and "red fives" in riichi and "dora" not in riichi and "sideways" not in riichi
     assert "ranks 1-10" in people_can_play(get_ruleset("shiwan"))  # type: ignore[operator]
     assert people_can_play(get_ruleset("basic")) is None
 

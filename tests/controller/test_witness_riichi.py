@@ -17,8 +17,9 @@ from tests.controller.test_witness import agree, bot_hand, played_both_ways, wit
 RIICHI = get_ruleset("riichi")
 
 
-def test_people_cannot_play_riichi_until_the_lookout_reports_wall_and_sideways_sights():
-    assert "lookout does not report yet" in (people_can_play(RIICHI) or "")
+def test_people_can_play_riichi_but_not_its_red_fives_yet():
+    assert people_can_play(RIICHI) is None
+    assert "red fives" in (people_can_play(get_ruleset("riichi", {"red_fives": True})) or "")
 
 
 @pytest.mark.parametrize("quiet_between", [False, True])
