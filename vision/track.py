@@ -23,8 +23,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.tiles import Tile, parse_tiles, tile_code
+from engine.tiles import Tile, tile_code
 from vision.classify import UNKNOWN
+from vision.kinds import face_code, parse_face
 from vision.recognize import Seen, ZoneView
 
 log = logging.getLogger(__name__)
@@ -47,7 +48,7 @@ class Event:
     confidence: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        codes = [UNKNOWN if tile is None else tile_code(tile) for tile in self.tiles]
+        codes = [UNKNOWN if tile is None else face_code(tile) for tile in self.tiles]  # faces: 0m a red five
         data: dict[str, Any] = {"event": self.kind, "seat": self.seat, "frame": self.frame, "time": round(self.time, 3)}
         if self.kind == "hand":
             return data | {"tiles": codes}
@@ -61,7 +62,7 @@ class Event:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Event:
         codes = data["tiles"] if data["event"] == "hand" else [data["tile"]]
-        tiles = tuple(None if code == UNKNOWN else parse_tiles(code)[0] for code in codes)
+        tiles = tuple(None if code == UNKNOWN else parse_face(code) for code in codes)
         position = (float(data.get("u", 0.0)), float(data.get("v", 0.0)), float(data.get("confidence", 0.0)))
         return cls(data["event"], int(data["seat"]), tiles, int(data["frame"]), float(data["time"]), *position)
 

@@ -23,6 +23,7 @@ from vision.kinds import FIVES, NUM_FACES, RED_FIVES, TENS, face_code, parse_fac
 from vision.layout import CLASS_ORDER, SHIWAN_ORDER, LayoutError, kinds_for, read_layout
 from vision.layout import RED_FIVES as RED_ROW
 from vision.render import Look, Placed, Scene, default_camera, render, tile_photo
+from vision.track import Event
 from vision.train import crops, spare_templates
 
 SHIWAN = get_ruleset("shiwan")
@@ -250,3 +251,11 @@ def test_any_text_is_a_face_or_a_notation_error(text):
     except NotationError:
         return
     assert 0 <= face < NUM_FACES and parse_face(face_code(face)) == face
+
+
+def test_a_tracked_event_names_a_red_five_and_a_ten_by_their_codes():
+    hand = Event("hand", 2, (TENS[0], RED_FIVES[2], None, 8), 7, 1.5)
+    assert hand.to_dict()["tiles"] == ["10m", "0s", "unknown", "9m"]
+    assert Event.from_dict(json.loads(json.dumps(hand.to_dict()))) == hand
+    discard = Event("discard", 0, (RED_FIVES[1],), 3, 0.25, 10.0, 20.0, 0.9)
+    assert discard.to_dict()["tile"] == "0p" and Event.from_dict(discard.to_dict()) == discard
