@@ -44,7 +44,11 @@ def _results(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("rules", "seed", "hands"), [("basic", 1, 2), ("mcr", 3, 1)])
+@pytest.mark.parametrize(
+    ("rules", "seed", "hands"),
+    # riichi: seed 2 a ready win (its dora and ura dora read from the wall zone), seed 3 a ron and a tsumo
+    [("basic", 1, 2), ("mcr", 3, 1), ("riichi", 2, 2), ("riichi", 3, 2)],
+)
 def test_people_seen_only_by_camera_and_buttons_end_their_hands_as_the_bots_did(tmp_path, rules, seed, hands):
     moved: list[float] = []
 
@@ -135,6 +139,28 @@ def test_a_people_table_killed_at_any_moment_resumes_the_hand_it_was_watching(tm
     assert run.finished and final[-1]["hands"] == 2
     assert [{key: r[key] for key in SAME} for r in results] == _results(reference)
     assert _moves(state) == _moves(tmp_path / "reference")
+
+
+@pytest.mark.slow
+def test_a_riichi_table_killed_while_a_ready_win_waits_for_its_wall_faces_resumes_to_the_same_end(tmp_path):
+    """Riichi seed 2: seat 2 declares ready (a held press, a sideways discard) and wins; the win waits for the
+    indicator and the tile under it to be read in the wall zone. SIGKILLs in hand 0 (one of them near its end, where
+    the win waits for the faces) and in hand 1 resume every hand to the run's own end."""
+    args = [{"basic": "riichi", "1": "2"}.get(arg, arg) for arg in PEOPLE_ARGS]
+    reference = [line for line in _run(tmp_path / "reference", "people", 2, 2, "riichi") if "wins" in line]
+    assert reference[0]["winners"] == [2] and reference[0]["declared_ready"] == [2]
+    with Journal(tmp_path / "reference" / "journal.sqlite") as journal:
+        (run,) = journal.runs()
+        first = sum(1 for _ in journal.events(journal.hands(run.id)[0][0].id))
+    total = _events(tmp_path / "reference")
+    kills = (12, first // 2, first - 3, (first + total) // 2)
+    state = tmp_path / "crashed"
+    final = _kill_then_finish(state, args, kills, within_s=120)
+    with Journal(state / "journal.sqlite") as journal:
+        (run,) = journal.runs()
+        results = [result for _, result in journal.hands(run.id)]
+    assert run.finished and final[-1]["hands"] == 2
+    assert [{key: r[key] for key in SAME} for r in results] == _results(reference)
 
 
 class _ClaimButtonsDead(TableModel):
