@@ -60,9 +60,10 @@ FLAT = 1.0
 """A crop whose grey levels spread less than this (standard deviation) shows no face: unknown, whatever the
 embedder makes of it. (The network sees a flat crop as the ivory set's blank white dragon, whose photos spread
 3 levels or more: their edges, shadows and grain.)"""
-RED_LEVELS = (0.8, 0.5, 0.55)
+RED_LEVELS = (0.74, 0.5, 0.5)
 """Default ``redness`` above which a five of 万, 饼, 条 is its red five: between the riichi artwork's fives (up to
-0.66, 0.10, 0.31 in rendered crops: 5m's 萬 is red on most sets) and its red fives (from 0.92, 0.96, 0.90).
+0.66, 0.10, 0.31 in rendered crops: 5m's 萬 is red on most sets) and its red fives (from 0.92, 0.96, 0.90), where
+the uni artwork's fives and recoloured fives (thin strokes, a weaker cue) are least confused (about 1.5%).
 Enrolling a set's fives and red fives replaces it with that set's own."""
 RED_WIDTH = 0.04
 """Redness over which the colour's say goes from even to about 92% sure (a logistic of this scale)."""
