@@ -7,11 +7,12 @@ from __future__ import annotations
 import pytest
 
 from controller.people.sights import Sight, SightKind
-from controller.people.witness import people_can_play
+from controller.people.witness import Witness, people_can_play
 from controller.service.inputs import Button, Press
 from engine.actions import ActionKind
 from engine.referee import Phase, Referee
 from engine.rulesets.registry import get_ruleset
+from engine.tiles import parse_tile
 from tests.controller.test_witness import agree, bot_hand, played_both_ways, witnessed
 
 RIICHI = get_ruleset("riichi")
@@ -76,3 +77,29 @@ def test_wall_and_sideways_sights_round_trip_and_are_checked():
         Sight.from_dict({"sight": "wall", "seat": 2, "tiles": "5m"})
     with pytest.raises(ValueError, match=r"sight\.sideways"):
         Sight.from_dict({"sight": "discard", "seat": 2, "tiles": "5m", "sideways": "yes"})
+
+
+def _four_discarded(tile: str) -> Witness:
+    """An observed riichi hand in which each seat has discarded a ``tile`` in turn."""
+    witness = Witness(Referee.observe(RIICHI, dealer=0, dice=(3, 4)))
+    for seat in range(4):
+        rulings = witness.seen(Sight(SightKind.DISCARD, seat, (parse_tile(tile),)))
+        assert rulings[-1].verdict.ok, rulings[-1].verdict.reason
+    return witness
+
+
+def test_a_misread_indicator_that_would_be_a_fifth_copy_is_read_as_its_next_choice_and_an_unsure_one_is_shown():
+    witness = _four_discarded("9s")
+    (place,) = witness.referee.faces_up()
+    seat = witness.referee.wall.state.positions[place].wall_of_seat
+    ranked = ((parse_tile("9s"), 0.6), (parse_tile("8s"), 0.3))
+    witness.seen(Sight(SightKind.WALL, seat, (parse_tile("9s"),), (ranked,), place=place))
+    assert witness.referee.bonus_indicators() == [parse_tile("8s")]
+    other = _four_discarded("1m")
+    unsure = ((parse_tile("4p"), 0.4), (parse_tile("5p"), 0.3))
+    other.seen(Sight(SightKind.WALL, seat, (parse_tile("4p"),), (unsure,), place=place))
+    assert other.referee.bonus_indicators() == [parse_tile("4p")]
+    (shown,) = other.unsure
+    assert shown["sight"] == "wall" and shown["seat"] == seat and shown["tiles"] == ["4p"]
+    other.seen(Sight(SightKind.CORRECT, seat, (parse_tile("5p"),)))
+    assert other.referee.bonus_indicators() == [parse_tile("5p")], "the seat's correction is taken"
