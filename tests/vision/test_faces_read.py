@@ -17,7 +17,7 @@ from vision.artwork import load_faces
 from vision.classify import RED_LEVELS, Model, Prediction, load_model
 from vision.cli import _kinds, main
 from vision.detect import face_crop
-from vision.enroll import _ask, enroll
+from vision.enroll import _ask, artwork_set, enroll
 from vision.features import redness
 from vision.kinds import FIVES, NUM_FACES, RED_FIVES, TENS, face_code, parse_face, table_faces
 from vision.layout import CLASS_ORDER, SHIWAN_ORDER, LayoutError, kinds_for, read_layout
@@ -259,3 +259,14 @@ def test_a_tracked_event_names_a_red_five_and_a_ten_by_their_codes():
     assert Event.from_dict(json.loads(json.dumps(hand.to_dict()))) == hand
     discard = Event("discard", 0, (RED_FIVES[1],), 3, 0.25, 10.0, 20.0, 0.9)
     assert discard.to_dict()["tile"] == "0p" and Event.from_dict(discard.to_dict()) == discard
+
+
+def test_the_simulated_shiwan_table_reads_its_tens_from_an_artwork_set(model):
+    faces = table_faces(SHIWAN)
+    table = artwork_set(model, faces)
+    assert set(table.kinds) == set(faces)
+    samples = list(crops("uni", faces, 6, np.random.default_rng(21)))
+    truth, best = read(table, samples)
+    assert (truth == best).mean() >= 0.98 and (truth == best)[np.isin(truth, TENS)].mean() >= 0.95
+    _, shipped = read(model.only(faces), samples)
+    assert not np.isin(shipped, TENS).any()  # the shipped model alone has no tens to read
