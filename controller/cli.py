@@ -370,7 +370,13 @@ def _log_level(verbose: int) -> int:
     return (logging.WARNING, logging.INFO, logging.DEBUG)[min(verbose, 2)]
 
 
-def build_parser() -> argparse.ArgumentParser:
+LIGHT_COMMANDS = ("score", "waits", "settle")
+"""The batch commands, whose start-up counts: their parser is built without ``replay`` (whose module loads the
+record readers and the referee), which a command already named cannot need (its help and its errors are its own
+sub-parser's)."""
+
+
+def build_parser(light: bool = False) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mjtable", description="Automatic mahjong table: rules engine and tools.")
     commands = parser.add_subparsers(dest="command", required=True)
 
@@ -422,9 +428,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="people: the service sees only the camera and the seat buttons; on the simulated table the bots play "
         "as people, unseen (default: bots)",
     )
-    from controller.replay import add_parser as add_replay_parser
+    if not light:
+        from controller.replay import add_parser as add_replay_parser
 
-    add_replay_parser(commands)
+        add_replay_parser(commands)
     history = commands.add_parser("history", help="the journaled hands of a run: JSON records or readable logs")
     history.add_argument("--config", type=Path, help="TOML configuration (for its state directory)")
     history.add_argument("--state", help="journal directory (default: the configuration's)")
@@ -590,7 +597,10 @@ def _replay(args: argparse.Namespace, source: TextIO, out: TextIO) -> int:
 
 
 def _main(argv: list[str], stdin: TextIO | None, stdout: TextIO | None) -> int:
-    args = build_parser().parse_args(argv)
+    light = bool(argv) and argv[0] in LIGHT_COMMANDS
+    args, unknown = build_parser(light=True).parse_known_args(argv) if light else (None, [])
+    if not light or unknown:  # the whole parser, whose usage names every command, refuses what it must
+        args = build_parser().parse_args(argv)
     source, out = stdin or sys.stdin, stdout or sys.stdout
     commands = {
         "rules": _rules,

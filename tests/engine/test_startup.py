@@ -9,9 +9,21 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 LINE = "[CCC,1][678s,3]5p5p8p8p9s9s9s8p|SW0000|0"
-HEAVY = ("controller.config", "controller.people", "controller.service", "gpiozero", "hw_tests", "firmware_bridge")
+HEAVY = (
+    "controller.config",
+    "controller.people",
+    "controller.service",
+    "controller.replay",
+    "gpiozero",
+    "hw_tests",
+    "firmware_bridge",
+    "engine.referee",
+    "engine.records",
+)
 
 PROGRAM = """
 import io, json, sys
@@ -46,3 +58,12 @@ def test_score_reads_its_tables_from_the_cache_and_answers_the_same(tmp_path: Pa
     again = _score("mcr", tmp_path)
     assert again["answer"] == first["answer"]
     assert first["group_table_built"] == again["group_table_built"] == 0  # the enumerated table is never built
+
+
+def test_a_refused_batch_argument_is_answered_by_the_whole_parser(capsys: pytest.CaptureFixture[str]) -> None:
+    """The batch commands parse without ``replay``; what they refuse is refused with the usage naming it."""
+    from controller.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["score", "--bad"])
+    assert "replay" in capsys.readouterr().err
