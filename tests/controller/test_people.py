@@ -132,13 +132,18 @@ def test_a_people_table_killed_at_any_moment_resumes_the_hand_it_was_watching(tm
     reference = [line for line in _run(tmp_path / "reference", "people", 2, 1) if "wins" in line]
     assert _events(tmp_path / "reference") > max(PEOPLE_KILLS), "the kill points must fall inside the run"
     state = tmp_path / "crashed"
-    final = _kill_then_finish(state, PEOPLE_ARGS, PEOPLE_KILLS, within_s=120)
+    _resumes_to(state, PEOPLE_ARGS, PEOPLE_KILLS, reference)
+    assert _moves(state) == _moves(tmp_path / "reference")
+
+
+def _resumes_to(state: Path, args: list[str], kills: tuple[int, ...], reference: list[dict[str, Any]]) -> None:
+    """The run of ``args`` killed at ``kills`` and finished ends every hand as ``reference`` did."""
+    final = _kill_then_finish(state, args, kills, within_s=120)
     with Journal(state / "journal.sqlite") as journal:
         (run,) = journal.runs()
         results = [result for _, result in journal.hands(run.id)]
     assert run.finished and final[-1]["hands"] == 2
     assert [{key: r[key] for key in SAME} for r in results] == _results(reference)
-    assert _moves(state) == _moves(tmp_path / "reference")
 
 
 @pytest.mark.slow
@@ -153,14 +158,7 @@ def test_a_riichi_table_killed_while_a_ready_win_waits_for_its_wall_faces_resume
         (run,) = journal.runs()
         first = sum(1 for _ in journal.events(journal.hands(run.id)[0][0].id))
     total = _events(tmp_path / "reference")
-    kills = (12, first // 2, first - 3, (first + total) // 2)
-    state = tmp_path / "crashed"
-    final = _kill_then_finish(state, args, kills, within_s=120)
-    with Journal(state / "journal.sqlite") as journal:
-        (run,) = journal.runs()
-        results = [result for _, result in journal.hands(run.id)]
-    assert run.finished and final[-1]["hands"] == 2
-    assert [{key: r[key] for key in SAME} for r in results] == _results(reference)
+    _resumes_to(tmp_path / "crashed", args, (12, first // 2, first - 3, (first + total) // 2), reference)
 
 
 class _ClaimButtonsDead(TableModel):
