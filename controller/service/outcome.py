@@ -15,6 +15,7 @@ from typing import Any
 from controller.service.hand import HandState
 from engine.match import Match
 from engine.referee import Referee
+from engine.rulesets.terms import WildcardSource
 from engine.tiles import WIND_LETTERS
 
 ROUND_WINDS = "東南西北"
@@ -51,13 +52,25 @@ def hand_result(hand: HandState, before: Match, after: Match, match_number: int)
 
 def table_facts(referee: Referee) -> dict[str, Any]:
     """What lies on the table beside the hands, where the ruleset has it (the result line's and the display's): the
-    seats whose ready declaration stands (立直) and the stakes on the table, the bonus indicators face up (dora)."""
+    seats whose ready declaration stands (立直) and the stakes on the table, the bonus indicators face up (dora), the
+    wildcard indicator turned up and the wildcards it makes (Hubei 赖子, 推倒胡 鬼牌), or Harbin's 宝 lying face down
+    (``bao_hidden``) and the 宝 replaced before it, face up (换宝). Only faces the table shows: the face-down 宝 is
+    never written, though the simulated referee knows it."""
     ruleset, facts = referee.ruleset, {}
     if ruleset.ready_declaration is not None:
         facts |= {"declared_ready": sorted(referee.ready), "on_table": referee.on_table}
     if ruleset.bonus_indicators is not None:
         faces = (tile for tile in referee.bonus_indicators() if tile is not None)
         facts["bonus_indicators"] = ruleset.format_tiles(faces)
+    rule = ruleset.wildcards
+    indicators = referee.wall.indicators
+    if rule is not None and rule.indicator is not None and indicators:
+        if rule.source is WildcardSource.FACE:
+            replaced = (tile for tile in indicators[:-1] if tile is not None)
+            facts |= {"bao_hidden": True, "bao_replaced": ruleset.format_tiles(replaced)}
+        elif indicators[-1] is not None:
+            wild = sorted(referee.wildcard_faces())
+            facts |= {"wildcard_indicator": ruleset.tile_code(indicators[-1]), "wildcards": ruleset.format_tiles(wild)}
     return facts
 
 

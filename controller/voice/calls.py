@@ -6,7 +6,8 @@ from the wall, 自摸 (each winner of a hand that goes on after a win, Sichuan's
 the win brings its winner (its payments' gain, where the ruleset settles), a drawn hand as 流局 from the hand's result
 line, or by its name when it is one of riichi's abortive draws (九種九牌 …; a voided hand is no drawn game and is not
 said), a discard by its tile's name, a ready declaration (riichi's
-立直, ``ActionKind.READY``) as riichi before its discard's name.
+立直, ``ActionKind.READY``) as riichi before its discard's name, and the hand's wildcards (Hubei 赖子, 推倒胡 鬼牌) as
+soon as the indicator turned up makes them (on a resumed hand, again).
 What was granted is read from the referee's public state (its count of claims made, its wins) rather than from the
 verdict's words, which are for people.
 """
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from controller.service.events import EventKind
 from controller.voice.phrases import ABORTIVE
 from engine.notation import MeldKind
+from engine.tiles import tile_code
 
 if TYPE_CHECKING:
     from controller.service.events import Event
@@ -51,6 +53,7 @@ class Caller:
         self._hand: int | None = None
         self._claims = 0
         self._wins = 0
+        self._wild: frozenset[int] = frozenset()
 
     def of_event(self, hand: HandState, event: Event, verdict: Verdict | None) -> list[Call]:
         referee = hand.referee
@@ -58,7 +61,12 @@ class Caller:
             return []
         if self._hand != hand.record.number:
             self._hand, self._claims, self._wins = hand.record.number, referee.claims_made, len(referee.wins)
+            self._wild = frozenset()
         calls: list[Call] = []
+        wild = referee.wildcard_faces()
+        if wild != self._wild:  # the indicator turned up (read, at a people's table): the wildcards said
+            self._wild = wild
+            calls += [Call("wild", tile=tile_code(tile)) for tile in sorted(wild)]
         if event.kind is EventKind.ACTION and verdict is not None and verdict.ok:
             action = event.data["action"]
             if action["kind"] == "ready":  # 立直: said, then its discard like any other

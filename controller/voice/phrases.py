@@ -23,7 +23,7 @@ VOICES = {"zh": "cmn-latn-pinyin", "yue": "yue", "en": "en", "ja": "ja"}
 
 ABORTIVE = ("kyuushu_kyuuhai", "suufon_renda", "suucha_riichi", "suukaikan", "sanchahou")
 """Riichi's abortive draws (途中流局), said by name instead of 流局: the result line's ``abortive``."""
-CALLS = ("chi", "pung", "kong", "hu", "self_drawn", "drawn", "riichi", *ABORTIVE)
+CALLS = ("chi", "pung", "kong", "hu", "self_drawn", "drawn", "riichi", "wild", *ABORTIVE)
 """The moments always said (``controller.voice.calls``) besides a win's points; a discard's tile name is said when
 ``discards`` is on."""
 
@@ -47,6 +47,7 @@ _WORDS: dict[str, dict[str, tuple[str, str]]] = {
         "self_drawn": ("自摸", "zi4 mo1"),
         "drawn": ("流局", "liu2 ju2"),
         "riichi": ("立直", "li4 zhi2"),
+        "wild": ("赖子", "lai4 zi5"),
         "kyuushu_kyuuhai": ("九种九牌", "jiu3 zhong3 jiu3 pai2"),
         "suufon_renda": ("四风连打", "si4 feng1 lian2 da3"),
         "suucha_riichi": ("四家立直", "si4 jia1 li4 zhi2"),
@@ -61,6 +62,7 @@ _WORDS: dict[str, dict[str, tuple[str, str]]] = {
         "self_drawn": ("自摸", "自摸"),
         "drawn": ("流局", "流局"),
         "riichi": ("立直", "立直"),
+        "wild": ("賴子", "賴子"),
         "kyuushu_kyuuhai": ("九種九牌", "九種九牌"),
         "suufon_renda": ("四風連打", "四風連打"),
         "suucha_riichi": ("四家立直", "四家立直"),
@@ -75,6 +77,7 @@ _WORDS: dict[str, dict[str, tuple[str, str]]] = {
         "self_drawn": ("self drawn", "self drawn"),
         "drawn": ("drawn game", "drawn game"),
         "riichi": ("riichi", "ree chee"),
+        "wild": ("wild", "wild"),
         "kyuushu_kyuuhai": ("nine terminals, drawn", "nine terminals, drawn"),
         "suufon_renda": ("four winds, drawn", "four winds, drawn"),
         "suucha_riichi": ("four riichi, drawn", "four ree chee, drawn"),
@@ -89,6 +92,7 @@ _WORDS: dict[str, dict[str, tuple[str, str]]] = {
         "self_drawn": ("ツモ", "ツモ"),
         "drawn": ("流局", "りゅうきょく"),
         "riichi": ("リーチ", "リーチ"),
+        "wild": ("ワイルド", "わいるど"),
         "kyuushu_kyuuhai": ("九種九牌", "きゅうしゅきゅうはい"),
         "suufon_renda": ("四風連打", "すーふーれんだ"),
         "suucha_riichi": ("四家立直", "すーちゃりーち"),

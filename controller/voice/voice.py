@@ -48,6 +48,10 @@ class Speaker(Protocol):
 def phrase_of(call: Call, language: str) -> Phrase:
     if call.what == "discard":
         return tile_phrase(call.tile, language)
+    if call.what == "wild":  # the word, then the wild tile's name: 赖子 四条
+        word, tile = call_phrase("wild", language), tile_phrase(call.tile, language)
+        space = " " if language in ("zh", "en") else ""
+        return Phrase(f"{word.text}{space}{tile.text}", f"{word.spoken} {tile.spoken}", word.voice)
     if call.what == "points":
         return points_phrase(call.amount, language)
     return call_phrase(call.what, language)

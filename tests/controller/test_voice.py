@@ -190,7 +190,7 @@ def test_the_voice_says_each_granted_claim_each_win_and_a_drawn_hand_of_a_real_r
 def test_on_a_resumed_hand_a_claim_granted_before_the_restart_is_not_said_again():
     caller = Caller()
     seats = [SimpleNamespace(melds=[SimpleNamespace(kind=MeldKind.PUNG)]) for _ in range(4)]
-    referee = SimpleNamespace(claims_made=3, wins=[], turn=2, seats=seats)
+    referee = SimpleNamespace(claims_made=3, wins=[], turn=2, seats=seats, wildcard_faces=frozenset)
     hand = SimpleNamespace(referee=referee, record=SimpleNamespace(number=7))
     event = SimpleNamespace(kind=None, data={})
     assert caller.of_event(hand, event, None) == []  # the replayed hand's three claims are history
@@ -240,7 +240,7 @@ def test_a_hung_speaker_does_not_slow_the_event_path_and_the_queue_stays_bounded
     hung = Hung()
     voice = Voice(hung, "zh", discards=True)
     seats = [SimpleNamespace(melds=[SimpleNamespace(kind=MeldKind.PUNG)]) for _ in range(4)]
-    referee = SimpleNamespace(claims_made=0, wins=[], turn=1, seats=seats)
+    referee = SimpleNamespace(claims_made=0, wins=[], turn=1, seats=seats, wildcard_faces=frozenset)
     hand = SimpleNamespace(referee=referee, record=SimpleNamespace(number=0))
     event = SimpleNamespace(kind=None, data={})
     voice.on_event(hand, event, None)  # the hand is seen: its counts are known
@@ -373,7 +373,7 @@ def test_a_bad_voice_value_is_one_line_naming_the_key(section, error):
 
 def test_a_ready_declaration_is_said_riichi_then_its_discard():
     caller = Caller()
-    referee = SimpleNamespace(claims_made=0, wins=[], turn=1, seats=[])
+    referee = SimpleNamespace(claims_made=0, wins=[], turn=1, seats=[], wildcard_faces=frozenset)
     hand = SimpleNamespace(referee=referee, record=SimpleNamespace(number=0))
     ready = SimpleNamespace(kind=EventKind.ACTION, data={"action": {"kind": "ready", "seat": 1, "tile": "3m"}})
     assert caller.of_event(hand, ready, Verdict(True)) == [Call("riichi", 1), Call("discard", 1, "3m")]

@@ -16,6 +16,7 @@ const MJ = (() => {
       back: "牌桌", column: "局", winner: "和牌者", fans: "番种", payments: "得失", judged: "不合规则",
       noHand: "等待开局", unread: "摄像头未认出这张牌", journal: "记录落后于牌桌",
       roundHand: (w, n) => `${w}${n}局`, honba: n => `${n}本场`, riichi: "立直", dora: "宝牌指示",
+      indicator: "翻牌", wild: "赖子", bao: "宝", baoHidden: "宝牌扣着", baoReplaced: "换下的宝",
       standings: "终局名次", place: "名次", points: "点数", result: "成绩",
     },
     en: {
@@ -30,6 +31,7 @@ const MJ = (() => {
       noHand: "waiting for the first hand", unread: "the camera could not read a tile",
       journal: "the journal is behind the table",
       roundHand: (w, n) => `${w} ${n}`, honba: n => `${n} honba`, riichi: "riichi", dora: "dora",
+      indicator: "indicator", wild: "wild", bao: "bao", baoHidden: "bao face down", baoReplaced: "bao replaced",
       standings: "Final standings", place: "place", points: "points", result: "result",
     },
   };

@@ -52,8 +52,25 @@
     return lines;
   }
 
+  /** What the wall shows (wild rulesets): the indicator turned up and the wildcards it makes, or Harbin's 宝 lying
+   *  face down and the 宝 replaced before it (换宝). */
+  function wall(s) {
+    const table = s.table || {}, lines = [];
+    if (table.wildcard_indicator) {
+      lines.push(`<div class="wild"><span>${MJ.word("indicator")}</span>${MJ.tile(table.wildcard_indicator)}` +
+        `<span>${MJ.word("wild")}</span>${MJ.tiles(table.wildcards || "").map(c => MJ.tile(c)).join("")}</div>`);
+    }
+    if (table.bao_hidden) {
+      const replaced = MJ.tiles(table.bao_replaced || "");
+      lines.push(`<div class="bao"><span class="back">${MJ.word("baoHidden")}</span>` + (replaced.length ?
+        `<span>${MJ.word("baoReplaced")}</span>${replaced.map(c => MJ.tile(c)).join("")}` : "") + "</div>");
+    }
+    return lines;
+  }
+
   function info(s) {
     const lines = s.board ? board(s) : [`<div>${MJ.word("round")(MJ.wind(s.round_wind))} ${MJ.word("hand")(s.hand + 1)}</div>`];
+    lines.push(...wall(s));
     if (s.wall_remaining != null) lines.push(`<div class="left">${MJ.word("left")(s.wall_remaining)}</div>`);
     if (s.dice && s.dice.length) lines.push(`<div class="dice">${s.dice.map(d => DICE[d - 1]).join("")}</div>`);
     const opened = s.wall_break;
