@@ -249,6 +249,8 @@ class Referee:
         """The abortive draw that ended the hand (``Ruleset.abortive_draw``, ``ActionKind.ABORT``)."""
         self.held: tuple[Phase, list[WinRecord], int | None, bool] | None = None
         """A win waiting for wall faces (phase ``faces``): the phase it came in, its winners, discarder, robbing."""
+        self.opening_shown: frozenset[int] = frozenset()
+        """Seats that showed their dealt hand for an opening win (起手胡, 独抬庄) at a table that sees only backs."""
         if full_information:
             opening = ruleset.opening_settlement([seat.concealed_tiles() for seat in self.seats], dealer)
             if opening is not None:
@@ -1086,6 +1088,8 @@ class Referee:
         standing (Sichuan 查叫) as a full one does."""
         if self.full_information:
             raise IllegalAction("every hand is known: there is nothing to show")
+        if self._in_opening():
+            return self._show_opening(action)
         if not self.wall.exhausted:
             raise IllegalAction(f"hands are shown once the live wall is empty only: it is {self._waiting_for()}")
         if action.seat in self.players_out or not self.seats[action.seat].unknown:
@@ -1094,6 +1098,28 @@ class Referee:
         shown = self._revealed(action)
         seat.known, seat.unknown = [shown.count(tile) for tile in range(NUM_TILE_IDS)], 0
         return ["hand shown"]
+
+    def _in_opening(self) -> bool:
+        """Before the first discard and claim of a hand whose ruleset pays on the dealt hands (``opening_win``:
+        Changsha 起手胡, Hubei 独抬庄)."""
+        return self.ruleset.pays_openings and self.discards_made == 0 and self.claims_made == 0
+
+    def _show_opening(self, action: Action) -> list[str]:
+        """A seat shows its dealt hand for an opening win (the players at a table that sees only backs show what
+        pays): its part of the opening settlement is paid as a full referee pays it at the deal, and its tiles are
+        known from then on. A hand that pays nothing is refused (a wrong claim)."""
+        if action.seat in self.opening_shown:
+            raise IllegalAction(f"seat {action.seat} has shown his dealt hand already")
+        shown = self._revealed(action)
+        payments = self.ruleset.opening_win(shown, action.seat, self.dealer)
+        if payments is None:
+            tiles = self.ruleset.format_tiles(sorted(shown))
+            raise IllegalAction(f"seat {action.seat}'s dealt hand {tiles} wins nothing at the opening")
+        seat = self.seats[action.seat]
+        seat.known, seat.unknown = [shown.count(tile) for tile in range(NUM_TILE_IDS)], 0
+        self.opening_shown |= {action.seat}
+        self.settlements.append(payments)
+        return ["dealt hand shown: an opening win paid"]
 
     def _settle_when_seen(self, records: list[WinRecord], discarder: int | None, *, robbing: bool) -> list[str]:
         """Settle the wins (of ``discarder``'s tile, or self-drawn) once the wall's faces they need are read: at a
@@ -1397,6 +1423,7 @@ class Referee:
         )
         declarations = (dict(self.ready), self.declaring, self.deposits, self.collected, set(self.missed_for_hand))
         table = (self.bonus_turned, self.bonus_pending, self.offer_marked, self.claimed, self.abortive, self.held)
+        table += (self.opening_shown,)
         return (
             seats,
             fields,
@@ -1415,7 +1442,8 @@ class Referee:
         seats, fields, flags, wall_state, history, wins, result, penalties, progress, declarations, table = snapshot
         self.void_suits, self.players_out, self.win_events, self.settlements, self.kongs, self.missed_wins = progress
         self.ready, self.declaring, self.deposits, self.collected, self.missed_for_hand = declarations
-        self.bonus_turned, self.bonus_pending, self.offer_marked, self.claimed, self.abortive, self.held = table
+        self.bonus_turned, self.bonus_pending, self.offer_marked, self.claimed, self.abortive, self.held = table[:6]
+        self.opening_shown = table[6]
         for seat, saved in zip(self.seats, seats, strict=True):
             seat.known, seat.unknown, seat.melds, seat.discards, seat.flowers, seat.played = saved[:6]
             seat.marked, seat.marked_shown, seat.marked_river = saved[6:]

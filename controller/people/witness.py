@@ -895,6 +895,6 @@ def people_can_play(ruleset: Ruleset) -> str | None:
         reasons.append("its horses (买马) are tiles kept face down out of the wall, which the camera never reads")
     if ruleset.bird_count:
         reasons.append("its birds (扎鸟) are read from the wall's faces, which the camera never sees")
-    if type(ruleset).opening_settlement is not Ruleset.opening_settlement:
+    if ruleset.pays_openings:
         reasons.append("it pays on the dealt hands at once (起手胡, 独抬庄), which the camera never sees")
     return "; ".join(reasons) or None

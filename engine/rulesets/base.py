@@ -287,9 +287,22 @@ class Ruleset(ContractQueries, ABC):
         return None
 
     def opening_settlement(self, hands: Sequence[Sequence[Tile]], dealer: int) -> Payments | None:
-        """Payments for wins shown on the dealt hands before the first discard (Changsha 起手胡); ``hands`` are
-        the four dealt hands by seat. ``None``: no such wins (the default)."""
+        """Payments for wins shown on the dealt hands before the first discard (Changsha 起手胡, Hubei 独抬庄);
+        ``hands`` are the four dealt hands by seat: each hand's own ``opening_win`` added up. ``None``: no such
+        wins."""
+        paid = [self.opening_win(tiles, seat, dealer) for seat, tiles in enumerate(hands)]
+        wins = [payments for payments in paid if payments is not None]
+        return combine(no_payments(), *wins) if wins else None
+
+    def opening_win(self, tiles: Sequence[Tile], seat: int, dealer: int) -> Payments | None:
+        """What ``seat``'s dealt hand ``tiles`` wins at the opening, shown before the first discard (a table that
+        sees only backs is shown it: ``Referee``'s opening ``show``); ``None``: nothing (the default)."""
         return None
+
+    @property
+    def pays_openings(self) -> bool:
+        """Whether dealt hands may win at the opening (``opening_win``)."""
+        return type(self).opening_win is not Ruleset.opening_win
 
     @property
     def must_win_last_tiles(self) -> int:

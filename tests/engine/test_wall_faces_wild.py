@@ -26,6 +26,20 @@ def show_faces(full: Referee, seen: Referee) -> int:
     return len(wanted)
 
 
+def opening_winners(full: Referee) -> list[int]:
+    """The seats whose dealt hand wins at the opening (起手胡, 独抬庄)."""
+    hands = [seat.concealed_tiles() for seat in full.seats]
+    return [seat for seat, tiles in enumerate(hands) if full.ruleset.opening_win(tiles, seat, full.dealer)]
+
+
+def show_openings(full: Referee, seen: Referee) -> None:
+    """Each seat whose dealt hand pays at the opening lays it down before play (and takes it back)."""
+    for seat in opening_winners(full):
+        hand = tuple(sorted(full.seats[seat].concealed_tiles()))
+        verdict = seen.apply(Action(K.SHOW, seat, revealed=hand))
+        assert verdict.ok, verdict.reason
+
+
 def followed(rules: str, seed: int) -> tuple[Referee, Referee, int]:
     """A bots' hand and the observing referee fed its moves (a win shows the winner's hand), the faces each time
     it waits for them; and how many faces it read."""
@@ -33,6 +47,7 @@ def followed(rules: str, seed: int) -> tuple[Referee, Referee, int]:
     full = Referee.deal(ruleset, seed, seed % 4)
     seen = Referee.observe(ruleset, full.dealer, full.dice, full.dice2)  # type: ignore[arg-type]
     read = show_faces(full, seen)
+    show_openings(full, seen)
     bots = bots_for(ruleset, seed)
     while full.phase is not Phase.OVER:
         for action in _next_actions(full, bots):
@@ -46,10 +61,14 @@ def followed(rules: str, seed: int) -> tuple[Referee, Referee, int]:
     return full, seen, read
 
 
-@pytest.mark.parametrize("rules", ["hubei-laizi", "wuhan", "tuidaohu", "changsha"])
+OPENINGS = {"hubei-laizi": 49, "wuhan": 49, "tuidaohu": 0, "changsha": 20}
+"""A seed whose deal pays at the opening (独抬庄, 起手胡), found by search (tuidaohu has none)."""
+
+
+@pytest.mark.parametrize("rules", sorted(OPENINGS))
 def test_an_observing_referee_given_the_faces_turned_up_ends_each_hand_as_the_full_one(rules):
     faces = 0
-    for seed in range(6):
+    for seed in {*range(6), OPENINGS[rules]}:
         full, seen, read = followed(rules, seed)
         assert seen.result is not None and full.result is not None
         assert seen.result.to_dict() == full.result.to_dict()
@@ -78,3 +97,18 @@ def test_a_changsha_win_waits_for_its_birds_then_pays_with_them():
             assert seen.wins[0].context.extra["birds"] == full.wins[0].context.extra["birds"]
             return
     raise AssertionError("no changsha hand of 40 was won with birds")
+
+
+def test_a_dealt_hand_shown_at_the_opening_is_paid_and_one_that_pays_nothing_is_refused():
+    full = Referee.deal(get_ruleset("changsha"), OPENINGS["changsha"], OPENINGS["changsha"] % 4)
+    winners = opening_winners(full)
+    assert winners and len(winners) < 4
+    seen = Referee.observe(full.ruleset, full.dealer, full.dice)  # type: ignore[arg-type]
+    loser = next(seat for seat in range(4) if seat not in winners)
+    refused = seen.apply(Action(K.SHOW, loser, revealed=tuple(sorted(full.seats[loser].concealed_tiles()))))
+    assert not refused.ok and "wins nothing at the opening" in refused.reason
+    show_openings(full, seen)
+    paid = [sum(payments[seat] for payments in seen.settlements) for seat in range(4)]
+    assert paid == [sum(payments[seat] for payments in full.settlements) for seat in range(4)] and any(paid)
+    again = seen.apply(Action(K.SHOW, winners[0], revealed=tuple(sorted(full.seats[winners[0]].concealed_tiles()))))
+    assert not again.ok and "shown his dealt hand already" in again.reason

@@ -31,7 +31,7 @@ from engine.rulesets.contract import read_seat, read_tile, require
 from engine.rulesets.queries import nobody_pays_dealer_stays, per_seat
 from engine.rulesets.suited108 import TILE_SET, Suited108Ruleset, hand_counts, readings, robbed_kong_type
 from engine.rulesets.verdicts import rejected, won
-from engine.settlement import Amount, Payments, collect, combine, no_payments
+from engine.settlement import Amount, Payments, collect, no_payments
 from engine.tiles import Tile, rank_of, to_counts
 
 SMALL_POINTS = {True: 2, False: 1}
@@ -131,9 +131,10 @@ class ChangshaRuleset(Suited108Ruleset):
         payments = collect(seat, {other: each for other in range(4) if other != seat}) if kinds else no_payments()
         return kinds, payments
 
-    def opening_settlement(self, hands_dealt: Sequence[Sequence[Tile]], dealer: int) -> Payments:
-        """Every player's opening wins, shown before the dealer's first discard."""
-        return combine(*(self.opening_payments(tiles, seat)[1] for seat, tiles in enumerate(hands_dealt)))
+    def opening_win(self, tiles: Sequence[Tile], seat: int, dealer: int) -> Payments | None:
+        """A player's opening wins (CS-6), shown before the dealer's first discard."""
+        kinds, payments = self.opening_payments(tiles, seat)
+        return payments if kinds else None
 
     # --- settle queries ---------------------------------------------------------------------------------
 

@@ -43,7 +43,7 @@ from engine.rulesets.wildcommon import (
     wild_quick_win,
     wildcard_faces,
 )
-from engine.settlement import Payments, collect, combine, no_payments
+from engine.settlement import Payments, collect
 from engine.tiles import NUM_KINDS, Tile, parse_tiles
 
 if TYPE_CHECKING:
@@ -269,13 +269,12 @@ class HubeiRuleset(Ruleset):
             return collect(dealer, {s: amount for s in range(4) if s != dealer})
         return collect(holder, {dealer: amount})
 
-    def opening_settlement(self, hands: Sequence[Sequence[Tile]], dealer: int) -> Payments | None:
-        """独抬庄 at the table: every dealt hand holding four identical tiles is paid at once (the text's other
-        case, four completed by a draw in the first go-around, is left to ``mjtable settle``)."""
-        holders = [seat for seat, tiles in enumerate(hands) if any(tiles.count(tile) == 4 for tile in set(tiles))]
-        if not holders:
+    def opening_win(self, tiles: Sequence[Tile], seat: int, dealer: int) -> Payments | None:
+        """独抬庄 at the table: a dealt hand holding four identical tiles is paid at once (the text's other case,
+        four completed by a draw in the first go-around, is left to ``mjtable settle``)."""
+        if not any(tiles.count(tile) == 4 for tile in set(tiles)):
             return None
-        return combine(no_payments(), *(self.du_tai_zhuang(dealer, holder) for holder in holders))
+        return self.du_tai_zhuang(dealer, seat)
 
     def answer_drawn_settlement(self, request: SettleRequest) -> dict[str, Any]:
         """黄牌 (HB-18): nobody pays; the dealer deals again (HB-17)."""
