@@ -37,7 +37,16 @@ from engine.procedure.wall import WallState
 from engine.tiles import Tile, format_tiles, tile_code
 from vision.calibrate import Calibration
 from vision.classify import load_model
-from vision.geometry import DEFAULT_LAYOUT, TILE_W_MM, WALL_STACKS, apply, seat_angle, seat_to_table, wall_spot
+from vision.geometry import (
+    DEFAULT_LAYOUT,
+    TILE_W_MM,
+    WALL_STACKS,
+    Layout,
+    apply,
+    seat_angle,
+    seat_to_table,
+    wall_spot,
+)
 from vision.recognize import Recognizer
 from vision.render import Hand, Look, Placed, Scene, default_camera
 from vision.simtable import laid_beside, spot
@@ -106,7 +115,7 @@ def discard_place(
     return placed.x, placed.y, placed.angle
 
 
-def wall_spots(state: WallState) -> dict[int, tuple[int, float, float]]:
+def wall_spots(state: WallState, layout: Layout = DEFAULT_LAYOUT) -> dict[int, tuple[int, float, float]]:
     """The spots where the faces of the wall's last ``WALL_STACKS`` stacks are laid to be read, by wall place
     (head-order index): the seat whose wall holds the stack and (u, v) in its frame (``vision.geometry.wall_spot``;
     a seat's wall zone shows the stacks of the dead wall that stand on his side)."""
@@ -114,7 +123,7 @@ def wall_spots(state: WallState) -> dict[int, tuple[int, float, float]]:
     for number in range(1, WALL_STACKS + 1):
         for under, place in enumerate(state.stack_from_tail(number)[:2]):
             seat = state.positions[place].wall_of_seat
-            spots[place] = (seat, *wall_spot(DEFAULT_LAYOUT, number, bool(under)))
+            spots[place] = (seat, *wall_spot(layout, number, bool(under)))
     return spots
 
 

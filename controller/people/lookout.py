@@ -35,7 +35,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from controller.people.camera import wall_spots
 from controller.people.sights import Choice, Sight, SightKind
+from engine.procedure.wall import WallState
 from engine.tiles import Tile
 from vision.calibrate import Calibration
 from vision.capture import Frame
@@ -92,6 +94,8 @@ class Lookout:
         skip_unchanged: bool = True,
     ) -> None:
         self.recognizer = (SkippingRecognizer if skip_unchanged else Recognizer)(calibration, model, ZONES)
+        self.layout = calibration.layout
+        """The calibrated table's zones (its wall zones hold the spots ``expect_wall`` is given)."""
         self.stable, self.gone, self.patience = stable, gone, patience
         self.tolerance = Tracker().tolerance
         self.unread: list[Unread] = []
@@ -123,9 +127,13 @@ class Lookout:
         self._reported = {}
         self._wall_seen, self._wall_told = {}, {}
 
-    def expect_wall(self, spots: dict[int, tuple[int, float, float]]) -> None:
+    def expect_wall(self, state: WallState) -> None:
         """The hand's wall: its places whose faces may be turned up, each with the seat whose wall zone shows it and
-        the spot (u, v mm) there (``controller.people.camera.wall_spots``)."""
+        the spot (u, v mm) there (``controller.people.camera.wall_spots`` in the calibrated layout)."""
+        self.expect_spots(wall_spots(state, self.layout))
+
+    def expect_spots(self, spots: dict[int, tuple[int, float, float]]) -> None:
+        """``expect_wall`` with the spots given: wall place → seat, u, v."""
         self._spots = dict(spots)
 
     def prime(self, rivers: Sequence[Sequence[Tile]], rows: Sequence[Sequence[Tile]] = ()) -> None:

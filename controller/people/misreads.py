@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -120,6 +120,9 @@ class FaultyEye:
         self._rng = random.Random(f"{self.seed}/{self.hand}")
         self.hand += 1
 
+    def expect_wall(self, state: Any) -> None:
+        """The eye reads the wall's faces from the table's sights: it needs no spots."""
+
     def look(self, frame: Any) -> list[Sight]:
         sights = self.table.shown[self.seen :]
         self.seen = len(self.table.shown)
@@ -144,4 +147,5 @@ class FaultyEye:
 
 
 def _sight(sight: Sight, choices: list[Ranked]) -> Sight:
-    return Sight(sight.kind, sight.seat, tuple(ranked[0][0] for ranked in choices), tuple(choices))
+    """``sight`` as read (its place in the wall, a discard lying sideways kept)."""
+    return replace(sight, tiles=tuple(ranked[0][0] for ranked in choices), choices=tuple(choices))

@@ -54,6 +54,7 @@ from controller.service.inputs import Button, Press, SimHands
 from controller.service.players import next_action
 from engine.referee import Phase, Referee
 from engine.rulesets.base import Ruleset
+from engine.settlement import Amount
 from vision.capture import Frame
 from vision.geometry import DEFAULT_LAYOUT
 from vision.render import Camera, Hand, Look, Placed, Scene
@@ -76,6 +77,11 @@ class HandDeal:
     dice: tuple[int, int]
     round_wind: int
     consecutive_dealer: int
+    honba: int = 0
+    pot: Amount = 0
+    scores: tuple[Amount, ...] | None = None
+    """The match facts the hand starts with (riichi's 本場, sticks on the table, points: a ready declaration needs
+    its stake), as the service's referee has them."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -84,6 +90,9 @@ class HandDeal:
             "dice": list(self.dice),
             "round_wind": self.round_wind,
             "consecutive_dealer": self.consecutive_dealer,
+            "honba": self.honba,
+            "pot": self.pot,
+            "scores": None if self.scores is None else list(self.scores),
         }
 
 
@@ -137,16 +146,27 @@ class PeopleTable:
     # -- the hand --------------------------------------------------------------------------------------------
 
     def deal(
-        self, hand_seed: int, dealer: int, dice: tuple[int, int], round_wind: int, consecutive_dealer: int
+        self,
+        hand_seed: int,
+        dealer: int,
+        dice: tuple[int, int],
+        round_wind: int,
+        consecutive_dealer: int,
+        *,
+        honba: int = 0,
+        pot: Amount = 0,
+        scores: tuple[Amount, ...] | None = None,
     ) -> None:
-        """A new hand: zones swept, rows cleared, the bots' referee dealt. The same hand as ``state_file`` holds
-        resumes it instead: the moves played replayed, the scene rebuilt, the last step's presses pressed again."""
-        deal = HandDeal(hand_seed, dealer, (int(dice[0]), int(dice[1])), round_wind, consecutive_dealer)
+        """A new hand: zones swept, rows cleared, the bots' referee dealt (with the match facts ``honba``, ``pot``,
+        ``scores``). The same hand as ``state_file`` holds resumes it instead: the moves played replayed, the scene
+        rebuilt, the last step's presses pressed again."""
+        dice = (int(dice[0]), int(dice[1]))
+        facts = {"honba": honba, "pot": pot, "scores": None if scores is None else tuple(scores)}
+        deal = HandDeal(hand_seed, dealer, dice, round_wind, consecutive_dealer, **facts)  # type: ignore[arg-type]
         saved = self._saved()
         self.deal_args = deal
-        self.referee = Referee.deal(
-            self.ruleset, hand_seed, dealer, deal.dice, round_wind=round_wind, consecutive_dealer=consecutive_dealer
-        )
+        winds = {"round_wind": round_wind, "consecutive_dealer": consecutive_dealer}
+        self.referee = Referee.deal(self.ruleset, hand_seed, dealer, deal.dice, **winds, **facts)  # type: ignore[arg-type]
         self.model = TableModel()
         self.played = 0
         self.shown = []
@@ -325,6 +345,9 @@ class PeopleTable:
                 (int(state["dice"][0]), int(state["dice"][1])),
                 int(state["round_wind"]),
                 int(state["consecutive_dealer"]),
+                int(state.get("honba", 0)),
+                state.get("pot", 0),
+                None if state.get("scores") is None else tuple(state["scores"]),
             )
             played = int(state["played"])
             presses = [Press(Button(press["button"]), int(press["seat"])) for press in state["presses"]]

@@ -159,13 +159,12 @@ def watch_hand(service: HandLoop, side: TableSide, hand: HandState, walls: NextW
     record = hand.record
     if side.people is not None:
         assert hand.dice is not None
-        side.people.deal(record.seed, record.dealer, hand.dice, record.round_wind, record.consecutive_dealer)
-    from controller.people.camera import wall_spots  # vision is loaded with the camera only
-
+        facts = {"honba": record.honba, "pot": record.pot, "scores": record.scores}
+        side.people.deal(record.seed, record.dealer, hand.dice, record.round_wind, record.consecutive_dealer, **facts)
     lookout = camera.lookout
     # after a restart: what lies in the discard zones and the rows, which the camera must not report again
     lookout.prime([seat.discards + seat.flowers for seat in referee.seats], witness.rows)
-    lookout.expect_wall(wall_spots(referee.wall.state))
+    lookout.expect_wall(referee.wall.state)
     window = service.config.service.claim_window_s
     last: float | None = None
     for frame in camera.frames:

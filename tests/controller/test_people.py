@@ -250,3 +250,18 @@ def test_misread_tiles_are_healed_and_the_hands_end_as_the_bots_hands(tmp_path, 
 def test_misread_tiles_are_healed_over_a_hundred_hands(tmp_path, confusion, share, target):
     outcome = _healed(tmp_path, confusion, share, 100)
     assert outcome.share >= target, outcome.differing
+
+
+@pytest.mark.slow
+def test_a_riichi_match_at_the_people_table_keeps_its_honba_sticks_and_points_and_heals_misread_faces(
+    tmp_path, confusion
+):
+    """The people's bots are dealt with the match's facts (honba, sticks, points) as the service's referee is: a
+    hand after a dealer's win pays its 本場 alike. With 1% of the tiles misread (the dora faces too), the hands end
+    as the bots' (hand 1 of seed 1 is a dealer repeat)."""
+    from tests.controller.healing import play
+
+    perfect = play(tmp_path / "perfect", 0.0, 8, 1, None, rules="riichi")
+    assert perfect.same == perfect.hands == 8, perfect.differing
+    faulty = play(tmp_path / "faulty", 0.01, 8, 1, confusion, rules="riichi")
+    assert faulty.misread > 0 and faulty.same == faulty.hands == 8, faulty.differing

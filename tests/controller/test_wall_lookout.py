@@ -76,7 +76,7 @@ def wall_view(seat: int, u: float, v: float, *ranked: tuple[int, float]) -> Zone
 def looked(calibration, frames: list[list[ZoneView]], spots) -> list[Sight]:
     lookout = Lookout(calibration, load_model(), stable=3)
     lookout.recognizer = Scripted(frames)  # type: ignore[assignment]
-    lookout.expect_wall(spots)
+    lookout.expect_spots(spots)
     image = np.zeros((CAMERA.height, CAMERA.width, 3), np.uint8)
     return [sight for index in range(len(frames)) for sight in lookout.look(Frame(image, index, index / 10))]
 
