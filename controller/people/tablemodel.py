@@ -34,13 +34,14 @@ The procedure (``Sight`` kinds from ``controller.people.sights``, presses from `
 - DECLARE_VOID (Sichuan 定缺): short presses of the seat button, one for 万 (m), two for 筒 (p), three for 条 (s);
   no tile is shown (a player holding none of the suit still declares it). A quiet window closes the declarations.
 - A winner who leaves a continuing hand (血战到底) keeps his hand laid down.
-- The wall's faces the referee reads (``Referee.faces_up``): an indicator turned up stays where it lies in the
-  wall, face up, and is read there, ``Sight(wall, seat whose wall holds it, (face,), place=head-order index)``: the
-  first bonus indicator (riichi's dora) at the deal, a kong's when the referee turns it (a concealed kong's at once,
-  an exposed or added one's with its maker's discard). At a win of a seat that declared ready (riichi's ura dora)
-  the winner, after laying his hand down, turns up the tiles under the indicators: each is laid face up on the
-  table just inside the wall, in front of its stack (this project's procedure: a real dead wall's lower tile cannot
-  be read in place), and read there as a wall sight of its place.
+- The wall's faces the referee reads (``Referee.faces_up``): each face turned up is laid face up at its stack's spot
+  in the wall zone of the seat whose wall holds it (``vision.geometry.Layout.wall``: a strip beyond that seat's
+  hand zone, a calibrated zone rather than the wall itself, whose tiles the camera cannot read in place; the spots
+  are ``controller.people.camera.wall_spots``, from the dice and the break), and read there:
+  ``Sight(wall, seat whose wall holds it, (face,), place=head-order index)``. The first bonus indicator (riichi's
+  dora) at the deal, a kong's when the referee turns it (a concealed kong's at once, an exposed or added one's with
+  its maker's discard). At a win of a seat that declared ready (riichi's ura dora) the winner, after laying his hand
+  down, turns up the tiles under the indicators and lays each at its own spot, beside its indicator's.
 - A drawn hand: every player still in lays his hand down (sorted, at the left of his row), so that the hands left
   standing are settled (Sichuan 查叫); the witness takes them while the last discard's window is still open.
 """
