@@ -1088,7 +1088,7 @@ class Referee:
         standing (Sichuan 查叫) as a full one does."""
         if self.full_information:
             raise IllegalAction("every hand is known: there is nothing to show")
-        if self._in_opening():
+        if self.in_opening():
             return self._show_opening(action)
         if not self.wall.exhausted:
             raise IllegalAction(f"hands are shown once the live wall is empty only: it is {self._waiting_for()}")
@@ -1099,7 +1099,7 @@ class Referee:
         seat.known, seat.unknown = [shown.count(tile) for tile in range(NUM_TILE_IDS)], 0
         return ["hand shown"]
 
-    def _in_opening(self) -> bool:
+    def in_opening(self) -> bool:
         """Before the first discard and claim of a hand whose ruleset pays on the dealt hands (``opening_win``:
         Changsha 起手胡, Hubei 独抬庄)."""
         return self.ruleset.pays_openings and self.discards_made == 0 and self.claims_made == 0

@@ -31,6 +31,11 @@ The procedure (``Sight`` kinds from ``controller.people.sights``, presses from `
   flower there as set aside. Flowers stay out of the row so that a winner's row (his hand and melds, up to 16 tiles
   with two kongs) fits the hand zone, where 17 tiles touch and cannot be read. Flowers set aside at the deal are
   put there before play (``show_deal``).
+- An opening win (Changsha 起手胡, Hubei 独抬庄): before the first discard, its player lays his dealt hand face up
+  (sorted, at the left of his row) and takes it up again: ``Sight(row, seat, hand + old row)`` then the old row;
+  the referee pays it on the hand shown. A player whose dealt hand wins nothing lays nothing down.
+- ABORT (riichi's 九種九牌): in his first turn, the player lays his whole hand face up at the left of his row, without
+  a press, ``Sight(row, seat, sorted hand + old row)``; the referee judges the nine kinds on it.
 - DECLARE_VOID (Sichuan 定缺): short presses of the seat button, one for 万 (m), two for 筒 (p), three for 条 (s);
   no tile is shown (a player holding none of the suit still declares it). A quiet window closes the declarations.
 - A winner who leaves a continuing hand (血战到底) keeps his hand laid down.
@@ -81,14 +86,25 @@ class TableModel:
         return [[tile for group in groups for tile in group] for groups in self._groups]
 
     def show_deal(self, referee: Referee) -> list[Happening]:
-        """The flowers set aside (and replaced) at the deal, put into their seats' discard zones before play, and the
-        wall's faces turned up at the deal (an indicator)."""
+        """The flowers set aside (and replaced) at the deal, put into their seats' discard zones before play, the
+        wall's faces turned up at the deal (an indicator), and each dealt hand that wins at the opening (起手胡,
+        独抬庄) laid down and taken up again."""
         flowers: list[Happening] = [
             Sight(SightKind.DISCARD, seat, (flower,))
             for seat, state in enumerate(referee.seats)
             for flower in state.flowers
         ]
-        return flowers + self._turned(referee, ())
+        return flowers + self._turned(referee, ()) + self._openings(referee)
+
+    def _openings(self, referee: Referee) -> list[Happening]:
+        ruleset, shown = referee.ruleset, []
+        for seat, state in enumerate(referee.seats):
+            hand = tuple(sorted(state.concealed_tiles()))
+            if ruleset.pays_openings and ruleset.opening_win(hand, seat, referee.dealer) is not None:
+                shown.append(self._lay(seat, hand))
+                del self._groups[seat][0]
+                shown.append(self._row(seat))
+        return shown
 
     def play(self, referee: Referee, action: Action) -> tuple[Verdict, list[Happening]]:
         """Apply ``action`` to the full-information ``referee`` and return its verdict and what the table showed."""
@@ -123,6 +139,8 @@ class TableModel:
         if kind is ActionKind.DISCARD:
             assert tile is not None
             return [Sight(SightKind.DISCARD, seat, (tile,))]
+        if kind is ActionKind.ABORT:
+            return [self._lay(seat, tuple(sorted(referee.seats[seat].concealed_tiles())))]
         if kind is ActionKind.READY:
             assert tile is not None
             return [Press(Button.HU, seat), Sight(SightKind.DISCARD, seat, (tile,), sideways=True)]

@@ -93,6 +93,9 @@ hand sorted, ``controller.people.tablemodel``): the tiles from its left neighbou
 ``ORDER_SPAN`` from either. To it adds how much surer the camera was of its reading than of any tile beyond its
 choices (the probability left over): the tile out of order is the unsure one, not its surely read neighbour."""
 ORDER_SPAN = 2
+WHOLE_HAND = 13
+"""Tiles laid at once without a press that can only be a whole concealed hand shown (an opening win, 九種九牌; a kong
+lays four): the referee judges it on them."""
 
 
 @dataclass(frozen=True)
@@ -640,10 +643,17 @@ class Witness:
         return [*rulings, self._apply(action)]
 
     def _own_move(self, seat: int, laid: list[Tile]) -> list[Ruling]:
-        """A concealed kong, or the fourth tile beside an exposed pung."""
+        """A concealed kong, the fourth tile beside an exposed pung, or a whole hand laid down without a press: the
+        dealt hand shown for an opening win (起手胡, 独抬庄) before the first discard, or in one's first turn an
+        abortive draw declared (riichi's 九種九牌); the referee judges either on the hand shown."""
         referee, rulings = self.referee, []
         rest = sorted(laid)
         pungs = [meld.tile for meld in referee.seats[seat].melds if meld.tiles == (meld.tile,) * 3]
+        if len(rest) >= WHOLE_HAND and referee.in_opening():
+            return [self._apply(Action(ActionKind.SHOW, seat, revealed=tuple(rest)))]
+        if len(rest) >= WHOLE_HAND and self._may_abort(seat):
+            rulings += self._bring_to_turn(seat)
+            return [*rulings, self._apply(Action(ActionKind.ABORT, seat, revealed=tuple(rest)))]
         if rest == [rest[0]] * 4:
             kind = ActionKind.CONCEALED_KONG
         elif len(rest) == 1 and rest[0] in pungs:
@@ -655,6 +665,13 @@ class Witness:
             return [*rulings, _refusal(f"seat {seat} showed {format_tiles(rest)}: {why}", True)]
         rulings += self._bring_to_turn(seat)
         return [*rulings, self._apply(Action(kind, seat, rest[0]))]
+
+    def _may_abort(self, seat: int) -> bool:
+        """Whether a whole hand laid by ``seat`` can be an abortive draw declared: the ruleset has one, it is his
+        turn next, and he has not discarded yet (九種九牌 is his first draw's)."""
+        referee = self.referee
+        declared = type(referee.ruleset).abort_declaration is not Ruleset.abort_declaration
+        return declared and seat == self._next_to_move() and not referee.seats[seat].played
 
     # --- presses -----------------------------------------------------------------------------------------
 

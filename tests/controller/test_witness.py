@@ -637,3 +637,29 @@ def test_a_sight_keeps_its_ranked_readings_in_the_journal_and_an_old_sight_reads
 def test_a_journaled_sight_with_bad_choices_is_named(choices, error):
     with pytest.raises(ValueError, match=re.escape(error)):
         Sight.from_dict({"sight": "discard", "seat": 2, "tiles": "6m", "choices": choices})
+
+
+# --- the wall's faces of the wild rulesets, opening wins, 九種九牌 (issues 25 and 26) ------------------------------
+
+WALL_FACES = [("hubei-laizi", 49), ("wuhan", 49), ("tuidaohu", 0), ("changsha", 20), ("riichi", 41)]
+"""A seed each whose hand needs what a camera table shows only there: an opening win (独抬庄 seed 49, 起手胡 seed 20),
+九種九牌 (riichi seed 41); and every hand its indicator, birds or horses."""
+
+
+@pytest.mark.parametrize(("rules", "special"), WALL_FACES)
+def test_the_witness_referees_the_wall_rulesets_to_the_same_end(rules, special):
+    """The indicator read before play, birds and horses read at the win, a dealt hand laid down at the opening and
+    taken up again, a first turn's whole hand laid down for 九種九牌."""
+    ruleset = get_ruleset(rules)
+    for seed in (special, 1, 2):
+        agree(*played_both_ways(ruleset, seed, seed % 2 == 1))
+    full, seen, _ = played_both_ways(ruleset, special, False)
+    opening = rules in ("hubei-laizi", "wuhan", "changsha")
+    assert (seen.opening_shown != frozenset()) == opening and full.result.abortive == seen.result.abortive  # type: ignore[union-attr]
+
+
+def test_a_whole_hand_laid_at_the_opening_that_wins_nothing_is_refused():
+    witness = Witness(Referee.observe(get_ruleset("changsha"), dealer=0, dice=(3, 4)))
+    [refused] = witness.seen(row(1, "123m456p789s123m4p"))  # every suit, a 2-5-8, no four or pair of pungs
+    assert refused.action is not None and refused.action.kind is K.SHOW and refused.conflict
+    assert "wins nothing at the opening" in refused.verdict.reason
