@@ -16,6 +16,7 @@ from operator import mul
 from pathlib import Path
 from typing import NamedTuple
 
+from engine import tiles as tile_ids
 from engine.analysis import suit_tables, table_cache
 from engine.notation import Hand, Meld
 from engine.rulesets.mcr.chows import CHOW_SHAPES, prime_chow_shapes, terminal_chows_fan
@@ -289,8 +290,10 @@ _SOURCES = (
     *sorted(str(path) for path in Path(__file__).parent.glob("*.py")),
     suit_tables.__file__,
     table_cache.__file__,
+    tile_ids.__file__,
 )
-"""The modules whose code decides the primed tables (the cache's version)."""
+"""The modules whose code decides the primed tables (the cache's version): this package's, the suit tables', the
+cache's own and the tile ids' (``codes`` maps them)."""
 
 
 def _primed() -> tuple[dict, ...]:
