@@ -186,7 +186,7 @@ def watch_hand(service: HandLoop, side: TableSide, hand: HandState, walls: NextW
         for unread in lookout.unread:
             line = {"camera": "unread", "hand": record.number, "seat": unread.seat, "sight": unread.kind.value}
             service.emit(line | {"hint": UNREAD_HINT})
-        if witness.waiting is not None and frame.time - last >= window:
+        if witness.quiet_settles and frame.time - last >= window:
             log.info("hand %d: %.1f s quiet: settling %s", record.number, frame.time - last, witness.waiting)
             service.record(hand, Event.sight(Sight(SightKind.QUIET), service.clock()))
             last = frame.time

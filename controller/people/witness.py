@@ -218,7 +218,8 @@ class Witness:
 
     @property
     def waiting(self) -> str | None:
-        """What a quiet window would settle now; None when a quiet changes nothing."""
+        """What the table waits for (the display shows it): what a quiet window would settle now, or the wall's
+        faces a win waits for (which only their sights settle: ``quiet_settles``); None when nothing is awaited."""
         referee = self.referee
         if referee.phase is Phase.OVER:
             return None
@@ -233,6 +234,11 @@ class Witness:
         if referee.phase in _OFFER:
             return f"claims on seat {referee.offer_seat}'s {tile_code(referee.offer)}"  # type: ignore[arg-type]
         return None
+
+    @property
+    def quiet_settles(self) -> bool:
+        """Whether a quiet window would settle what ``waiting`` names (the wall's faces come only from the camera)."""
+        return self.waiting is not None and self.referee.phase is not Phase.FACES
 
     # --- inputs ------------------------------------------------------------------------------------------
 

@@ -43,6 +43,8 @@ def test_a_ready_declaration_is_a_held_press_and_a_sideways_discard_and_the_win_
     assert len(walls) == 2 * full.bonus_turned, "the indicators and, at the ready win, the tiles under them"
     witness, rulings = witnessed(RIICHI, full, happenings[:-1])
     assert witness.referee.phase is Phase.FACES and "wall's faces" in (witness.waiting or "")
+    assert not witness.quiet_settles, "a quiet window settles no face: only the camera's sights do"
+    assert witness.seen(Sight(SightKind.QUIET)) == [] and witness.referee.phase is Phase.FACES
     witness.seen(happenings[-1])
     agree(full, witness.referee, rulings)
     assert any(ruling.action and ruling.action.kind is ActionKind.READY for ruling in rulings)
