@@ -47,15 +47,17 @@ def test_doctor_names_what_is_wrong(tmp_path):
     assert code == 1 and len(answers) == 1 and "nope" in answers[0]["detail"]
 
 
-def test_riichi_and_shiwan_are_played_by_bots_and_refused_to_people_with_what_the_camera_cannot_read(tmp_path):
-    """The table service plays riichi and 十万 with bots; people play by the camera, which reads neither riichi's
-    dora indicators and sideways discards nor 十万's tens yet: the configuration says so by name."""
+def test_red_fives_and_shiwan_are_played_by_bots_and_refused_to_people_with_what_the_camera_cannot_read(tmp_path):
+    """The table service plays riichi with red fives and 十万 with bots; people play by the camera, whose table does
+    not map red fives nor 十万's tens to the referee's tiles yet: the configuration says so by name."""
     config = tmp_path / "mjtable.toml"
-    unread = {"riichi": ("dora", "dead wall", "立直", "sideways"), "shiwan": ("ranks 1-10",)}
+    unread = {"riichi": ("red fives",), "shiwan": ("ranks 1-10",)}
+    options = {"riichi": "{ red_fives = true }", "shiwan": "{}"}
     for rules, words in unread.items():
-        config.write_text(f'[service]\nrules = "{rules}"\nstate_dir = "{tmp_path}"\n[http]\nlisten = "off"\n')
+        service = f'[service]\nrules = "{rules}"\noptions = {options[rules]}\nstate_dir = "{tmp_path}"\n'
+        config.write_text(f'{service}[http]\nlisten = "off"\n')
         assert _doctor(config)[0] == 0
-        config.write_text(f'[service]\nrules = "{rules}"\nplayers = "people"\nstate_dir = "{tmp_path}"\n')
+        config.write_text(f'{service}players = "people"\n')
         code, answers = _doctor(config)
         assert code == 1 and len(answers) == 1
         detail = answers[0]["detail"]
