@@ -198,6 +198,9 @@ class _TruthLookout:
     def prime(self, rivers, rows=()) -> None:
         self.seen = 0  # a new deal: the table's ``shown`` starts afresh
 
+    def expect_wall(self, state) -> None:
+        """The wall's faces are among the table's sights: no spots to look at."""
+
     def look(self, frame) -> list:
         sights = self.table.shown[self.seen :]
         self.seen = len(self.table.shown)
