@@ -89,8 +89,18 @@ def wall_spot(layout: Layout, stack_from_tail: int, under: bool) -> tuple[float,
     ``WALL_STACKS``) is laid face up to be read: left to right from the tail's last stack, upper then lower."""
     if not 1 <= stack_from_tail <= WALL_STACKS:
         raise ValueError(f"wall spot: stack {stack_from_tail} from the tail: expected 1-{WALL_STACKS}")
+    return wall_slot(layout, 2 * (WALL_STACKS - stack_from_tail) + under)
+
+
+EXTRA_SLOTS = (2 * WALL_STACKS, -1)
+"""The wall zone's slots beside the dead wall's (its right end, then its left): where faces turned up elsewhere in
+the wall are laid (``controller.people.camera.wall_spots``: an indicator after the deal, the birds at a win)."""
+
+
+def wall_slot(layout: Layout, slot: int) -> tuple[float, float]:
+    """The centre (u, v mm) of the wall zone's ``slot``-th spot: the dead wall's 14 centred (0-13), ``EXTRA_SLOTS``
+    at either end."""
     rect = layout.wall
-    slot = 2 * (WALL_STACKS - stack_from_tail) + under
     middle = (rect.u0 + rect.u1) / 2
     return middle + (slot - (2 * WALL_STACKS - 1) / 2) * WALL_PITCH_MM, (rect.v0 + rect.v1) / 2
 

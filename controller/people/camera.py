@@ -27,7 +27,8 @@ import logging
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -39,12 +40,14 @@ from vision.calibrate import Calibration
 from vision.classify import load_model
 from vision.geometry import (
     DEFAULT_LAYOUT,
+    EXTRA_SLOTS,
     TILE_W_MM,
     WALL_STACKS,
     Layout,
     apply,
     seat_angle,
     seat_to_table,
+    wall_slot,
     wall_spot,
 )
 from vision.recognize import Recognizer
@@ -115,21 +118,35 @@ def discard_place(
     return placed.x, placed.y, placed.angle
 
 
-def wall_spots(state: WallState, layout: Layout = DEFAULT_LAYOUT) -> dict[int, tuple[int, float, float]]:
-    """The spots where the faces of the wall's last ``WALL_STACKS`` stacks are laid to be read, by wall place
-    (head-order index): the seat whose wall holds the stack and (u, v) in its frame (``vision.geometry.wall_spot``;
-    a seat's wall zone shows the stacks of the dead wall that stand on his side)."""
+def wall_spots(
+    state: WallState, layout: Layout = DEFAULT_LAYOUT, up: Sequence[int] = ()
+) -> dict[int, tuple[int, float, float]]:
+    """The spots where the wall's faces are laid to be read, by wall place (head-order index): the seat whose wall
+    holds it and (u, v) in its frame. The last ``WALL_STACKS`` stacks have theirs (``vision.geometry.wall_spot``; a
+    seat's wall zone shows the stacks of the dead wall that stand on his side); each other place of ``up`` (the
+    places turned up, in the order they were: ``Referee.faces_up``) takes the next of its seat's ``EXTRA_SLOTS``
+    (Hubei's indicator after the deal, Changsha's birds at a win)."""
     spots = {}
     for number in range(1, WALL_STACKS + 1):
         for under, place in enumerate(state.stack_from_tail(number)[:2]):
             seat = state.positions[place].wall_of_seat
             spots[place] = (seat, *wall_spot(layout, number, bool(under)))
+    taken: Counter[int] = Counter()
+    for place in up:
+        if place in spots:
+            continue
+        seat = state.positions[place].wall_of_seat
+        if taken[seat] == len(EXTRA_SLOTS):
+            raise ValueError(f"wall place {place}: seat {seat}'s wall zone has no spot left for it")
+        spots[place] = (seat, *wall_slot(layout, EXTRA_SLOTS[taken[seat]]))
+        taken[seat] += 1
     return spots
 
 
-def wall_placed(state: WallState, place: int, tile: Tile) -> Placed:
-    """``tile``, a face of the wall at ``place``, laid face up at its spot, upright for the seat of its wall."""
-    seat, u, v = wall_spots(state)[place]
+def wall_placed(state: WallState, place: int, tile: Tile, up: Sequence[int] = ()) -> Placed:
+    """``tile``, a face of the wall at ``place``, laid face up at its spot (``up``: as ``wall_spots``), upright for
+    the seat of its wall."""
+    seat, u, v = wall_spots(state, up=up)[place]
     return Placed(tile, *_on_table(seat, u, v), seat_angle(seat))
 
 

@@ -127,10 +127,11 @@ class Lookout:
         self._reported = {}
         self._wall_seen, self._wall_told = {}, {}
 
-    def expect_wall(self, state: WallState) -> None:
+    def expect_wall(self, state: WallState, up: Sequence[int] = ()) -> None:
         """The hand's wall: its places whose faces may be turned up, each with the seat whose wall zone shows it and
-        the spot (u, v mm) there (``controller.people.camera.wall_spots`` in the calibrated layout)."""
-        self.expect_spots(wall_spots(state, self.layout))
+        the spot (u, v mm) there (``controller.people.camera.wall_spots`` in the calibrated layout; ``up``: the places
+        turned up so far, in order, which give the faces turned up outside the dead wall their spots)."""
+        self.expect_spots(wall_spots(state, self.layout, up))
 
     def expect_spots(self, spots: dict[int, tuple[int, float, float]]) -> None:
         """``expect_wall`` with the spots given: wall place → seat, u, v."""

@@ -120,7 +120,7 @@ class FaultyEye:
         self._rng = random.Random(f"{self.seed}/{self.hand}")
         self.hand += 1
 
-    def expect_wall(self, state: Any) -> None:
+    def expect_wall(self, state: Any, up: Any = ()) -> None:
         """The eye reads the wall's faces from the table's sights: it needs no spots."""
 
     def look(self, frame: Any) -> list[Sight]:

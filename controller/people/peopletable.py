@@ -261,7 +261,8 @@ class PeopleTable:
                 self.shown.append(sight)
             elif sight.kind is SightKind.WALL:
                 assert self.referee is not None
-                self._walls[sight.place] = wall_placed(self.referee.wall.state, sight.place, sight.tiles[0])
+                up = [*self._walls, sight.place]  # in the order they were turned up (wall_spots)
+                self._walls[sight.place] = wall_placed(self.referee.wall.state, sight.place, sight.tiles[0], up)
                 self._pending.append(_Shot(self.scene(), self.still_frames))
                 self.shown.append(sight)
 

@@ -164,7 +164,8 @@ def watch_hand(service: HandLoop, side: TableSide, hand: HandState, walls: NextW
     lookout = camera.lookout
     # after a restart: what lies in the discard zones and the rows, which the camera must not report again
     lookout.prime([seat.discards + seat.flowers for seat in referee.seats], witness.rows)
-    lookout.expect_wall(referee.wall.state)
+    up = referee.faces_up()
+    lookout.expect_wall(referee.wall.state, up)
     window = service.config.service.claim_window_s
     last: float | None = None
     for frame in camera.frames:
@@ -194,6 +195,9 @@ def watch_hand(service: HandLoop, side: TableSide, hand: HandState, walls: NextW
             service.posted(hand, event)
         if referee.phase is Phase.OVER or service.stop.is_set():
             return
+        if referee.faces_up() != up:  # turned up beyond the dead wall (birds at a win): their spots
+            up = referee.faces_up()
+            lookout.expect_wall(referee.wall.state, up)
     raise ControllerError(
         f"hand {record.number}: the camera gave no more frames ({service.config.camera.source or 'simulated'}); "
         "the hand resumes from the journal when the service starts again with the camera working"

@@ -59,6 +59,7 @@ from controller.service.inputs import Button, Press
 from engine.actions import Action, ActionKind, Verdict
 from engine.referee import SEATS, Phase, Referee
 from engine.rulesets.base import MultipleWinners, Ruleset
+from engine.rulesets.terms import WildcardSource
 from engine.tiles import NUM_TILE_IDS, Tile, format_tiles, is_flower, is_suited, make_tile, tile_code
 
 _OFFER = (Phase.CLAIMS, Phase.ROB)
@@ -903,8 +904,9 @@ def _is_run(tiles: list[Tile]) -> bool:
 
 def people_can_play(ruleset: Ruleset) -> str | None:
     """None when people can play ``ruleset`` at a camera table refereed by the witness, else every reason why not:
-    what the ruleset needs and the camera never sees (faces in the wall, dealt hands). Rules the referee checks only
-    on known hands (漏胡, Sichuan's 最后四张必须胡) do not refuse a ruleset: players keep them themselves."""
+    what the ruleset needs and the camera does not read yet (a face-down 宝, red fives, 十万's tens). Rules the
+    referee checks only on known hands (漏胡, Sichuan's 最后四张必须胡) do not refuse a ruleset: players keep them
+    themselves."""
     reasons = []
     if ruleset.tile_set.ranks != STANDARD_RANKS:
         ranks = ruleset.tile_set.ranks
@@ -912,12 +914,6 @@ def people_can_play(ruleset: Ruleset) -> str | None:
     if ruleset.tile_set.marked:
         reasons.append("its marked copies (red fives 0m 0p 0s) the camera's reader does not tell from the others yet")
     wildcards = ruleset.wildcards
-    if wildcards is not None and wildcards.indicator is not None:
-        reasons.append("its wildcard is told by a tile turned from the wall, which the camera never reads")
-    if ruleset.horse_tiles:
-        reasons.append("its horses (买马) are tiles kept face down out of the wall, which the camera never reads")
-    if ruleset.bird_count:
-        reasons.append("its birds (扎鸟) are read from the wall's faces, which the camera never sees")
-    if ruleset.pays_openings:
-        reasons.append("it pays on the dealt hands at once (起手胡, 独抬庄), which the camera never sees")
+    if wildcards is not None and wildcards.source is WildcardSource.FACE:
+        reasons.append("its 宝 lies face down in the wall, turned up at 换宝 or a win: the table cannot follow it yet")
     return "; ".join(reasons) or None

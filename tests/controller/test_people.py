@@ -23,6 +23,10 @@ from engine.rulesets.registry import get_ruleset
 from tests.controller.test_peopletable import StandInRenderer
 from tests.controller.test_service_recovery import _events, _kill_then_finish
 
+WALL_RULESETS = [("hubei-laizi", 1, 2), ("wuhan", 3, 2), ("tuidaohu", 0, 2), ("changsha", 2, 2)]
+"""Issue 26: the wildcard indicator read before play (hubei, wuhan, tuidaohu), the horses (tuidaohu) and the birds
+(changsha) read at a win from the wall zone: seeds whose two hands are won."""
+
 SAME = ("hand", "match", "seed", "dealer", "round_wind", "dice", "winners", "drawn", "wins", "scores")
 """What must agree between the two runs; ``actions`` counts the referee's actions, which differ in how passes are
 made (each bot answers; people's silence is read as passes all at once)."""
@@ -47,7 +51,7 @@ def _results(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
 @pytest.mark.parametrize(
     ("rules", "seed", "hands"),
     # riichi: seed 2 a ready win (its dora and ura dora read from the wall zone), seed 3 a ron and a tsumo
-    [("basic", 1, 2), ("mcr", 3, 1), ("riichi", 2, 2), ("riichi", 3, 2)],
+    [("basic", 1, 2), ("mcr", 3, 1), ("riichi", 2, 2), ("riichi", 3, 2), *WALL_RULESETS],
 )
 def test_people_seen_only_by_camera_and_buttons_end_their_hands_as_the_bots_did(tmp_path, rules, seed, hands):
     moved: list[float] = []
@@ -198,7 +202,7 @@ class _TruthLookout:
     def prime(self, rivers, rows=()) -> None:
         self.seen = 0  # a new deal: the table's ``shown`` starts afresh
 
-    def expect_wall(self, state) -> None:
+    def expect_wall(self, state, up=()) -> None:
         """The wall's faces are among the table's sights: no spots to look at."""
 
     def look(self, frame) -> list:

@@ -43,6 +43,27 @@ def test_every_face_of_the_dead_wall_has_a_spot_of_its_own_inside_its_seats_wall
         assert min(gaps) >= TILE_W_MM + 2, "tiles laid at two spots never touch"
 
 
+def test_faces_turned_up_outside_the_dead_wall_take_the_extra_spots_of_their_seats_wall_zone():
+    """Issue 26: Hubei's indicator after the deal, Changsha's birds at a win lie far from the dead wall."""
+    state = Referee.deal(get_ruleset("hubei-laizi"), 1, 0).wall.state
+    dead = wall_spots(state)
+    head = [place for place in range(len(state.faces)) if place not in dead]
+    by_seat: dict[int, list[int]] = {}
+    for place in head:
+        by_seat.setdefault(state.positions[place].wall_of_seat, []).append(place)
+    seat, (first, second, third) = next((seat, places[:3]) for seat, places in by_seat.items() if len(places) > 2)
+    spots = wall_spots(state, up=[first, second])
+    rect = DEFAULT_LAYOUT.wall
+    (_, u1, _), (_, u2, _) = spots[first], spots[second]
+    assert spots[first][0] == spots[second][0] == seat and u1 > u2  # the right end first, then the left
+    dead_u = [u for s, u, _ in dead.values() if s == seat]
+    assert u1 - TILE_W_MM / 2 <= rect.u1 and rect.u0 <= u2 - TILE_W_MM / 2
+    assert all(abs(u - other) >= TILE_W_MM + 2 for u in (u1, u2) for other in [*dead_u, *({u1, u2} - {u})])
+    assert wall_placed(state, first, 5, [first]) == wall_placed(state, first, 5, [first, second])  # order kept
+    with pytest.raises(ValueError, match=f"seat {seat}'s wall zone has no spot left"):
+        wall_spots(state, up=[first, second, third])
+
+
 def test_a_layout_saved_before_the_wall_zone_reads_back_with_the_default_one():
     data = DEFAULT_LAYOUT.to_dict()
     assert Layout.from_dict(data) == DEFAULT_LAYOUT
