@@ -38,7 +38,7 @@ import os
 import random
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +57,7 @@ from engine.rulesets.base import Ruleset
 from engine.settlement import Amount
 from vision.capture import Frame
 from vision.geometry import DEFAULT_LAYOUT
+from vision.kinds import face_of
 from vision.render import Camera, Hand, Look, Placed, Scene
 
 SEATS = 4
@@ -241,9 +242,12 @@ class PeopleTable:
         return self._scene(())
 
     def _scene(self, hands: tuple[Hand, ...]) -> Scene:
+        """What lies on the table, each tile drawn with its face (``vision.kinds.face_of``: 十万's tens their own)."""
         discards = tuple(placed for zone in self._zones for placed in zone)
         rows = tuple(placed for row in self._rows for placed in row)
-        return Scene(discards + rows + tuple(self._walls.values()), hands, DEFAULT_LAYOUT, True)
+        tiles = discards + rows + tuple(self._walls.values())
+        shown = tuple(replace(placed, tile=face_of(placed.tile, self.ruleset)) for placed in tiles)
+        return Scene(shown, hands, DEFAULT_LAYOUT, True)
 
     def _show(self, happenings: list[Happening]) -> None:
         for sight in happenings:

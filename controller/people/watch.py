@@ -39,12 +39,15 @@ from controller.service.tableside import TableSide
 from engine.actions import Verdict
 from engine.errors import NotationError
 from engine.referee import Phase
+from engine.rulesets.registry import get_ruleset
 from engine.tiles import parse_tiles
 
 if TYPE_CHECKING:
     from controller.people.lookout import Lookout
     from controller.people.peopletable import PeopleTable
+    from controller.people.reader import TableReader
     from controller.service.nextwalls import NextWalls
+    from engine.rulesets.base import Ruleset
     from vision.capture import Frame
 
 log = logging.getLogger(__name__)
@@ -125,16 +128,18 @@ def open_table_camera(config: Config, people: PeopleTable | None) -> TableCamera
     from itertools import chain
 
     from controller.people.lookout import Lookout
+    from controller.people.reader import TableReader
     from vision import calibrate
     from vision.capture import open_source
     from vision.classify import load_model
     from vision.errors import VisionError
     from vision.geometry import DEFAULT_LAYOUT
 
+    ruleset = get_ruleset(config.service.rules, config.service.options)
     if people is not None:
         camera = people.camera
         calibration = calibrate.Calibration(camera.homography, camera.width, camera.height, DEFAULT_LAYOUT)
-        return TableCamera(people.frames(), Lookout(calibration, load_model()))
+        return TableCamera(people.frames(), Lookout(calibration, simulated_reader(ruleset)))
     source = config.camera
     try:
         frames = open_source(source.source).frames()
@@ -149,7 +154,23 @@ def open_table_camera(config: Config, people: PeopleTable | None) -> TableCamera
         model = load_model(Path(source.model) if source.model else None)
     except VisionError as error:
         raise ConfigError(f"camera: {error} (mjtable doctor checks the [camera] keys)") from None
-    return TableCamera(frames, Lookout(calibration, model))
+    return TableCamera(frames, Lookout(calibration, TableReader(model, ruleset)))  # type: ignore[arg-type]
+
+
+def simulated_reader(ruleset: Ruleset) -> TableReader:
+    """The simulated table's reader: the shipped model, which reads the standard sets' faces; a set with faces it
+    does not know (十万's tens) enrolled from the artwork the simulated camera draws (``vision.enroll.artwork_set``,
+    as a parlor enrols its own set: about a second)."""
+    from controller.people.reader import TableReader
+    from vision.classify import load_model
+    from vision.enroll import artwork_set
+    from vision.kinds import NUM_TILE_IDS, table_faces
+
+    faces = table_faces(ruleset)
+    model = load_model()
+    if any(face >= NUM_TILE_IDS for face in faces):
+        model = artwork_set(model, faces)
+    return TableReader(model, ruleset)
 
 
 def watch_hand(service: HandLoop, side: TableSide, hand: HandState, walls: NextWalls, camera: TableCamera) -> None:

@@ -60,14 +60,13 @@ from engine.actions import Action, ActionKind, Verdict
 from engine.referee import SEATS, Phase, Referee
 from engine.rulesets.base import MultipleWinners, Ruleset
 from engine.rulesets.terms import WildcardSource
-from engine.tiles import NUM_TILE_IDS, Tile, format_tiles, is_flower, is_suited, make_tile, tile_code
+from engine.tiles import NUM_TILE_IDS, Tile, format_tiles, is_flower, make_tile, tile_code
+from engine.tilesets import TileSet
 
 _OFFER = (Phase.CLAIMS, Phase.ROB)
 _VOID_OF_PRESSES = {presses: make_tile(suit, 1) for suit, presses in VOID_PRESSES.items()}
 _RANK = {ActionKind.HU: 0, ActionKind.KONG: 1, ActionKind.PUNG: 1, ActionKind.CHI: 2}
 """Claim priority as the witness resolves early: hu, then pung / kong, then chi (the referee still picks)."""
-STANDARD_RANKS = 9
-"""The ranks of the engine's suits, the faces the camera's reader and enrolment know (``engine.tiles``)."""
 WINDOW = 12
 """Inputs kept to be read again: enough to reach back from a winner's hand, past the presses and the take, to the
 discard it won on (and the one before it: a flower read as a discard shows at the next discard)."""
@@ -594,7 +593,7 @@ class Witness:
             claim.ready = Action(ActionKind.PUNG, seat)
         elif shown == [offer] * 4:
             claim.ready = Action(ActionKind.KONG, seat)
-        elif offer in shown and len(shown) == 3 and _is_run(shown):
+        elif offer in shown and len(shown) == 3 and _is_run(shown, self.referee.ruleset.tile_set):
             claim.ready = Action(ActionKind.CHI, seat, shown[0])
         else:
             why = f"no meld with the {tile_code(offer)} on offer"
@@ -896,10 +895,10 @@ def _shown(step: _Step) -> dict[str, Any]:
     }
 
 
-def _is_run(tiles: list[Tile]) -> bool:
-    """Three suited tiles of one suit in sequence (sorted)."""
+def _is_run(tiles: list[Tile], tile_set: TileSet) -> bool:
+    """Three suited tiles of one suit in sequence (sorted), as the tile set's suits run (十万's have ten ranks)."""
     low = tiles[0]
-    return is_suited(low) and low % 9 <= 6 and tiles == [low, low + 1, low + 2]
+    return tile_set.chow_start(low) and tiles == [low, low + 1, low + 2]
 
 
 def people_can_play(ruleset: Ruleset) -> str | None:
@@ -908,9 +907,6 @@ def people_can_play(ruleset: Ruleset) -> str | None:
     referee checks only on known hands (漏胡, Sichuan's 最后四张必须胡) do not refuse a ruleset: players keep them
     themselves."""
     reasons = []
-    if ruleset.tile_set.ranks != STANDARD_RANKS:
-        ranks = ruleset.tile_set.ranks
-        reasons.append(f"its tiles have ranks 1-{ranks} (十万), which the camera's reader has no faces for yet")
     if ruleset.tile_set.marked:
         reasons.append("its marked copies (red fives 0m 0p 0s) the camera's reader does not tell from the others yet")
     wildcards = ruleset.wildcards

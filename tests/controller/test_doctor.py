@@ -47,12 +47,12 @@ def test_doctor_names_what_is_wrong(tmp_path):
     assert code == 1 and len(answers) == 1 and "nope" in answers[0]["detail"]
 
 
-def test_red_fives_and_shiwan_are_played_by_bots_and_refused_to_people_with_what_the_camera_cannot_read(tmp_path):
-    """The table service plays riichi with red fives and 十万 with bots; people play by the camera, whose table does
-    not map red fives nor 十万's tens to the referee's tiles yet: the configuration says so by name."""
+def test_red_fives_and_harbin_are_played_by_bots_and_refused_to_people_with_what_the_camera_cannot_read(tmp_path):
+    """The table service plays riichi with red fives and Harbin with bots; people play by the camera, whose table
+    does not follow red fives as marked copies nor Harbin's face-down 宝 yet: the configuration says so by name."""
     config = tmp_path / "mjtable.toml"
-    unread = {"riichi": ("red fives",), "shiwan": ("ranks 1-10",)}
-    options = {"riichi": "{ red_fives = true }", "shiwan": "{}"}
+    unread = {"riichi": ("red fives",), "harbin": ("宝", "face down")}
+    options = {"riichi": "{ red_fives = true }", "harbin": "{}"}
     for rules, words in unread.items():
         service = f'[service]\nrules = "{rules}"\noptions = {options[rules]}\nstate_dir = "{tmp_path}"\n'
         config.write_text(f'{service}[http]\nlisten = "off"\n')

@@ -23,9 +23,10 @@ from engine.rulesets.registry import get_ruleset
 from tests.controller.test_peopletable import StandInRenderer
 from tests.controller.test_service_recovery import _events, _kill_then_finish
 
-WALL_RULESETS = [("hubei-laizi", 1, 2), ("wuhan", 3, 2), ("tuidaohu", 0, 2), ("changsha", 2, 2)]
+WALL_RULESETS = [("hubei-laizi", 1, 2), ("wuhan", 3, 2), ("tuidaohu", 0, 2), ("changsha", 2, 2), ("shiwan", 1, 2)]
 """Issue 26: the wildcard indicator read before play (hubei, wuhan, tuidaohu), the horses (tuidaohu) and the birds
-(changsha) read at a win from the wall zone: seeds whose two hands are won."""
+(changsha) read at a win from the wall zone; issue 25: 十万's tens read by its enrolled set. Seeds whose hands are
+won."""
 
 SAME = ("hand", "match", "seed", "dealer", "round_wind", "dice", "winners", "drawn", "wins", "scores")
 """What must agree between the two runs; ``actions`` counts the referee's actions, which differ in how passes are
