@@ -144,4 +144,4 @@ def test_people_settings_are_checked_where_they_are_written(tmp_path):
     _refused(bad, real, r"camera\.source: people play .* on a real table")
     bad.write_text(real + '[camera]\nsource = "0"\n')
     assert load_config(bad).service.players == "people"
-    _refused(bad, people + 'rules = "changsha"\n', r"service\.players: people cannot play changsha at a camera table")
+    _refused(bad, people + 'rules = "harbin"\n', r"service\.players: people cannot play harbin at a camera table")
