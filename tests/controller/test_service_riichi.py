@@ -131,17 +131,24 @@ def test_a_shiwan_run_writes_its_hands_in_its_own_tiles(tmp_path):
     assert all("None" not in describe_result(result) for _, result in played), "十万 counts nothing: no total shown"
 
 
-def test_a_riichi_run_is_shown_said_and_published_whole(tmp_path, monkeypatch):
-    """The display's view (with riichi's points, declarations, sticks and dora indicators), the voice (リーチ on each
-    declaration) and the fleet's state check take a riichi run."""
+def _served(tmp_path, monkeypatch, seed: int, hands: int) -> tuple[Recorder, list[TableView], list[dict], Config]:
+    """A riichi run of the whole service with its display's view and its Japanese voice heard: the voice, the views
+    made, the result lines and the configuration."""
     recorder, views = Recorder(), []
     monkeypatch.setattr(service_module, "open_voice", lambda section: Voice(recorder, "ja", depth=10_000, stale_s=1e9))
     monkeypatch.setattr(service_module, "TableView", lambda: views.append(TableView()) or views[-1])
     config = Config().with_service(
-        http="off", rules="riichi", seed=7, hands=3, speed=1000.0, state_dir=str(tmp_path / "state")
+        http="off", rules="riichi", seed=seed, hands=hands, speed=1000.0, state_dir=str(tmp_path / "state")
     )
     lines: list[dict[str, Any]] = []
     service_module.serve(replace(config, voice=VoiceSection(enabled=True, language="ja")), lines.append)
+    return recorder, views, lines, config
+
+
+def test_a_riichi_run_is_shown_said_and_published_whole(tmp_path, monkeypatch):
+    """The display's view (with riichi's points, declarations, sticks and dora indicators), the voice (リーチ on each
+    declaration) and the fleet's state check take a riichi run."""
+    recorder, views, lines, config = _served(tmp_path, monkeypatch, seed=7, hands=3)
     with Journal(journal_path(config)) as journal:
         events = [e for hand, _ in journal.hands(journal.runs()[-1].id) for e in journal.events(hand.id)]
     declared = sum(e.kind == "action" and e.data["action"]["kind"] == "ready" for e in events)
@@ -175,14 +182,7 @@ def test_a_nine_kinds_abort_is_journaled_and_replayed_to_the_abortive_draw(tmp_p
 
 def test_a_nine_kinds_abort_in_a_run_is_said_shown_and_dealt_again_with_one_more_honba(tmp_path, monkeypatch):
     """The whole service: seed 29 deals seat 0 (the dealer) nine kinds, and its bot declares 九種九牌 at once."""
-    recorder, views = Recorder(), []
-    monkeypatch.setattr(service_module, "open_voice", lambda section: Voice(recorder, "ja", depth=10_000, stale_s=1e9))
-    monkeypatch.setattr(service_module, "TableView", lambda: views.append(TableView()) or views[-1])
-    config = Config().with_service(
-        http="off", rules="riichi", seed=29, hands=2, speed=1000.0, state_dir=str(tmp_path / "state")
-    )
-    lines: list[dict[str, Any]] = []
-    service_module.serve(replace(config, voice=VoiceSection(enabled=True, language="ja")), lines.append)
+    recorder, views, lines, _ = _served(tmp_path, monkeypatch, seed=29, hands=2)
     aborted, after = lines[0], lines[1]
     assert aborted["abortive"] == "kyuushu_kyuuhai" and aborted["actions"] == 3  # the dice, the draw, the abort
     assert all(amount == 0 for amount in aborted["payments"].values())
