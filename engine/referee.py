@@ -1336,7 +1336,8 @@ class Referee:
         faces = self.wall.state.faces
         shown = set(self.faces_up()) - set(self._indicator_places())  # the indicators are counted once, above
         count += self.wall.indicators.count(tile) + sum(faces[place] == tile for place in shown)
-        if self.phase is Phase.ROB and self.offer == tile:
+        robbed = self.phase is Phase.ROB or (self.held is not None and self.held[3])  # a robbing win may wait
+        if robbed and self.offer == tile:
             count += 1
         return count
 
@@ -1464,7 +1465,7 @@ class Referee:
             "flowers": sum(len(seat.flowers) for seat in self.seats),
             "indicators": len(self.wall.indicators),
             "horses": sum(len(tiles) for tiles in self.horses.values()),
-            "kong_on_offer": 1 if self.phase is Phase.ROB else 0,
+            "kong_on_offer": 1 if self.phase is Phase.ROB or (self.held is not None and self.held[3]) else 0,
         }
 
     def check_balance(self) -> None:
