@@ -1336,10 +1336,14 @@ class Referee:
         faces = self.wall.state.faces
         shown = set(self.faces_up()) - set(self._indicator_places())  # the indicators are counted once, above
         count += self.wall.indicators.count(tile) + sum(faces[place] == tile for place in shown)
-        robbed = self.phase is Phase.ROB or (self.held is not None and self.held[3])  # a robbing win may wait
-        if robbed and self.offer == tile:
+        if self._kong_on_offer and self.offer == tile:
             count += 1
         return count
+
+    @property
+    def _kong_on_offer(self) -> bool:
+        """An added kong's fourth tile is on offer: to be robbed, or robbed by a win waiting for wall faces."""
+        return self.phase is Phase.ROB or (self.held is not None and self.held[3])
 
     def _check_visible(self, tile: Tile, adding: int, what: str) -> None:
         """With partial information a face coming into view must not make more copies than the set holds."""
@@ -1465,7 +1469,7 @@ class Referee:
             "flowers": sum(len(seat.flowers) for seat in self.seats),
             "indicators": len(self.wall.indicators),
             "horses": sum(len(tiles) for tiles in self.horses.values()),
-            "kong_on_offer": 1 if self.phase is Phase.ROB or (self.held is not None and self.held[3]) else 0,
+            "kong_on_offer": int(self._kong_on_offer),
         }
 
     def check_balance(self) -> None:
