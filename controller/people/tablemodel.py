@@ -97,13 +97,12 @@ class TableModel:
         return flowers + self._turned(referee, ()) + self._openings(referee)
 
     def _openings(self, referee: Referee) -> list[Happening]:
+        """Each dealt hand that wins at the opening, shown and taken up again (its player's, sorted)."""
         ruleset, shown = referee.ruleset, []
         for seat, state in enumerate(referee.seats):
             hand = tuple(sorted(state.concealed_tiles()))
             if ruleset.pays_openings and ruleset.opening_win(hand, seat, referee.dealer) is not None:
-                shown.append(self._lay(seat, hand))
-                del self._groups[seat][0]
-                shown.append(self._row(seat))
+                shown += self._shown_and_taken_up(seat, hand)
         return shown
 
     def play(self, referee: Referee, action: Action) -> tuple[Verdict, list[Happening]]:
@@ -202,7 +201,11 @@ class TableModel:
         drawn = referee.last_drawn if self_drawn and referee.last_drawn in held else None
         if drawn is not None:
             held.remove(drawn)
-        laid = self._lay(seat, (*held, drawn) if drawn is not None else tuple(held))
+        return self._shown_and_taken_up(seat, (*held, drawn) if drawn is not None else tuple(held))
+
+    def _shown_and_taken_up(self, seat: int, hand: tuple[Tile, ...]) -> list[Happening]:
+        """``hand`` laid down at the left of the seat's row, then picked up again."""
+        laid = self._lay(seat, hand)
         del self._groups[seat][0]
         return [laid, self._row(seat)]
 
