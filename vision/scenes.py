@@ -204,20 +204,27 @@ def turned_fit(boxes: list[Box]) -> tuple[float, float, bool]:
     return min(fits)[1:]
 
 
-def match(found: list[Box], labels: list[Box], threshold: float = IOU) -> int:
-    """How many labelled boxes a detection matches at IoU >= ``threshold``, each used once (greedy, best first)."""
-    pairs = sorted(
+def pairs(found: list[Box], labels: list[Box], threshold: float = IOU) -> dict[int, int]:
+    """Detection index -> the labelled box it matches at IoU >= ``threshold``, each used once (greedy, best
+    first)."""
+    ranked = sorted(
         ((f.iou(lab), i, j) for i, f in enumerate(found) for j, lab in enumerate(labels)),
         reverse=True,
     )
-    used_found, used_label = set(), set()
-    for iou, i, j in pairs:
+    matched: dict[int, int] = {}
+    used_label = set()
+    for iou, i, j in ranked:
         if iou < threshold:
             break
-        if i not in used_found and j not in used_label:
-            used_found.add(i)
+        if i not in matched and j not in used_label:
+            matched[i] = j
             used_label.add(j)
-    return len(used_label)
+    return matched
+
+
+def match(found: list[Box], labels: list[Box], threshold: float = IOU) -> int:
+    """How many labelled boxes a detection matches at IoU >= ``threshold``, each used once (greedy, best first)."""
+    return len(pairs(found, labels, threshold))
 
 
 ROW_NEIGHBOURS = 2
