@@ -14,9 +14,13 @@
 
 Each ratio is the median over ``--repeat`` rounds; a round times ours and PyMahjongGB back to back, both in CPU
 seconds (the machine is shared: waiting for a core is neither side's cost), except the first-sight MCR pass,
-whose fresh process times itself in wall seconds (``bench_mcr``). The riichi
-``settle`` ratio against ``mahjong`` 2.1.0 is ``bench_riichi.py``'s (in process; the batch form is not measured
-here yet). This machine is shared: read the ratios, not the rates.
+whose fresh process times itself in wall seconds (``bench_mcr``).
+
+Riichi against ``mahjong`` 2.1.0's ``HandCalculator.estimate_hand_value`` on ``--hands`` fresh random hands of the
+differential test's generator (``bench_riichi``): ``mjtable settle`` in batch (one JSON request a line, start-up
+excluded; target 1.0x) and ``RiichiRuleset.evaluate`` in process, its per-hand cache cleared first (each hand
+once). The last lines print every target with its median ratio. This machine is shared: read the ratios, not
+the rates.
 
     python bench/bench_engine_speed.py [--repeat 3] [--startup-runs 7] [--hands 3000] [--seed 30]
 """
@@ -38,6 +42,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 import MahjongGB  # noqa: E402
+from mahjong.hand_calculating.hand import HandCalculator  # noqa: E402
 
 from bench.bench_analysis import (  # noqa: E402
     NAMES,
@@ -48,15 +53,59 @@ from bench.bench_analysis import (  # noqa: E402
 )
 from bench.bench_cli import ORACLE, _pymahjonggb_seconds, cli_seconds  # noqa: E402
 from bench.bench_mcr import _first_sight_seconds  # noqa: E402
+from bench.bench_riichi import _ours as riichi_prepared  # noqa: E402
 from bench.timing import median_ms  # noqa: E402
 from engine.analysis import MCR_SHAPES, is_win  # noqa: E402
+from engine.rulesets.riichi.scorer import hand_value  # noqa: E402
+from engine.settle.melds import contract_meld  # noqa: E402
+from tests.engine.rulesets.riichi.oracle import Case, oracle_arguments, random_case, situation_of  # noqa: E402
 
+TARGETS = {
+    "batch CLI hu check (score --rules basic)": 0.5,
+    "batch CLI MCR fans (score --rules mcr)": 0.25,
+    "batch CLI waits+shanten (waits --rules mcr)": 2.0,
+    "in process hu check (is_win, each hand once)": 1.0,
+    "in process MCR evaluate (first sight)": 1.0,
+    "batch CLI riichi settle vs mahjong": 1.0,
+    "in process riichi evaluate vs mahjong": 1.0,
+}
+"""Issue 30's targets, as ratios (ours / theirs)."""
 BASIC = ("--rules", "basic", "--options", '{"tile_set": 144}')
 
 
 def notation(counts: list[int]) -> str:
     """Concealed tiles as compact notation (``engine.tiles`` ids: 万 0-8, 筒 9-17, 条 18-26, honors 27-33)."""
     return "".join(f"{tile % 9 + 1}{'mpsz'[tile // 9]}" * n for tile, n in enumerate(counts))
+
+
+def _code(tile: int, red: bool = False) -> str:
+    return f"{0 if red else tile % 9 + 1}{'mpsz'[tile // 9]}"
+
+
+def settle_request(case: Case) -> str:
+    """A riichi oracle case as one ``mjtable settle`` line: red fives written as rank 0 where the case holds them
+    (the winning tile, else a standing tile, else a meld's)."""
+    hand, red = case.hand, set(case.red_in_hand)
+    win_tile = _code(hand.win_tile, case.red_win)
+    if case.red_win:
+        red.discard(hand.win_tile)
+    standing = []
+    for tile in sorted(hand.standing):
+        standing.append(_code(tile, tile in red))
+        red.discard(tile)
+    melds = []
+    for meld in hand.melds:
+        text = contract_meld(meld)
+        reds = [tile for tile in meld.tiles if tile in red]
+        if reds:
+            red.discard(reds[0])
+            kind, tiles, origin = text.split(":")
+            text = f"{kind}:{tiles.replace(str(reds[0] % 9 + 1), '0', 1)}:{origin}"
+        melds.append(text)
+    situation = situation_of(case)
+    del situation["red_fives"]  # the settle contract counts the 0s of the tiles
+    request = {"rules": "riichi", "options": case.options, "hand": "".join(standing), "melds": melds}
+    return json.dumps({**request, "win_tile": win_tile, "situation": situation})
 
 
 def cpu_seconds(lines: list[str], *arguments: str, command: str = "score") -> float:
@@ -113,13 +162,13 @@ def main() -> None:
     rng = random.Random(args.seed)
 
     for name, seconds in startup_seconds(args.startup_runs, lines).items():
-        print(f"start-up  {name:<40} {seconds:.3f} s")
+        print(f"start-up  {name:<40} {seconds:.3f} s   (target 0.3 s)")
 
     ratios: dict[str, list[float]] = {}
 
     def note(name: str, ours: float, theirs: float) -> None:
         ratios.setdefault(name, []).append(ours / theirs)
-        print(f"  {name:<44} ours {ours:>9,.0f}/s   PyMahjongGB {theirs:>9,.0f}/s   {ours / theirs:.3f}x")
+        print(f"  {name:<44} ours {ours:>9,.0f}/s   theirs {theirs:>9,.0f}/s   {ours / theirs:.3f}x")
 
     for round_ in range(args.repeat):
         print(f"round {round_ + 1}")
@@ -148,9 +197,20 @@ def main() -> None:
             len(lines) / _first_sight_seconds(),
             len(records) / _pymahjonggb_seconds(records),
         )
-    print("median ratios (targets: batch hu 0.5x, MCR 0.25x, waits 2x; in process hu and MCR 1.0x)")
+        cases = [random_case(rng) for _ in range(args.hands)]
+        arguments = [oracle_arguments(case) for case in cases]
+        theirs = pass_rate(lambda a=arguments: [HandCalculator.estimate_hand_value(**x) for x in a], len(arguments))
+        settles = [settle_request(case) for case in cases]
+        note("batch CLI riichi settle vs mahjong", batch_rate(settles, command="settle"), theirs)
+        prepared = riichi_prepared(cases)
+        prepared[0][0].evaluate(*prepared[0][1:])  # the analysis tables, built once per process: start-up
+        hand_value.cache_clear()
+        ours = pass_rate(lambda p=prepared: [ruleset.evaluate(hand, ctx) for ruleset, hand, ctx in p], len(prepared))
+        note("in process riichi evaluate vs mahjong", ours, theirs)
+    print("median ratios against their targets")
     for name, values in ratios.items():
-        print(f"  {name:<44} {statistics.median(values):.3f}x")
+        ratio, target = statistics.median(values), TARGETS[name]
+        print(f"  {name:<44} {ratio:.3f}x   target {target}x   {'met' if ratio >= target else 'not met'}")
 
 
 if __name__ == "__main__":
