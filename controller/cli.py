@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import importlib
 import json
 import logging
@@ -19,11 +20,11 @@ from typing import TYPE_CHECKING, Any, TextIO
 from controller.errors import ConfigError, TableStopped
 from controller.jsonin import read_json
 from engine.errors import MissingSituation, MjtableError, TileCountError, quoted
-from engine.rulesets.base import Ruleset, WinContext
+from engine.rulesets.base import Ruleset, Score, WinContext
 from engine.rulesets.registry import all_rulesets, get_ruleset
 
 if TYPE_CHECKING:
-    from engine.notation import Hand
+    from engine.notation import Hand, Situation
 
 # What a command alone needs is imported by that command, so that `mjtable score` does not load the service, the
 # journal, the people's witness, gpiozero or the firmware harness (half a second of start-up); ``_LAZY`` names the
@@ -124,7 +125,7 @@ def _chunks(source: TextIO) -> Iterator[list[str]]:
 
 def _batch(
     source: TextIO,
-    answer: Callable[[str], dict[str, Any]],
+    answer: Callable[[str], dict[str, Any] | str],
     out: TextIO,
     *,
     expected: str = "a hand in MCR notation",
@@ -132,7 +133,8 @@ def _batch(
 ) -> None:
     """One JSON line out per line in; errors are answers too, never tracebacks. ``failed`` holds the fields an
     error answer carries beside ``error`` (``mjtable settle`` answers ``"hu": false``). A bug met on one line is
-    that line's answer (and one log line), so the lines after it are still answered."""
+    that line's answer (and one log line), so the lines after it are still answered. ``answer`` may give its
+    answer as JSON text already (``ScoreText``)."""
     number = 0
     for lines in _chunks(source):
         answers = []
@@ -153,7 +155,7 @@ def _batch(
                 log.error("line %d: %s: %s", number, type(error).__name__, error)
                 problem = f"{type(error).__name__}: {quoted(str(error))}"
                 result = {**failed, "error": f"line {number}: could not be answered ({problem}); please report it"}
-            answers.append(_dump(result))
+            answers.append(result if isinstance(result, str) else _dump(result))
         out.write("\n".join(answers) + "\n")
         out.flush()
 
@@ -161,7 +163,13 @@ def _batch(
 def win_context(hand: Hand) -> WinContext:
     """The situation a hand in MCR notation states. The notation has no seats: the dealer is seat 0, the winner
     sits at his seat wind, and a discard comes from his 上家 (the one seat every ruleset lets him chi from)."""
-    situation = hand.context
+    return _win_context(hand.context, hand.flower_count)
+
+
+@functools.lru_cache(maxsize=4096)
+def _win_context(situation: Situation, flowers: int) -> WinContext:
+    """One ``WinContext`` (immutable, checked when built) per situation block and flower count: a batch meets a
+    few hundred of them, so each is built and checked once."""
     winner = situation.seat_wind
     self_drawn = situation.self_drawn
     return WinContext(
@@ -173,19 +181,45 @@ def win_context(hand: Hand) -> WinContext:
         robbing_kong=situation.kong_related and not self_drawn,
         last_tile=situation.last_tile,
         fourth_tile=situation.fourth_tile,
-        flowers=hand.flower_count,
+        flowers=flowers,
     )
 
 
-def score_line(ruleset: Ruleset, text: str) -> dict[str, Any]:
+def score_of(ruleset: Ruleset, text: str) -> Score:
     """One winning hand scored in the ruleset's own tiles (``Ruleset.parse_hand``)."""
     hand = ruleset.parse_hand(text)
     if hand.win_tile is None:
         raise TileCountError("a waiting hand has no winning tile to score; use 'mjtable waits'")
     try:
-        return ruleset.evaluate(hand, win_context(hand)).to_dict()
+        return ruleset.evaluate(hand, win_context(hand))
     except MissingSituation as error:  # MCR notation has no place for it; settle takes every situation field
         raise MjtableError(f"{error}; MCR notation cannot say it: send the hand to 'mjtable settle'") from None
+
+
+def score_line(ruleset: Ruleset, text: str) -> dict[str, Any]:
+    """``mjtable score``'s answer to one line, as a dictionary."""
+    return score_of(ruleset, text).to_dict()
+
+
+class ScoreText:
+    """A ``Score``'s answer line, written once per ``Score`` object met again: a ruleset that keeps its verdicts
+    (basic: one per seats, one for every no-win) hands the same immutable object to many lines, so its JSON is
+    written once for them all. Keyed by identity and holding the object, so an id is never reused under a key."""
+
+    KEPT = 1024
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[Score, str]] = {}
+
+    def __call__(self, score: Score) -> str:
+        found = self._known.get(id(score))
+        if found is not None and found[0] is score:
+            return found[1]
+        text = _dump(score.to_dict())
+        if len(self._known) >= self.KEPT:
+            self._known.clear()
+        self._known[id(score)] = (score, text)
+        return text
 
 
 def waits_line(ruleset: Ruleset, text: str) -> dict[str, Any]:
@@ -569,8 +603,11 @@ def _command(args: argparse.Namespace, commands: Mapping[str, Command], source: 
         _batch(source, _settle, out, expected="a JSON request object", failed={"hu": False})
         return 0
     ruleset = get_ruleset(args.rules, _options(args))
-    answer = score_line if args.command == "score" else waits_line
-    _batch(source, lambda text: answer(ruleset, text), out)
+    if args.command == "score":
+        text_of = ScoreText()
+        _batch(source, lambda text: text_of(score_of(ruleset, text)), out)
+    else:
+        _batch(source, lambda text: waits_line(ruleset, text), out)
     return 0
 
 

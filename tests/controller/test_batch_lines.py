@@ -40,14 +40,14 @@ def test_a_line_just_under_the_limit_is_read_whole():
 
 
 def test_a_bug_on_one_line_is_its_answer_and_the_batch_goes_on(monkeypatch, caplog):
-    real = cli.score_line
+    real = cli.score_of
 
     def buggy(ruleset, text):
         if text.startswith("1"):
             raise TypeError("a bug")
         return real(ruleset, text)
 
-    monkeypatch.setattr(cli, "score_line", buggy)
+    monkeypatch.setattr(cli, "score_of", buggy)
     out = io.StringIO()
     lines = f"{GOOD}\n456p123m789s11122z|EE1000|0\n{GOOD}\n"  # the bug meets the lines starting with 1
     cli.main(["score", "--rules", "mcr"], stdin=io.StringIO(lines), stdout=out)
