@@ -77,8 +77,8 @@ MAX_HANDS = 1_000_000
 Command = Callable[[argparse.Namespace, TextIO], int]
 
 
-def _dump(data: dict[str, Any]) -> str:
-    return json.dumps(data, ensure_ascii=False)
+_dump: Callable[[dict[str, Any]], str] = json.JSONEncoder(ensure_ascii=False).encode
+"""``json.dumps(data, ensure_ascii=False)``, its encoder built once instead of once a line (a few µs of each)."""
 
 
 MAX_LINE = 1 << 20
