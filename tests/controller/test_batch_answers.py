@@ -31,7 +31,7 @@ def _one_by_one(arguments: list[str], lines: list[str]) -> list[str]:
 
 
 def test_a_batch_answers_each_line_as_alone_with_verdicts_met_again_in_any_order():
-    lines = _lines(50) * 2
+    lines = _lines(30) * 2
     random.Random(30).shuffle(lines)
     for arguments in (BASIC, ["--rules", "mcr"]):
         assert _batch(arguments, lines) == _one_by_one(arguments, lines)
