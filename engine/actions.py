@@ -72,6 +72,9 @@ class Action:
     a kong, or laid in a claimed meld (a replayed record says which; otherwise the plain copy goes first)."""
     place: int | None = None
     """A ``face``: the wall's head-order index where the face lies (``engine.procedure.WallState.positions``)."""
+    revealed_marked: tuple[Tile, ...] = ()
+    """The faces of the marked copies (red fives) among ``revealed``: a table that sees only backs learns them when
+    the hand is laid down (the camera tells a red five from a plain one)."""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind.value, "seat": self.seat}
@@ -83,6 +86,8 @@ class Action:
             out["marked"] = True
         if self.place is not None:
             out["place"] = self.place
+        if self.revealed_marked:
+            out["revealed_marked"] = format_tiles(self.revealed_marked)
         return out
 
     @classmethod
@@ -111,13 +116,20 @@ class Action:
                 revealed = tuple(parse_tiles(str(data["revealed"])))
             except NotationError as error:
                 raise ValueError(f"action.revealed: {error}") from None
+        revealed_marked: tuple[Tile, ...] = ()
+        if "revealed_marked" in data:
+            try:
+                revealed_marked = tuple(parse_tiles(str(data["revealed_marked"])))
+            except NotationError as error:
+                raise ValueError(f"action.revealed_marked: {error}") from None
         marked = data.get("marked", False)
         if not isinstance(marked, bool):
             raise ValueError("action.marked: expected true or false")
         place = data.get("place")
         if kind is ActionKind.FACE and (not isinstance(place, int) or isinstance(place, bool) or place < 0):
             raise ValueError(f"action.place: a face names its place in the wall (an index 0 or more), got {place!r}")
-        return cls(kind, seat, tile, revealed, marked, place if kind is ActionKind.FACE else None)
+        place = place if kind is ActionKind.FACE else None
+        return cls(kind, seat, tile, revealed, marked, place, revealed_marked)
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,7 @@ waits only where the referee sees the hand.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -243,6 +244,8 @@ class Referee:
         """Bonus indicators face up, and those of exposed or added kongs turned at their maker's next discard."""
         self.offer_marked = False
         """Whether the tile on offer is a marked copy (a red five)."""
+        self._revealed_marked: dict[int, tuple[Tile, ...]] = {}
+        """The marked copies of each seat's hand as last revealed (read by ``marked_in_win`` right after)."""
         self.claimed: Tile | None = None
         """The tile the seat in turn claimed to begin its turn (riichi's 喰い替え); ``None`` after a draw."""
         self.abortive: str | None = None
@@ -538,7 +541,7 @@ class Referee:
     def _make_discard(self, seat: int, tile: Tile, marked: bool) -> list[str]:
         self._note_declined_self_draw(seat)
         state = self.seats[seat]
-        self.offer_marked = bool(state.take(tile, marked_first=marked))
+        self.offer_marked = bool(state.take(tile, marked_first=self._marks(marked, tile)))
         state.marked_river += self.offer_marked
         state.discards.append(tile)
         state.played.append(tile)
@@ -652,7 +655,7 @@ class Referee:
         self._check_locked_kong(action.seat, tile, 4)
         self._refuse(self.ruleset.claim_refusal(self, action.seat, "concealed_kan", tile, (tile,) * 3), action.seat)
         self._note_declined_self_draw(action.seat)
-        seat.marked_shown += seat.take(tile, 4)
+        seat.marked_shown += seat.take(tile, 4, marked_first=self._marks(action.marked, tile))
         seat.melds.append(Meld(MeldKind.KONG, tile))
         self._record_kong(action.seat, KongType.CONCEALED, tile)
         return self._kong_replacement(action.seat)
@@ -670,7 +673,7 @@ class Referee:
         self._check_locked_kong(action.seat, tile, 1)
         self._refuse(self.ruleset.claim_refusal(self, action.seat, "added_kan", tile, (tile,) * 3), action.seat)
         self._note_declined_self_draw(action.seat)
-        self.offer_marked = bool(seat.take(tile, marked_first=action.marked))
+        self.offer_marked = bool(seat.take(tile, marked_first=self._marks(action.marked, tile)))
         if KongType.ADDED in self.ruleset.robbable_kongs:
             self._open_offer(Phase.ROB, tile, action.seat)
             return ["kong may be robbed"]
@@ -843,11 +846,11 @@ class Referee:
             low = claim.tile
             assert low is not None
             used = (other for other in (low, low + 1, low + 2) if other != tile)
-            marked += sum(state.take(other, marked_first=claim.marked) for other in used)
+            marked += sum(state.take(other, marked_first=self._marks(claim.marked, other)) for other in used)
             state.melds.append(Meld(MeldKind.CHOW, low, tile - low + 1))
         else:
             kind = MeldKind.KONG if claim.kind is ActionKind.KONG else MeldKind.PUNG
-            marked += state.take(tile, 3 if kind is MeldKind.KONG else 2, marked_first=claim.marked)
+            marked += state.take(tile, 3 if kind is MeldKind.KONG else 2, marked_first=self._marks(claim.marked, tile))
             state.melds.append(Meld(kind, tile, offer))
         state.marked_shown += marked
         if claim.kind is ActionKind.KONG:
@@ -966,8 +969,11 @@ class Referee:
         return [state.faces[state.stack_from_tail(rule.first_stack + k)[under]] for k in range(self.bonus_turned)]
 
     def marked_in_win(self, seat: int, discarder: int | None) -> int:
-        """Marked copies (red fives) in ``seat``'s winning hand: held, shown, and the tile on offer it wins on."""
-        return self.seats[seat].marked_held() + (discarder is not None and self.offer_marked)
+        """Marked copies (red fives) in ``seat``'s winning hand: held (as revealed with the win, where the referee
+        does not see the hand), shown, and the tile on offer it wins on."""
+        state = self.seats[seat]
+        held = len(self._revealed_marked.get(seat, ())) if state.unknown else sum(state.marked.values())
+        return held + state.marked_shown + (discarder is not None and self.offer_marked)
 
     @property
     def on_table(self) -> int:
@@ -1080,7 +1086,25 @@ class Referee:
         hidden = [tile for tile in range(NUM_TILE_IDS) for _ in range(counts[tile] - seat.known[tile])]
         for tile in set(hidden):
             self._check_visible(tile, hidden.count(tile), f"revealed hand of seat {action.seat}")
+        self._check_revealed_marked(action, counts)
+        self._revealed_marked[action.seat] = action.revealed_marked
         return held
+
+    def _check_revealed_marked(self, action: Action, counts: list[int]) -> None:
+        """The marked copies a revealed hand shows are of faces the set marks, one copy each, among its tiles."""
+        marked = self.ruleset.tile_set.marked
+        for tile in set(action.revealed_marked):
+            code = self._code(tile)
+            if tile not in marked:
+                raise IllegalAction(f"seat {action.seat} revealed a marked {code}: the set marks no copy of it")
+            shown = action.revealed_marked.count(tile)
+            if shown > 1 or not counts[tile]:
+                why = f"the set marks one copy, and the hand holds {counts[tile]}"
+                raise IllegalAction(f"seat {action.seat} revealed {shown} marked {code}: {why}")
+
+    def _marks(self, marked: bool, tile: Tile) -> bool:
+        """Whether an action's ``marked`` plays the marked copy of ``tile`` (only a face the set marks has one)."""
+        return marked and tile in self.ruleset.tile_set.marked
 
     def _show(self, action: Action) -> list[str]:
         """A seat still in lays its concealed hand face up once the live wall is empty (on the last discard, or
@@ -1096,8 +1120,14 @@ class Referee:
             raise IllegalAction(f"seat {action.seat} has no hidden hand to show")
         seat = self.seats[action.seat]
         shown = self._revealed(action)
-        seat.known, seat.unknown = [shown.count(tile) for tile in range(NUM_TILE_IDS)], 0
+        self._now_known(seat, shown, action)
         return ["hand shown"]
+
+    @staticmethod
+    def _now_known(seat: SeatState, shown: list[Tile], action: Action) -> None:
+        """A hand shown is known from then on, its marked copies with it."""
+        seat.known, seat.unknown = [shown.count(tile) for tile in range(NUM_TILE_IDS)], 0
+        seat.marked = dict(Counter(action.revealed_marked))
 
     def in_opening(self) -> bool:
         """Before the first discard and claim of a hand whose ruleset pays on the dealt hands (``opening_win``:
@@ -1115,8 +1145,7 @@ class Referee:
         if payments is None:
             tiles = self.ruleset.format_tiles(sorted(shown))
             raise IllegalAction(f"seat {action.seat}'s dealt hand {tiles} wins nothing at the opening")
-        seat = self.seats[action.seat]
-        seat.known, seat.unknown = [shown.count(tile) for tile in range(NUM_TILE_IDS)], 0
+        self._now_known(self.seats[action.seat], shown, action)
         self.opening_shown |= {action.seat}
         self.settlements.append(payments)
         return ["dealt hand shown: an opening win paid"]

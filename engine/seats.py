@@ -63,11 +63,15 @@ class SeatState:
 
     def take(self, tile: Tile, n: int = 1, marked_first: bool = False) -> int:
         """Remove ``n`` copies of ``tile``, the seen ones first (callers check ``could_hold`` before), the plain
-        ones before the marked unless ``marked_first``; returns how many marked copies left."""
+        ones before the marked unless ``marked_first``; returns how many marked copies left. A marked copy played
+        from the unseen tiles (a table that sees only backs, told by the camera) is one more marked copy gone: the
+        caller passes ``marked_first`` only for a face the set marks."""
         from_known = min(n, self.known[tile])
         self.known[tile] -= from_known
         self.unknown -= n - from_known
         held = self.marked.get(tile, 0)
+        if marked_first and not held and n > from_known:
+            return 1
         gone = min(n, held) if marked_first else max(0, held - self.known[tile])
         if gone:
             self.marked[tile] = held - gone

@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from controller.people.camera import wall_spots
+from controller.people.reader import split
 from controller.people.sights import Choice, Sight, SightKind
 from engine.procedure.wall import WallState
 from engine.tiles import Tile
@@ -196,7 +197,7 @@ class Lookout:
             self._wall_seen[place] = (best, count)
             if count == self.stable and self._wall_told.get(place) != best:
                 self._wall_told[place] = best
-                sights.append(Sight(SightKind.WALL, seen.seat, (best,), (ranked,), place=place))
+                sights.append(replace(_sight(SightKind.WALL, seen.seat, [ranked]), place=place))
         return sights
 
     def _spot_of(self, seat: int, seen: Seen) -> int | None:
@@ -253,10 +254,11 @@ class Lookout:
         if primed is None:
             return False
         if event.kind == "hand":
-            known = event.tiles == primed.row
+            known = tuple(None if one is None else split(one)[0] for one in event.tiles) == primed.row
             primed.row = ()  # the row is told again once it changes, even back to the same tiles
             return known
-        tile = event.tiles[0] if event.tiles[0] is not None or not choices else choices[0][0][0]
+        reading = event.tiles[0] if event.tiles[0] is not None or not choices else choices[0][0][0]
+        tile = None if reading is None else split(reading)[0]
         if event.kind != "discard" or tile is None or primed.river[tile] == 0 or not primed.places:
             return False
         near = [place for place in primed.places if abs(place[0] - event.u) + abs(place[1] - event.v) <= self.tolerance]
@@ -286,5 +288,17 @@ def _known_choices(tiles: tuple[Tile | None, ...]) -> list[tuple[Choice, ...]] |
 
 
 def _sight(kind: SightKind, seat: int, choices: list[tuple[Choice, ...]]) -> Sight:
-    tiles = tuple(ranked[0][0] for ranked in choices)
-    return Sight(kind, seat, tiles, tuple(choices))
+    """A sight of the reader's ranked readings: in the ruleset's tiles, each tile marked where its best reading is
+    the marked copy (a red five)."""
+    ranked = tuple(_as_tiles(readings) for readings in choices)
+    marked = frozenset(at for at, readings in enumerate(choices) if split(readings[0][0])[1])
+    return Sight(kind, seat, tuple(readings[0][0] for readings in ranked), ranked, marked=marked)
+
+
+def _as_tiles(readings: tuple[Choice, ...]) -> tuple[Choice, ...]:
+    """Ranked readings as the ruleset's tiles: a marked copy's and its plain tile's are one, the likelier kept."""
+    out: dict[Tile, float] = {}
+    for reading, p in readings:
+        tile = split(reading)[0]
+        out[tile] = max(p, out.get(tile, 0.0))
+    return tuple(out.items())

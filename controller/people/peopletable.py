@@ -55,9 +55,10 @@ from controller.service.players import next_action
 from engine.referee import Phase, Referee
 from engine.rulesets.base import Ruleset
 from engine.settlement import Amount
+from engine.tiles import Tile
 from vision.capture import Frame
 from vision.geometry import DEFAULT_LAYOUT
-from vision.kinds import face_of
+from vision.kinds import TableTile, face_of, table_tile
 from vision.render import Camera, Hand, Look, Placed, Scene
 
 SEATS = 4
@@ -242,12 +243,12 @@ class PeopleTable:
         return self._scene(())
 
     def _scene(self, hands: tuple[Hand, ...]) -> Scene:
-        """What lies on the table, each tile drawn with its face (``vision.kinds.face_of``: 十万's tens their own)."""
+        """What lies on the table: each tile lies as its face (``vision.kinds.face_of``: a marked copy a red five,
+        十万's tens their own)."""
         discards = tuple(placed for zone in self._zones for placed in zone)
         rows = tuple(placed for row in self._rows for placed in row)
         tiles = discards + rows + tuple(self._walls.values())
-        shown = tuple(replace(placed, tile=face_of(placed.tile, self.ruleset)) for placed in tiles)
-        return Scene(shown, hands, DEFAULT_LAYOUT, True)
+        return Scene(tiles, hands, DEFAULT_LAYOUT, True)
 
     def _show(self, happenings: list[Happening]) -> None:
         for sight in happenings:
@@ -257,16 +258,19 @@ class PeopleTable:
                 self._discard(sight.seat, sight)
             elif sight.kind is SightKind.TAKEN:
                 zone = self._zones[sight.seat]
-                self._take(sight.seat, [max(i for i, placed in enumerate(zone) if placed.tile == sight.tiles[0])])
+                at = max(i for i, placed in enumerate(zone) if self._tile(placed) == sight.tiles[0])
+                self._take(sight.seat, [at])
                 self.shown.append(sight)
             elif sight.kind is SightKind.ROW:
-                self._rows[sight.seat] = laid_row(sight.seat, sight.tiles, self._rng)
+                laid = laid_row(sight.seat, sight.tiles, self._rng)
+                self._rows[sight.seat] = tuple(self._faced(one, at in sight.marked) for at, one in enumerate(laid))
                 self._pending.append(_Shot(self.scene(), self.still_frames))
                 self.shown.append(sight)
             elif sight.kind is SightKind.WALL:
                 assert self.referee is not None
                 up = [*self._walls, sight.place]  # in the order they were turned up (wall_spots)
-                self._walls[sight.place] = wall_placed(self.referee.wall.state, sight.place, sight.tiles[0], up)
+                placed = wall_placed(self.referee.wall.state, sight.place, sight.tiles[0], up)
+                self._walls[sight.place] = self._faced(placed, 0 in sight.marked)
                 self._pending.append(_Shot(self.scene(), self.still_frames))
                 self.shown.append(sight)
 
@@ -275,7 +279,7 @@ class PeopleTable:
         if len(zone) >= ROW:  # swept: the zone holds two rows of six (controller.people.camera)
             self._take(seat, list(range(len(zone))))
         x, y, angle = discard_place(seat, len(zone), self._rng, zone, sideways=sight.sideways)
-        zone.append(Placed(sight.tiles[0], x, y, angle))
+        zone.append(self._faced(Placed(sight.tiles[0], x, y, angle), 0 in sight.marked))
         self._pending.append(_Shot(self.scene(), self.still_frames))
         self.shown.append(sight)
 
@@ -287,10 +291,27 @@ class PeopleTable:
             return
         self._pending.append(_Shot(self._scene((reaching_hand(seat, zone[indices[len(indices) // 2]]),)), 1))
         if len(indices) > 1:
-            self.shown += [Sight(SightKind.TAKEN, seat, (zone[index].tile,)) for index in indices]
+            self.shown += [self._taken(seat, zone[index]) for index in indices]
         for index in sorted(indices, reverse=True):
             del zone[index]
         self._pending.append(_Shot(self.scene(), self.still_frames))
+
+    def _faced(self, placed: Placed, marked: bool) -> Placed:
+        """A tile of the ruleset's laid as its face (the marked copy a red five)."""
+        return replace(placed, tile=face_of(placed.tile, self.ruleset, marked))
+
+    def _tile(self, placed: Placed) -> Tile:
+        """The ruleset's tile a face lying on the table is."""
+        return self._table_tile(placed).tile
+
+    def _table_tile(self, placed: Placed) -> TableTile:
+        tile = table_tile(placed.tile, self.ruleset)
+        assert tile is not None, f"face {placed.tile} lies on a {self.ruleset.id} table"
+        return tile
+
+    def _taken(self, seat: int, placed: Placed) -> Sight:
+        tile = self._table_tile(placed)
+        return Sight(SightKind.TAKEN, seat, (tile.tile,), marked=frozenset({0}) if tile.marked else frozenset())
 
     # -- the camera ------------------------------------------------------------------------------------------
 

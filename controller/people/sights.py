@@ -68,6 +68,8 @@ class Sight:
     """A ``discard`` laid turned a quarter (the declaring discard of a ready declaration)."""
     place: int = -1
     """A ``wall`` sight: the wall's head-order index of the face (``engine.procedure.WallState.positions``)."""
+    marked: frozenset[int] = frozenset()
+    """The positions of the tiles read as their face's marked copy (a red five, 赤ドラ, where the set marks it)."""
 
     def readings(self, index: int) -> tuple[Choice, ...]:
         """The ranked readings of the ``index``-th tile (its one reading, sure, without choices)."""
@@ -87,6 +89,8 @@ class Sight:
             out["place"] = self.place
         if self.sideways:
             out["sideways"] = True
+        if self.marked:
+            out["marked"] = sorted(self.marked)
         if self.choices:
             out["choices"] = [[[tile_code(tile), round(p, 4)] for tile, p in ranked] for ranked in self.choices]
         return out
@@ -123,7 +127,18 @@ class Sight:
         if not isinstance(sideways, bool):
             raise ValueError(f"sight.sideways: expected true or false, got {sideways!r}")
         choices = _choices(data.get("choices"), tiles)
-        return cls(kind, seat, tiles, choices, about, sideways=sideways and kind is SightKind.DISCARD, place=place)
+        marked = _marked(data.get("marked", []), len(tiles))
+        sideways = sideways and kind is SightKind.DISCARD
+        return cls(kind, seat, tiles, choices, about, sideways=sideways, place=place, marked=marked)
+
+
+def _marked(data: Any, size: int) -> frozenset[int]:
+    """The ``marked`` field read back: distinct positions among the sight's tiles."""
+    if not isinstance(data, list) or any(isinstance(at, bool) or not isinstance(at, int) for at in data):
+        raise ValueError(f"sight.marked: expected a list of tile positions, got {data!r}")
+    if len(set(data)) != len(data) or any(not 0 <= at < size for at in data):
+        raise ValueError(f"sight.marked: expected distinct positions 0-{size - 1} of the sight's tiles, got {data}")
+    return frozenset(data)
 
 
 def _choices(data: Any, tiles: tuple[Tile, ...]) -> tuple[tuple[Choice, ...], ...]:

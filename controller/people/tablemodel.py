@@ -47,13 +47,17 @@ The procedure (``Sight`` kinds from ``controller.people.sights``, presses from `
   dora) at the deal, a kong's when the referee turns it (a concealed kong's at once, an exposed or added one's with
   its maker's discard). At a win of a seat that declared ready (riichi's ura dora) the winner, after laying his hand
   down, turns up the tiles under the indicators and lays each at its own spot, beside its indicator's.
+- A marked copy (a red five, where the set marks its fives) lies as a red five wherever it is shown: the sights
+  name its position (``Sight.marked``); a won discard that was marked is the one laid last.
 - A drawn hand: every player still in lays his hand down (sorted, at the left of his row), so that the hands left
   standing are settled (Sichuan 查叫); the witness takes them while the last discard's window is still open.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from controller.people.sights import Sight, SightKind
 from controller.service.inputs import Button, Press
@@ -70,20 +74,43 @@ VOID_PRESSES = {"m": 1, "p": 2, "s": 3}
 _CLAIMS = (ActionKind.CHI, ActionKind.PUNG, ActionKind.KONG)
 
 
+@dataclass(frozen=True)
+class _Group:
+    """Tiles laid together in a row (a meld, a hand laid down) and the positions among them of marked copies."""
+
+    tiles: tuple[Tile, ...]
+    marked: frozenset[int] = frozenset()
+
+    @classmethod
+    def of(cls, tiles: tuple[Tile, ...], marked: Counter[Tile], *, last_marked: bool = False) -> _Group:
+        """``tiles`` with ``marked``'s copies marked at their faces' first places (the last tile when
+        ``last_marked``: a won discard that was marked, laid last)."""
+        places = {len(tiles) - 1} if last_marked else set()
+        left = marked - Counter(tiles[-1:]) if last_marked else marked
+        for tile, count in left.items():
+            free = [at for at, one in enumerate(tiles) if one == tile and at not in places]
+            places.update(free[:count])
+        return cls(tiles, frozenset(places))
+
+
 class TableModel:
     """The face-up rows in front of the four seats, kept as the physical table shows them while a full-information
-    referee plays the hand."""
+    referee plays the hand; marked copies (red fives) are shown as such (``Sight.marked``)."""
 
     def __init__(self) -> None:
-        self._groups: list[list[tuple[Tile, ...]]] = [[] for _ in range(SEATS)]
+        self._groups: list[list[_Group]] = [[] for _ in range(SEATS)]
         """Each seat's row as groups (a meld, a laid-down hand), left to right as the seat sees it."""
         self.faces: dict[int, Tile] = {}
         """The wall's faces turned up so far, by wall place (head-order index)."""
+        self._offer_marked = False
+        """Whether the tile on offer before the action was a marked copy (a won discard is laid so)."""
+        self._shown_marked = [0] * SEATS
+        """Each seat's marked copies in melds before the action (a meld's marked copy is the difference)."""
 
     @property
     def rows(self) -> list[list[Tile]]:
         """Each seat's face-up row in front of him, left to right as the seat sees it."""
-        return [[tile for group in groups for tile in group] for groups in self._groups]
+        return [[tile for group in groups for tile in group.tiles] for groups in self._groups]
 
     def show_deal(self, referee: Referee) -> list[Happening]:
         """The flowers set aside (and replaced) at the deal, put into their seats' discard zones before play, the
@@ -102,7 +129,7 @@ class TableModel:
         for seat, state in enumerate(referee.seats):
             hand = tuple(sorted(state.concealed_tiles()))
             if ruleset.pays_openings and ruleset.opening_win(hand, seat, referee.dealer) is not None:
-                shown += self._shown_and_taken_up(seat, hand)
+                shown += self._shown_and_taken_up(seat, _Group.of(hand, _held_marked(referee, seat)))
         return shown
 
     def play(self, referee: Referee, action: Action) -> tuple[Verdict, list[Happening]]:
@@ -110,6 +137,8 @@ class TableModel:
         phase, offer, offer_seat = referee.phase, referee.offer, referee.offer_seat
         melds = [len(state.melds) for state in referee.seats]
         wins = len(referee.wins)
+        self._offer_marked = referee.offer_marked
+        self._shown_marked = [state.marked_shown for state in referee.seats]
         verdict = referee.apply(action)
         if not verdict.ok:
             return verdict, []
@@ -119,7 +148,8 @@ class TableModel:
             shown += self._resolution(referee, phase, offer, offer_seat, melds, wins)
         if "drawn game" in verdict.events:
             for seat in (seat for seat in range(SEATS) if seat not in referee.players_out):
-                shown.append(self._lay(seat, tuple(referee.seats[seat].concealed_tiles())))
+                hand = tuple(referee.seats[seat].concealed_tiles())
+                shown.append(self._lay(seat, _Group.of(hand, _held_marked(referee, seat))))
         return verdict, shown + self._turned(referee, [record.seat for record in referee.wins[wins:]])
 
     def _turned(self, referee: Referee, winners: Sequence[int]) -> list[Happening]:
@@ -129,7 +159,8 @@ class TableModel:
             face = state.faces[place]
             if place not in self.faces and face is not None:
                 self.faces[place] = face
-                shown.append(Sight(SightKind.WALL, state.positions[place].wall_of_seat, (face,), place=place))
+                wall_of, marked = state.positions[place].wall_of_seat, _first(place in state.marked)
+                shown.append(Sight(SightKind.WALL, wall_of, (face,), place=place, marked=marked))
         return shown
 
     def _shown_by(self, referee: Referee, action: Action, verdict: Verdict, phase: Phase, wins: int) -> list[Happening]:
@@ -137,12 +168,14 @@ class TableModel:
         seat, kind, tile = action.seat, action.kind, action.tile
         if kind is ActionKind.DISCARD:
             assert tile is not None
-            return [Sight(SightKind.DISCARD, seat, (tile,))]
+            return [Sight(SightKind.DISCARD, seat, (tile,), marked=_first(referee.offer_marked))]
         if kind is ActionKind.ABORT:
-            return [self._lay(seat, tuple(sorted(referee.seats[seat].concealed_tiles())))]
+            hand = tuple(sorted(referee.seats[seat].concealed_tiles()))
+            return [self._lay(seat, _Group.of(hand, _held_marked(referee, seat)))]
         if kind is ActionKind.READY:
             assert tile is not None
-            return [Press(Button.HU, seat), Sight(SightKind.DISCARD, seat, (tile,), sideways=True)]
+            laid = Sight(SightKind.DISCARD, seat, (tile,), sideways=True, marked=_first(referee.offer_marked))
+            return [Press(Button.HU, seat), laid]
         if kind in _CLAIMS:
             return [Press(Button.CLAIM, seat)]
         if kind is ActionKind.HU:
@@ -150,50 +183,63 @@ class TableModel:
             if any(event.startswith(f"seat {seat} false win") for event in verdict.events):
                 pressed += self._false_hand(referee, seat, self_drawn=phase is Phase.ACT)
             elif phase is Phase.ACT and len(referee.wins) > wins:
-                pressed += self._lay_down(referee.wins[-1].seat, referee, first=True)
+                pressed += self._lay_down(referee.wins[-1].seat, referee, first=True, won_marked=False)
             return pressed
         if kind is ActionKind.DECLARE_VOID:
             assert tile is not None
             return [Press(Button.CLAIM, seat)] * VOID_PRESSES[suit_of(tile)]
         if kind is ActionKind.CONCEALED_KONG:
             assert tile is not None
-            return [self._append(seat, (tile,) * 4)]
+            return [self._append(seat, _Group((tile,) * 4, _first(self._newly_shown(referee, seat))))]
         if kind is ActionKind.ADDED_KONG:
             assert tile is not None
             groups = self._groups[seat]
-            groups[groups.index((tile,) * 3)] = (tile,) * 4
+            at = next(i for i, group in enumerate(groups) if group.tiles == (tile,) * 3)
+            added = frozenset({3}) if referee.offer_marked else frozenset()
+            groups[at] = _Group((tile,) * 4, groups[at].marked | added)
             return [self._row(seat)]
         if kind is ActionKind.FLOWER:
             assert tile is not None
             return [Sight(SightKind.DISCARD, seat, (tile,))]
         return []
 
+    def _newly_shown(self, referee: Referee, seat: int) -> bool:
+        """Whether the action put a marked copy into ``seat``'s melds."""
+        return referee.seats[seat].marked_shown > self._shown_marked[seat]
+
     def _resolution(
         self, referee: Referee, phase: Phase, offer: Tile, offer_seat: int, melds: list[int], wins: int
     ) -> list[Happening]:
         """The offer closed: a win (the discard taken, or the robbed tile back out of the kong) and the hands laid
         down, or a granted claim (the discard taken and the meld laid), or nothing (all passed, kong completed)."""
-        taken = Sight(SightKind.TAKEN, offer_seat, (offer,))
+        taken = Sight(SightKind.TAKEN, offer_seat, (offer,), marked=_first(self._offer_marked))
         winners = [record.seat for record in referee.wins[wins:]]
         if winners:
             if phase is Phase.ROB:
                 groups = self._groups[offer_seat]
-                groups[groups.index((offer,) * 4)] = (offer,) * 3
+                at = next(i for i, group in enumerate(groups) if group.tiles == (offer,) * 4)
+                groups[at] = _Group((offer,) * 3, groups[at].marked - {3})
                 shown: list[Happening] = [self._row(offer_seat)]
             else:
                 shown = [taken]
             for index, winner in enumerate(winners):
-                shown += self._lay_down(winner, referee, first=index == 0)
+                shown += self._lay_down(winner, referee, first=index == 0, won_marked=self._offer_marked)
             return shown
         claimant = referee.turn
         if referee.phase is Phase.ACT and len(referee.seats[claimant].melds) > melds[claimant]:
-            return [taken, self._append(claimant, referee.seats[claimant].melds[-1].tiles)]
+            tiles = referee.seats[claimant].melds[-1].tiles
+            fives = Counter(tile for tile in tiles if tile in referee.ruleset.tile_set.marked)
+            marked = Counter(list(fives)[:1]) if self._newly_shown(referee, claimant) else Counter()
+            return [taken, self._append(claimant, _Group.of(tiles, marked))]
         return []
 
-    def _lay_down(self, seat: int, referee: Referee, *, first: bool) -> list[Happening]:
-        """A winner's hand face up at the left of his row: sorted, the winning tile last when he holds it."""
+    def _lay_down(self, seat: int, referee: Referee, *, first: bool, won_marked: bool) -> list[Happening]:
+        """A winner's hand face up at the left of his row: sorted, the winning tile last when he holds it (marked
+        when ``won_marked``: the discard won was a marked copy)."""
         record = next(record for record in reversed(referee.wins) if record.seat == seat)
-        return [self._lay(seat, tuple(sorted(record.hand.standing)) + ((record.hand.win_tile,) if first else ()))]
+        hand = tuple(sorted(record.hand.standing)) + ((record.hand.win_tile,) if first else ())
+        marked = _held_marked(referee, seat)
+        return [self._lay(seat, _Group.of(hand, marked, last_marked=first and won_marked))]
 
     def _false_hand(self, referee: Referee, seat: int, *, self_drawn: bool) -> list[Happening]:
         """A false declaration's hand laid down as a win's would be (the tile drawn last), then picked up again."""
@@ -201,21 +247,36 @@ class TableModel:
         drawn = referee.last_drawn if self_drawn and referee.last_drawn in held else None
         if drawn is not None:
             held.remove(drawn)
-        return self._shown_and_taken_up(seat, (*held, drawn) if drawn is not None else tuple(held))
+        hand = (*held, drawn) if drawn is not None else tuple(held)
+        return self._shown_and_taken_up(seat, _Group.of(hand, _held_marked(referee, seat)))
 
-    def _shown_and_taken_up(self, seat: int, hand: tuple[Tile, ...]) -> list[Happening]:
+    def _shown_and_taken_up(self, seat: int, hand: _Group) -> list[Happening]:
         """``hand`` laid down at the left of the seat's row, then picked up again."""
         laid = self._lay(seat, hand)
         del self._groups[seat][0]
         return [laid, self._row(seat)]
 
-    def _lay(self, seat: int, hand: tuple[Tile, ...]) -> Sight:
+    def _lay(self, seat: int, hand: _Group) -> Sight:
         self._groups[seat].insert(0, hand)
         return self._row(seat)
 
-    def _append(self, seat: int, tiles: tuple[Tile, ...]) -> Sight:
-        self._groups[seat].append(tiles)
+    def _append(self, seat: int, group: _Group) -> Sight:
+        self._groups[seat].append(group)
         return self._row(seat)
 
     def _row(self, seat: int) -> Sight:
-        return Sight(SightKind.ROW, seat, tuple(self.rows[seat]))
+        marked, start = set(), 0
+        for group in self._groups[seat]:
+            marked |= {start + at for at in group.marked}
+            start += len(group.tiles)
+        return Sight(SightKind.ROW, seat, tuple(self.rows[seat]), marked=frozenset(marked))
+
+
+def _held_marked(referee: Referee, seat: int) -> Counter[Tile]:
+    """The marked copies among ``seat``'s concealed tiles, by face."""
+    return Counter(referee.seats[seat].marked)
+
+
+def _first(marked: bool) -> frozenset[int]:
+    """A one-tile sight's ``marked``."""
+    return frozenset({0}) if marked else frozenset()

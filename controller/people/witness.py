@@ -25,6 +25,10 @@ How it reads the table:
   whose faces are not read yet waits for them (``waiting`` says where).
 - A discard laid sideways by a seat whose button was held since his last discard (in his turn, or while the tile
   before his draw was on offer to him: that press is then no claim) is a ready declaration (``ready``).
+- Marked copies (red fives) the camera saw (``Sight.marked``) go with the moves that show them: a discard or a
+  kong's tile is the marked copy, a claim's meld holds the claimant's own where it shows one more than the discard
+  was, a hand laid down reveals its marked faces (without the marked discard it won on), so that the referee counts
+  them at a win (赤ドラ) as a full one does. A mark on a tile read as another face (a healed reading) is dropped.
 - Void suits (定缺) are counted presses: one for m, two for p, three for s, applied at the quiet window.
 - A quiet window closes what ``waiting`` names; on the last tile that is how a hand ends drawn. Hands laid down on
   the last discard without a press are shown to the referee (``show``) for the drawn hand's settlement (查叫).
@@ -461,11 +465,11 @@ class Witness:
             kind = ActionKind.READY if rulings and rulings[-1].verdict.ok else ActionKind.DISCARD
             rulings += self._abandon_self_hu()
             rulings += self._bring_to_turn(sight.seat)
-            rulings.append(self._apply(Action(kind, sight.seat, sight.tiles[0])))
+            rulings.append(self._apply(Action(kind, sight.seat, sight.tiles[0], marked=0 in sight.marked)))
             if rulings[-1].verdict.ok:
                 self._offer_read = frozenset({sight.tiles[0], sight.readings(0)[0][0]})
             return rulings
-        return self._row(sight.seat, sight.tiles)
+        return self._row(sight)
 
     def _declaring_ready(self, sight: Sight) -> list[Ruling]:
         """A discard laid sideways by a seat that held his button since his last discard declares ready (a note
@@ -538,9 +542,9 @@ class Witness:
         ):
             self._taken = True
 
-    def _row(self, seat: int, row: tuple[Tile, ...]) -> list[Ruling]:
+    def _row(self, sight: Sight) -> list[Ruling]:
         """A seat's row changed: a presser's meld or hand, a self-drawn hand, or a move of his own."""
-        referee = self.referee
+        referee, seat, row = self.referee, sight.seat, sight.tiles
         if seat in referee.players_out:
             return []
         state = referee.seats[seat]
@@ -551,24 +555,26 @@ class Witness:
         laid = [row[at] for at in self._laying]
         if not laid:
             return []
+        marks = referee.ruleset.tile_set.marked
+        marked = tuple(sorted(row[at] for at in self._laying if at in sight.marked and row[at] in marks))
         claim = self._claims.get(seat) if referee.phase in _OFFER else None
         if claim is not None and claim.button is Button.CLAIM:
-            return self._meld_shown(seat, claim, laid)
+            return self._meld_shown(seat, claim, laid, marked)
         if claim is not None:
-            return self._hand_shown(seat, claim, laid)
+            return self._hand_shown(seat, claim, laid, marked)
         if self._self_hu == seat:
-            return self._self_drawn_win(seat, laid)
+            return self._self_drawn_win(seat, laid, marked)
         winner = None if self._self_win is None else self._self_win.seat
         if referee.wall.exhausted and (referee.phase is Phase.CLAIMS or winner is not None) and seat != winner:
-            return self._shown_at_draw(seat, laid)
-        return self._own_move(seat, laid)
+            return self._shown_at_draw(seat, laid, marked)
+        return self._own_move(seat, laid, marked)
 
-    def _shown_at_draw(self, seat: int, laid: list[Tile]) -> list[Ruling]:
+    def _shown_at_draw(self, seat: int, laid: list[Tile], marked: tuple[Tile, ...]) -> list[Ruling]:
         """A hand laid down without a press once the live wall is empty: shown to the referee, which settles a drawn
         hand on the hands left standing (查叫); once they are all shown the last discard (or the win held on the
         last tile) is settled."""
         rulings = self._in_order(seat, laid, won_last=False)
-        rulings.append(self._apply(Action(ActionKind.SHOW, seat, revealed=tuple(sorted(laid)))))
+        rulings.append(self._apply(_revealing(ActionKind.SHOW, seat, laid, marked)))
         if self._self_win is None:
             return rulings + self._resolve_when_decided()
         if not self._standing_unshown({self._self_win.seat}):
@@ -585,22 +591,25 @@ class Witness:
         left = [seat for seat in range(SEATS) if seat not in referee.players_out and seat not in winners]
         return (not winners or len(left) > 1) and any(referee.seats[seat].unknown for seat in left)
 
-    def _meld_shown(self, seat: int, claim: _Claim, laid: list[Tile]) -> list[Ruling]:
+    def _meld_shown(self, seat: int, claim: _Claim, laid: list[Tile], marked: tuple[Tile, ...]) -> list[Ruling]:
+        """A claim's meld laid: the claim it makes (the claimant's own marked copy in it where the meld shows one
+        more than the discard was)."""
         offer = self.referee.offer
         assert offer is not None
         shown = sorted(laid)
+        own = len(marked) > self.referee.offer_marked
         if shown == [offer] * 3:
-            claim.ready = Action(ActionKind.PUNG, seat)
+            claim.ready = Action(ActionKind.PUNG, seat, marked=own)
         elif shown == [offer] * 4:
-            claim.ready = Action(ActionKind.KONG, seat)
+            claim.ready = Action(ActionKind.KONG, seat, marked=own)
         elif offer in shown and len(shown) == 3 and _is_run(shown, self.referee.ruleset.tile_set):
-            claim.ready = Action(ActionKind.CHI, seat, shown[0])
+            claim.ready = Action(ActionKind.CHI, seat, shown[0], marked=own)
         else:
             why = f"no meld with the {tile_code(offer)} on offer"
             return [_refusal(f"seat {seat} pressed claim and showed {format_tiles(laid)}: {why}", True)]
         return self._resolve_when_decided()
 
-    def _hand_shown(self, seat: int, claim: _Claim, laid: list[Tile]) -> list[Ruling]:
+    def _hand_shown(self, seat: int, claim: _Claim, laid: list[Tile], marked: tuple[Tile, ...]) -> list[Ruling]:
         """A hu presser's hand laid down: a win on the tile on offer, or (the next seat, the discard not taken) a
         self-drawn win after the draw nobody sees."""
         referee = self.referee
@@ -609,21 +618,23 @@ class Witness:
         with_offer = len(laid) == size + 1
         if with_offer and referee.phase is Phase.CLAIMS and not self._taken and seat == referee.answering_seats()[0]:
             del self._claims[seat]
-            return self._self_drawn_win(seat, laid)
+            return self._self_drawn_win(seat, laid, marked)
         held = sorted(laid)
         if with_offer and offer in held:
             held.remove(offer)
         elif len(laid) != size:
             why = f"the table counts {size} concealed tiles"
             return [_refusal(f"seat {seat} laid down {format_tiles(laid)}: {why}", True)]
-        claim.ready = Action(ActionKind.HU, seat, revealed=tuple(held))
+        if with_offer and referee.offer_marked and offer in marked:  # the marked discard won is not the hand's
+            marked = tuple(sorted((Counter(marked) - Counter([offer])).elements()))
+        claim.ready = Action(ActionKind.HU, seat, revealed=tuple(held), revealed_marked=marked)
         return self._in_order(seat, laid, won_last=with_offer) + self._resolve_when_decided()
 
-    def _self_drawn_win(self, seat: int, laid: list[Tile]) -> list[Ruling]:
+    def _self_drawn_win(self, seat: int, laid: list[Tile], marked: tuple[Tile, ...]) -> list[Ruling]:
         """The winning tile is the one laid last, next to the old row."""
         self._self_hu = None
         rulings = self._in_order(seat, laid, won_last=True) + self._bring_to_turn(seat)
-        win = Action(ActionKind.HU, seat, laid[-1], revealed=tuple(sorted(laid)))
+        win = replace(_revealing(ActionKind.HU, seat, laid, marked), tile=laid[-1])
         if self.referee.phase is Phase.ACT and self._standing_unshown({seat}):
             self._self_win = win
             return rulings
@@ -648,7 +659,7 @@ class Witness:
         rulings = [] if self.referee.is_legal(action) else self._bring_to_turn(seat)
         return [*rulings, self._apply(action)]
 
-    def _own_move(self, seat: int, laid: list[Tile]) -> list[Ruling]:
+    def _own_move(self, seat: int, laid: list[Tile], marked: tuple[Tile, ...]) -> list[Ruling]:
         """A concealed kong, the fourth tile beside an exposed pung, or a whole hand laid down without a press: the
         dealt hand shown for an opening win (起手胡, 独抬庄) before the first discard, or in one's first turn an
         abortive draw declared (riichi's 九種九牌); the referee judges either on the hand shown."""
@@ -656,10 +667,10 @@ class Witness:
         rest = sorted(laid)
         pungs = [meld.tile for meld in referee.seats[seat].melds if meld.tiles == (meld.tile,) * 3]
         if len(rest) >= WHOLE_HAND and referee.in_opening():
-            return [self._apply(Action(ActionKind.SHOW, seat, revealed=tuple(rest)))]
+            return [self._apply(_revealing(ActionKind.SHOW, seat, rest, marked))]
         if len(rest) >= WHOLE_HAND and self._may_abort(seat):
             rulings += self._bring_to_turn(seat)
-            return [*rulings, self._apply(Action(ActionKind.ABORT, seat, revealed=tuple(rest)))]
+            return [*rulings, self._apply(_revealing(ActionKind.ABORT, seat, rest, marked))]
         if rest == [rest[0]] * 4:
             kind = ActionKind.CONCEALED_KONG
         elif len(rest) == 1 and rest[0] in pungs:
@@ -670,7 +681,7 @@ class Witness:
                 why += " (a flower goes into the discard zone)"
             return [*rulings, _refusal(f"seat {seat} showed {format_tiles(rest)}: {why}", True)]
         rulings += self._bring_to_turn(seat)
-        return [*rulings, self._apply(Action(kind, seat, rest[0]))]
+        return [*rulings, self._apply(Action(kind, seat, rest[0], marked=bool(marked)))]
 
     def _may_abort(self, seat: int) -> bool:
         """Whether a whole hand laid by ``seat`` can be an abortive draw declared: the ruleset has one, it is his
@@ -895,6 +906,11 @@ def _shown(step: _Step) -> dict[str, Any]:
     }
 
 
+def _revealing(kind: ActionKind, seat: int, laid: list[Tile], marked: tuple[Tile, ...]) -> Action:
+    """An action that shows a hand laid down (``revealed``, sorted), with the marked copies the camera saw in it."""
+    return Action(kind, seat, revealed=tuple(sorted(laid)), revealed_marked=marked)
+
+
 def _is_run(tiles: list[Tile], tile_set: TileSet) -> bool:
     """Three suited tiles of one suit in sequence (sorted), as the tile set's suits run (十万's have ten ranks)."""
     low = tiles[0]
@@ -903,12 +919,10 @@ def _is_run(tiles: list[Tile], tile_set: TileSet) -> bool:
 
 def people_can_play(ruleset: Ruleset) -> str | None:
     """None when people can play ``ruleset`` at a camera table refereed by the witness, else every reason why not:
-    what the ruleset needs and the camera does not read yet (a face-down 宝, red fives, 十万's tens). Rules the
+    what the ruleset needs and the camera does not read yet (a face-down 宝). Rules the
     referee checks only on known hands (漏胡, Sichuan's 最后四张必须胡) do not refuse a ruleset: players keep them
     themselves."""
     reasons = []
-    if ruleset.tile_set.marked:
-        reasons.append("its marked copies (red fives 0m 0p 0s) the camera's reader does not tell from the others yet")
     wildcards = ruleset.wildcards
     if wildcards is not None and wildcards.source is WildcardSource.FACE:
         reasons.append("its 宝 lies face down in the wall, turned up at 换宝 or a win: the table cannot follow it yet")

@@ -34,11 +34,18 @@ made (each bot answers; people's silence is read as passes all at once)."""
 
 
 def _run(
-    state: Path, players: str, hands: int, seed: int, rules: str = "basic", hooks: tuple = ()
+    state: Path,
+    players: str,
+    hands: int,
+    seed: int,
+    rules: str = "basic",
+    hooks: tuple = (),
+    options: dict | None = None,
 ) -> list[dict[str, Any]]:
     config = Config().with_service(
         http="off", state_dir=str(state), seed=seed, hands=hands, speed=1000.0, rules=rules, players=players
     )
+    config = config.with_service(options=options)
     lines: list[dict[str, Any]] = []
     serve(config, lines.append, hooks=hooks)
     return lines
@@ -74,6 +81,18 @@ def test_people_seen_only_by_camera_and_buttons_end_their_hands_as_the_bots_did(
     assert "action" not in kinds and {"sight", "button"} <= kinds  # the inputs are journaled, not bots' actions
     log = hand_log(records[0])
     assert "camera  seat" in log and "→ seat" in log
+
+
+@pytest.mark.slow
+def test_people_play_riichi_with_red_fives_told_apart_by_the_camera_as_the_bots_did(tmp_path):
+    """Seed 4: a ron on a hand with a red five in a meld, and one with two in the hand laid down (赤ドラ): the
+    simulated camera draws each marked copy as a red five, the reader tells it from a plain one."""
+    red = {"red_fives": True}
+    people = _run(tmp_path / "people", "people", 2, 4, "riichi", options=red)
+    bots = _run(tmp_path / "bots", "bots", 2, 4, "riichi", options=red)
+    assert _results(people) == _results(bots)
+    fans = [fan["id"] for line in _results(bots) for win in line["wins"] for fan in win["score"]["fans"]]
+    assert fans.count("aka_dora") == 2
 
 
 SEEN_OTHERWISE = [

@@ -4,23 +4,59 @@ hands shown at an exhaustive draw for the tenpai payments; bot hands shown by th
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from controller.people.lookout import _sight
 from controller.people.sights import Sight, SightKind
 from controller.people.witness import Witness, people_can_play
 from controller.service.inputs import Button, Press
 from engine.actions import ActionKind
 from engine.referee import Phase, Referee
 from engine.rulesets.registry import get_ruleset
-from engine.tiles import parse_tile
+from engine.tiles import parse_tile, parse_tiles
 from tests.controller.test_witness import agree, bot_hand, played_both_ways, witnessed
+from vision.kinds import RED_FIVES as RED_FIVES_FACES
 
 RIICHI = get_ruleset("riichi")
 
 
-def test_people_can_play_riichi_but_not_its_red_fives_yet():
-    assert people_can_play(RIICHI) is None
-    assert "red fives" in (people_can_play(get_ruleset("riichi", {"red_fives": True})) or "")
+RED_FIVES = get_ruleset("riichi", {"red_fives": True})
+
+
+def test_people_can_play_riichi_with_its_red_fives():
+    assert people_can_play(RIICHI) is None and people_can_play(RED_FIVES) is None
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_red_fives_seen_on_discards_melds_and_hands_laid_down_score_as_the_bots_did(seed):
+    """The table shows each marked copy as a red five where it lies (``Sight.marked``): a discard, a meld's tile, a
+    hand laid down, a wall face; the witness tells the referee, whose wins count them (赤ドラ) as the bots' did."""
+    full, seen, rulings = played_both_ways(RED_FIVES, seed, quiet_between=seed % 2 == 1)
+    agree(full, seen, rulings)
+
+
+def _red_fives(referee: Referee) -> list[int]:
+    return [
+        fan["count"] * fan["points"]
+        for win in referee.wins
+        for fan in win.score.to_dict()["fans"]
+        if fan["id"] == "aka_dora"
+    ]
+
+
+def test_without_the_marks_the_red_fives_are_not_counted():
+    """Seeds 0-7 hold wins with red fives in the hand, in a meld and on the discard won; without the marks the
+    camera gives, the witness's referee counts none of them."""
+    counted = unmarked = 0
+    for seed in range(8):
+        full, steps = bot_hand(RED_FIVES, seed)
+        happenings = [happening for _, shown in steps for happening in shown]
+        plain = [replace(h, marked=frozenset()) if isinstance(h, Sight) else h for h in happenings]
+        counted += sum(_red_fives(full))
+        unmarked += sum(_red_fives(witnessed(RED_FIVES, full, plain)[0].referee))
+    assert counted >= 4 and unmarked == 0
 
 
 @pytest.mark.parametrize("quiet_between", [False, True])
@@ -105,3 +141,23 @@ def test_a_misread_indicator_that_would_be_a_fifth_copy_is_read_as_its_next_choi
     assert shown["sight"] == "wall" and shown["seat"] == seat and shown["tiles"] == ["4p"]
     other.seen(Sight(SightKind.CORRECT, seat, (parse_tile("5p"),)))
     assert other.referee.bonus_indicators() == [parse_tile("5p")], "the seat's correction is taken"
+
+
+def test_a_red_five_sight_is_journaled_with_its_mark_and_a_bad_mark_is_named():
+    row = Sight(SightKind.ROW, 1, tuple(parse_tiles("55m456p")), marked=frozenset({1}))
+    assert row.to_dict()["marked"] == [1] and Sight.from_dict(row.to_dict()) == row
+    assert Sight.from_dict({"sight": "row", "seat": 1, "tiles": "55m"}).marked == frozenset()
+    for marked, error in ((3, "a list of tile positions"), ([0, 0], "distinct positions 0-1"), ([2], "distinct positions 0-1")):
+        with pytest.raises(ValueError, match=f"sight.marked: expected {error}"):
+            Sight.from_dict({"sight": "row", "seat": 1, "tiles": "55m", "marked": marked})
+
+
+def test_the_lookout_splits_a_read_red_five_into_its_five_and_the_mark():
+    """The table's reader reads a marked copy as its red face (``controller.people.reader``); a sight holds the
+    five, marked where the best reading was the red one, and one ranked reading per tile."""
+    red, five, six = RED_FIVES_FACES[0], parse_tile("5m"), parse_tile("6m")
+    sight = _sight(SightKind.DISCARD, 0, [((red, 0.7), (five, 0.2), (six, 0.1))])
+    assert sight.tiles == (five,) and sight.marked == frozenset({0})
+    assert sight.choices == (((five, 0.7), (six, 0.1)),)
+    plain = _sight(SightKind.ROW, 0, [((five, 0.6), (red, 0.3)), ((six, 0.9),)])
+    assert plain.tiles == (five, six) and plain.marked == frozenset()
