@@ -350,7 +350,7 @@ class Referee:
                 raise IllegalAction(f"a {action.kind.value} names no tile: it concerns the tile on offer or the wall")
             if action.tile is not None and action.kind is ActionKind.HU and self.phase is not Phase.ACT:
                 raise IllegalAction("a win on a discard or a robbed kong names no tile: it is the tile on offer")
-            if action.kind is not ActionKind.FACE and (unread := self._unread_indicators()):
+            if action.kind is not ActionKind.FACE and (unread := self.unread_indicators()):
                 raise IllegalAction(f"the wildcard indicator at wall place {unread[0]} is to be read before play")
             events = handler(action)
             if self.phase is not Phase.OVER:
@@ -1188,23 +1188,23 @@ class Referee:
         live tiles) and every seat's horses (买马)."""
         if self.held is not None:
             winners = [record.seat for record in self.held[1]]
-        places = self._indicator_places() + self._bonus_places(winners)
+        places = self.indicator_places() + self._bonus_places(winners)
         if winners:
             places += self._bird_places() if self.ruleset.bird_count else []
             places += [place for seat in sorted(self.horse_places) for place in self.horse_places[seat]]
         return places
 
-    def _indicator_places(self) -> list[int]:
+    def indicator_places(self) -> list[int]:
         """The places of the wildcard indicators turned face up (the current one last)."""
         rule = self.ruleset.wildcards
         if rule is None or rule.source is not WildcardSource.SUCCESSOR:
             return []
         return [removal.index for removal in self.wall.state.removed if removal.source is Source.INDICATOR]
 
-    def _unread_indicators(self) -> list[int]:
+    def unread_indicators(self) -> list[int]:
         """The wildcard indicators turned up and not read yet: play waits for them (every wildcard depends on it)."""
         faces = self.wall.state.faces
-        return [place for place in self._indicator_places() if faces[place] is None]
+        return [place for place in self.indicator_places() if faces[place] is None]
 
     def _bonus_places(self, winners: Sequence[int]) -> list[int]:
         """The bonus indicators turned, and the tiles under them at a win of a seat that declared ready where the
@@ -1363,7 +1363,7 @@ class Referee:
         count = sum(seat.discards.count(tile) + seat.flowers.count(tile) for seat in self.seats)
         count += sum(meld.tiles.count(tile) for seat in self.seats for meld in seat.melds)
         faces = self.wall.state.faces
-        shown = set(self.faces_up()) - set(self._indicator_places())  # the indicators are counted once, above
+        shown = set(self.faces_up()) - set(self.indicator_places())  # the indicators are counted once, above
         count += self.wall.indicators.count(tile) + sum(faces[place] == tile for place in shown)
         if self._kong_on_offer and self.offer == tile:
             count += 1

@@ -22,7 +22,10 @@ How it reads the table:
   the winning tile of a self-drawn win. A ``taken`` of the discard before it tells a win on that discard.
 - A wall sight (a face turned up where it lies in the wall: an indicator, a tile under one at a ready win) is the
   referee's ``face`` at that place; one seen before the referee turns its place up is kept until it does. A win
-  whose faces are not read yet waits for them (``waiting`` says where).
+  whose faces are not read yet waits for them (``waiting`` says where). While a wildcard indicator is turned up
+  and not read, every other input is held (the referee allows no play before it: every wildcard depends on it) and
+  taken in order once it is; the indicator's reading is shown to the dealer to confirm (one short press) or
+  correct until the first discard, however sure the camera was (``unsure``).
 - A discard laid sideways by a seat whose button was held since his last discard (in his turn, or while the tile
   before his draw was on offer to him: that press is then no claim) is a ready declaration (``ready``).
 - Marked copies (red fives) the camera saw (``Sight.marked``) go with the moves that show them: a discard or a
@@ -139,6 +142,9 @@ class _Step:
     """A row sight: the seat's row as last taken before it (its tiles are known, wherever the row grew)."""
     number: int = -1
     """A sight: its number among the hand's sights (from 0), by which the display and a correction name it."""
+    indicator: bool = False
+    """A wall sight of a wildcard indicator: every wildcard depends on it, so it is shown to the dealer to confirm
+    or correct until the first discard, however sure the camera was (``Witness.unsure``)."""
     ordered: tuple[int, ...] = ()
     """A row sight that laid a hand down: the positions of the hand's tiles that lie sorted (all but the winning
     tile laid last), in row order."""
@@ -219,6 +225,9 @@ class Witness:
         self._faces: dict[int, Sight] = {}
         """Wall sights of places the referee has not turned up yet (a kong's indicator turned before its maker's
         discard, the tiles under the indicators laid out before the winner's hand), by place: taken once it has."""
+        self._unread: list[Sight | Press] = []
+        """Inputs held while a wildcard indicator is turned up and not read (the referee allows no play before it:
+        every wildcard depends on it), taken in order once it is."""
 
     @property
     def waiting(self) -> str | None:
@@ -227,6 +236,8 @@ class Witness:
         referee = self.referee
         if referee.phase is Phase.OVER:
             return None
+        if unread := referee.unread_indicators():
+            return f"the wildcard indicator at wall place {unread[0]}, to be turned up and read: play waits for it"
         if referee.phase is Phase.DECLARE:
             return f"void declarations of seats {referee.undeclared_seats()}"
         if referee.phase is Phase.FACES:
@@ -242,7 +253,8 @@ class Witness:
     @property
     def quiet_settles(self) -> bool:
         """Whether a quiet window would settle what ``waiting`` names (the wall's faces come only from the camera)."""
-        return self.waiting is not None and self.referee.phase is not Phase.FACES
+        referee = self.referee
+        return self.waiting is not None and referee.phase is not Phase.FACES and not referee.unread_indicators()
 
     # --- inputs ------------------------------------------------------------------------------------------
 
@@ -252,8 +264,12 @@ class Witness:
             return []
         if sight.kind is SightKind.CORRECT:
             return self._correct(sight)
+        if sight.kind is not SightKind.WALL and self._hold(sight):
+            return [_note(f"held until the wildcard indicator is read: {sight.kind.value} of seat {sight.seat}")]
         self._sights += 1
-        return self._take(_Step(sight, None, sight.tiles, number=self._sights - 1))
+        indicator = sight.kind is SightKind.WALL and sight.place in self.referee.indicator_places()
+        rulings = self._take(_Step(sight, None, sight.tiles, number=self._sights - 1, indicator=indicator))
+        return rulings + self._release()
 
     def pressed(self, press: Press) -> list[Ruling]:
         """Take a seat button's claim (short) or hu (held) press; lift and dice presses are the service's. A short
@@ -262,7 +278,26 @@ class Witness:
             return []
         if press.button is Button.CLAIM and self._picking(press.seat):
             return self._pick(press.seat)
+        if self._hold(press):
+            return [_note(f"held until the wildcard indicator is read: seat {press.seat}'s {press.button.value}")]
         return self._take(_Step(None, press))
+
+    def _hold(self, given: Sight | Press) -> bool:
+        """Hold ``given`` while a wildcard indicator waits to be read (and after it, so that the order stays)."""
+        if self.referee.unread_indicators() or self._unread:
+            self._unread.append(given)
+            return True
+        return False
+
+    def _release(self) -> list[Ruling]:
+        """The inputs held for the indicator, taken in order once it is read."""
+        if self.referee.unread_indicators() or not self._unread:
+            return []
+        held, self._unread = self._unread, []
+        rulings = []
+        for given in held:
+            rulings += self.seen(given) if isinstance(given, Sight) else self.pressed(given)
+        return rulings
 
     @property
     def rows(self) -> list[tuple[Tile, ...]]:
@@ -273,8 +308,18 @@ class Witness:
     def unsure(self) -> list[dict[str, Any]]:
         """The readings open for their seats to confirm or correct (the latest of each seat), for the display: the
         tiles as taken, and each unsure tile's position and ranked readings."""
-        latest = {step.sight.seat: step for step in self._steps if step.open() and step.sight is not None}
-        return [_shown(step) for _, step in sorted(latest.items())]
+        latest = {self._owner(step): step for step in self._steps if self._is_open(step)}
+        return [_shown(step, seat) for seat, step in sorted(latest.items())]
+
+    def _is_open(self, step: _Step) -> bool:
+        """Shown to confirm or correct: unsure or doubtful, or a wildcard indicator not confirmed before the first
+        discard."""
+        return step.open() or (step.indicator and not step.pinned and self.referee.discards_made == 0)
+
+    def _owner(self, step: _Step) -> int:
+        """The seat that confirms or corrects ``step``'s reading: the dealer for the indicator, else its seat's."""
+        assert step.sight is not None
+        return self.referee.dealer if step.indicator else step.sight.seat
 
     # --- reading again -----------------------------------------------------------------------------------
 
@@ -401,7 +446,7 @@ class Witness:
 
     def _open_index(self, seat: int, number: int = -1) -> int | None:
         """The position among the kept inputs of ``seat``'s latest open reading (or of his sight ``number``)."""
-        mine = [i for i, step in enumerate(self._steps) if step.open() and step.sight and step.sight.seat == seat]
+        mine = [i for i, step in enumerate(self._steps) if self._is_open(step) and self._owner(step) == seat]
         if number >= 0:
             mine = [i for i in mine if self._steps[i].number == number]
         return mine[-1] if mine else None
@@ -410,7 +455,7 @@ class Witness:
         """The kept input at ``index`` read as ``reading`` (its seat's word) and the inputs since played again."""
         steps = list(self._steps)
         step = steps[index]
-        note = _note(f"seat {step.sight.seat} says: {_told(step, reading)}")  # type: ignore[union-attr]
+        note = _note(f"seat {self._owner(step)} says: {_told(step, reading)}")
         step.pinned, step.doubtful = True, False
         self._replay(index, {index: reading}, keep=True)
         rulings = [note] + [ruling for kept in steps[index:] for ruling in kept.rulings]
@@ -888,14 +933,14 @@ def _told(step: _Step, reading: tuple[Tile, ...]) -> str:
     return f"seat {sight.seat}'s {sight.kind.value} {format_tiles(sight.tiles)} taken as {format_tiles(reading)}"
 
 
-def _shown(step: _Step) -> dict[str, Any]:
-    """An open reading as the display shows it."""
+def _shown(step: _Step, seat: int) -> dict[str, Any]:
+    """An open reading as the display shows it, to ``seat``."""
     sight = step.sight
     assert sight is not None
     unsure = sorted(set(sight.unsure()) | ({min(range(len(sight.tiles)), key=lambda at: sight.readings(at)[0][1])}))
     return {
         "n": step.number,
-        "seat": sight.seat,
+        "seat": seat,
         "sight": sight.kind.value,
         "tiles": [tile_code(tile) for tile in step.reading],
         "doubtful": step.doubtful,

@@ -170,19 +170,29 @@ def _resumes_to(state: Path, args: list[str], kills: tuple[int, ...], reference:
     assert [{key: r[key] for key in SAME} for r in results] == _results(reference)
 
 
+WAITING_FOR_FACES = [("riichi", 2), ("hubei-laizi", 1), ("wuhan", 3), ("tuidaohu", 0), ("changsha", 2)]
+"""A seed each whose first hand waits for a face of the wall: riichi's ready win (seat 2) for the indicator and the
+tile under it, Hubei's and Wuhan's play for the 赖子 indicator, 推倒胡's play for the 鬼牌 indicator and its win for
+the horses, Changsha's win for its birds."""
+
+
 @pytest.mark.slow
-def test_a_riichi_table_killed_while_a_ready_win_waits_for_its_wall_faces_resumes_to_the_same_end(tmp_path):
-    """Riichi seed 2: seat 2 declares ready (a held press, a sideways discard) and wins; the win waits for the
-    indicator and the tile under it to be read in the wall zone. SIGKILLs in hand 0 (one of them near its end, where
-    the win waits for the faces) and in hand 1 resume every hand to the run's own end."""
-    args = [{"basic": "riichi", "1": "2"}.get(arg, arg) for arg in PEOPLE_ARGS]
-    reference = [line for line in _run(tmp_path / "reference", "people", 2, 2, "riichi") if "wins" in line]
-    assert reference[0]["winners"] == [2] and reference[0]["declared_ready"] == [2]
+@pytest.mark.parametrize(("rules", "seed"), WAITING_FOR_FACES)
+def test_a_table_killed_while_it_waits_for_a_face_of_the_wall_resumes_to_the_same_end(tmp_path, rules, seed):
+    """SIGKILLs in hand 0 where the table waits for a face (just before the first face is journaled, and near the
+    hand's end, where a win waits for its faces), in its middle and in hand 1 resume every hand to the run's own
+    end."""
+    args = [{"basic": rules, "1": str(seed)}.get(arg, arg) for arg in PEOPLE_ARGS]
+    reference = [line for line in _run(tmp_path / "reference", "people", 2, seed, rules) if "wins" in line]
+    assert reference[0]["winners"], "pick a seed whose first hand is won: its win waits for faces"
     with Journal(tmp_path / "reference" / "journal.sqlite") as journal:
         (run,) = journal.runs()
-        first = sum(1 for _ in journal.events(journal.hands(run.id)[0][0].id))
+        events = list(journal.events(journal.hands(run.id)[0][0].id))
+    first = len(events)
+    face = next(i for i, event in enumerate(events) if event.kind.value == "sight" and event.data["sight"] == "wall")
     total = _events(tmp_path / "reference")
-    _resumes_to(tmp_path / "crashed", args, (12, first // 2, first - 3, (first + total) // 2), reference)
+    kills = sorted({face, first // 2, first - 3, (first + total) // 2})
+    _resumes_to(tmp_path / "crashed", args, tuple(kills), reference)
 
 
 class _ClaimButtonsDead(TableModel):

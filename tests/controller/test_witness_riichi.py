@@ -147,7 +147,11 @@ def test_a_red_five_sight_is_journaled_with_its_mark_and_a_bad_mark_is_named():
     row = Sight(SightKind.ROW, 1, tuple(parse_tiles("55m456p")), marked=frozenset({1}))
     assert row.to_dict()["marked"] == [1] and Sight.from_dict(row.to_dict()) == row
     assert Sight.from_dict({"sight": "row", "seat": 1, "tiles": "55m"}).marked == frozenset()
-    for marked, error in ((3, "a list of tile positions"), ([0, 0], "distinct positions 0-1"), ([2], "distinct positions 0-1")):
+    for marked, error in (
+        (3, "a list of tile positions"),
+        ([0, 0], "distinct positions 0-1"),
+        ([2], "distinct positions 0-1"),
+    ):
         with pytest.raises(ValueError, match=f"sight.marked: expected {error}"):
             Sight.from_dict({"sight": "row", "seat": 1, "tiles": "55m", "marked": marked})
 

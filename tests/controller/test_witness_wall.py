@@ -1,0 +1,135 @@
+"""The wall's faces at a camera table, per ruleset (issue 26): the wildcard indicator is shown to the dealer to
+confirm or correct until the first discard, play waits for it to be read, and a win its face contradicts is refused
+then; a bird or a horse read unsure is corrected by its seat. Bot hands shown by the table model, fed to the witness
+with the faces misread or read late, end as the bots' did once the seats have said what the faces are."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from controller.people.sights import Sight, SightKind
+from controller.service.inputs import Button, Press
+from engine.actions import ActionKind
+from engine.referee import Referee
+from engine.rulesets.registry import get_ruleset
+from engine.tiles import Tile, tile_code
+from tests.controller.test_witness import QUIET, agree, bot_hand, witnessed
+
+INDICATED = [("hubei-laizi", 1), ("wuhan", 1), ("tuidaohu", 1)]
+"""A seed each whose hand is won self-drawn with wildcards in the winning hand."""
+
+
+def _shown(ruleset, seed: int) -> tuple[Referee, list]:
+    full, steps = bot_hand(ruleset, seed)
+    return full, [happening for _, shown in steps for happening in shown]
+
+
+def _indicator(happenings: list) -> int:
+    return next(i for i, h in enumerate(happenings) if isinstance(h, Sight) and h.kind is SightKind.WALL)
+
+
+def _first_discard(happenings: list, after: int) -> int:
+    return next(
+        i for i, h in enumerate(happenings) if i > after and isinstance(h, Sight) and h.kind is SightKind.DISCARD
+    )
+
+
+def _other_face(full: Referee, true: Tile) -> Tile:
+    """A face of the set other than ``true`` whose wildcards are none of the winner's tiles, as the camera might
+    misread the indicator (the nearest such face)."""
+    copies, rule = full.ruleset.tile_set.copies, full.ruleset.wildcards
+    assert rule is not None
+    win = full.wins[0].hand
+    held = {*win.standing, win.win_tile}
+    faces = sorted((face for face in range(len(copies)) if copies[face] and face != true), key=lambda f: abs(f - true))
+    return next(face for face in faces if not rule.wildcards(face) & held)
+
+
+def _finish(witness, happenings: list, rulings: list) -> list:
+    for happening in happenings:
+        rulings += witness.seen(happening) if isinstance(happening, Sight) else witness.pressed(happening)
+    for _ in range(4):
+        if witness.waiting is not None:
+            rulings += witness.seen(QUIET)
+    return rulings
+
+
+@pytest.mark.parametrize(("rules", "seed"), INDICATED)
+def test_a_misread_indicator_is_shown_to_the_dealer_and_his_correction_before_the_first_discard_mends_the_hand(
+    rules, seed
+):
+    ruleset = get_ruleset(rules)
+    full, happenings = _shown(ruleset, seed)
+    at = _indicator(happenings)
+    true = happenings[at].tiles[0]
+    wrong = _other_face(full, true)
+    misread = replace(happenings[at], tiles=(wrong,), choices=(((wrong, 0.97), (true, 0.02)),))
+    first = _first_discard(happenings, at)
+    witness, rulings = witnessed(ruleset, full, [*happenings[:at], misread, *happenings[at + 1 : first]])
+    [shown] = [reading for reading in witness.unsure if reading["sight"] == "wall"]
+    assert shown["seat"] == full.dealer and shown["tiles"] == [tile_code(wrong)], "sure, and still shown"
+    assert witness.referee.wildcard_faces() != full.wildcard_faces()
+    rulings += witness.seen(Sight(SightKind.CORRECT, full.dealer, (true,), about=shown["n"]))
+    assert witness.referee.wildcard_faces() == full.wildcard_faces()
+    agree(full, witness.referee, _finish(witness, happenings[first:], rulings))
+
+
+@pytest.mark.parametrize(("rules", "seed"), INDICATED)
+def test_a_right_indicator_is_confirmed_by_the_dealers_press_and_no_longer_shown_after_the_first_discard(rules, seed):
+    ruleset = get_ruleset(rules)
+    full, happenings = _shown(ruleset, seed)
+    at = _indicator(happenings)
+    first = _first_discard(happenings, at)
+    witness, rulings = witnessed(ruleset, full, happenings[:first])
+    assert [reading["seat"] for reading in witness.unsure if reading["sight"] == "wall"] == [full.dealer]
+    rulings += witness.pressed(Press(Button.CLAIM, full.dealer))  # one short press: the reading shown is right
+    assert not [reading for reading in witness.unsure if reading["sight"] == "wall"]
+    agree(full, witness.referee, _finish(witness, happenings[first:], rulings))
+    unconfirmed, _ = witnessed(ruleset, full, happenings[: first + 1])
+    assert not [reading for reading in unconfirmed.unsure if reading["sight"] == "wall"], "shown until the discard"
+
+
+@pytest.mark.parametrize(("rules", "seed"), INDICATED)
+def test_play_seen_before_the_indicator_is_read_waits_for_it_and_a_win_its_face_contradicts_is_refused(rules, seed):
+    """The camera reads the indicator only after the whole hand was played: every move waits (the display says
+    for what) and is taken once it is read. Read as another face (sure: no other reading), the winner's
+    wildcards are not wild and his win is refused then."""
+    ruleset = get_ruleset(rules)
+    full, happenings = _shown(ruleset, seed)
+    at = _indicator(happenings)
+    late = [*happenings[:at], *happenings[at + 1 :]]
+    witness, rulings = witnessed(ruleset, full, late)
+    assert "wildcard indicator" in (witness.waiting or "") and not witness.quiet_settles
+    assert not any(ruling.action for ruling in rulings), "nothing is played before the indicator is read"
+    agree(full, witness.referee, _finish(witness, [happenings[at]], rulings))
+
+    wrong = _other_face(full, happenings[at].tiles[0])
+    misread = replace(happenings[at], tiles=(wrong,), choices=())
+    witness, rulings = witnessed(ruleset, full, late)
+    rulings = _finish(witness, [misread], rulings)
+    wins = [ruling for ruling in rulings if ruling.action is not None and ruling.action.kind is ActionKind.HU]
+    assert wins and all(win.conflict for win in wins)
+    assert not witness.referee.wins
+
+
+BIRDS_AND_HORSES = [("changsha", 2), ("tuidaohu", 0)]
+"""A seed each whose win is paid on its birds (扎鸟) or horses (买马)."""
+
+
+@pytest.mark.parametrize(("rules", "seed"), BIRDS_AND_HORSES)
+def test_a_bird_or_horse_misread_as_a_face_all_in_sight_is_read_as_its_next_choice(rules, seed):
+    """No claim depends on a bird's or a horse's face (they only say who pays more); a misread one heals as a
+    discard does: read as a fifth copy, it is read as the camera's next reading."""
+    ruleset = get_ruleset(rules)
+    full, happenings = _shown(ruleset, seed)
+    walls = [i for i, h in enumerate(happenings) if isinstance(h, Sight) and h.kind is SightKind.WALL]
+    at = walls[-1]  # the last face read at the win: a bird, or the last seat's horse
+    true, copies = happenings[at].tiles[0], ruleset.tile_set.copies
+    wrong = next(face for face in range(len(copies)) if copies[face] and full._visible_count(face) >= copies[face])
+    happenings[at] = replace(happenings[at], tiles=(wrong,), choices=(((wrong, 0.6), (true, 0.3)),))
+    witness, rulings = witnessed(ruleset, full, happenings)
+    told = f"wall {tile_code(wrong)} taken as {tile_code(true)}"
+    assert any(told in event for ruling in rulings for event in ruling.verdict.events)
+    agree(full, witness.referee, rulings)
