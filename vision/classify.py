@@ -37,6 +37,7 @@ from vision.errors import ImageError, ModelError
 from vision.features import HALF_TURN, features, redness
 from vision.kinds import FIVES, NUM_FACES, RED_FIVES, SUITS, Face, face_code, parse_face
 from vision.net import Embedder
+from vision.verify import TileCheck
 
 PER_KIND = 12
 """Templates kept per kind (and way up) when enrolling: k-means centres of many photos lose next to nothing, and
@@ -182,6 +183,9 @@ class Model:
     spare: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, compare=False)
     """Templates, faces and ways up of faces the model does not read unless a table asks for them (``only``): the
     shipped model's red fives, from the artwork (``SPARE_FILE``)."""
+    check: TileCheck | None = field(default=None, compare=False)
+    """Whether a detector's proposal in a photo is a tile (``vision.verify``, ``vision.verify.FILE``): kept by an
+    enrolled set, which reads with the same network."""
 
     @property
     def kinds(self) -> list[Face]:
@@ -321,6 +325,8 @@ class Model:
         (folder / "model.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
         if self.spare is not None:
             save_spare(folder, self.spare)
+        if self.check is not None:
+            self.check.save(folder)
 
 
 def condense(
@@ -411,6 +417,7 @@ def load_model(folder: Path | None = None) -> Model:
             str(meta["description"]),
             _red_levels(meta.get("red_levels")),
             _spare(folder / SPARE_FILE),
+            TileCheck.load(folder) if meta.get("format") == 3 else None,
         )
     except FileNotFoundError as error:
         raise ModelError(f"{folder}: not a model directory (no {Path(error.filename).name})") from None

@@ -28,12 +28,14 @@ from vision.classify import Model, load_model
 from vision.detect import face_crop, find_in_photo
 from vision.enroll import Guide, enroll
 from vision.errors import CaptureError, ModelError, VisionError
+from vision.features import warp_face
 from vision.images import check_output, load_image, save_image
 from vision.kinds import Face, face_code, parse_face, table_faces, table_tile
 from vision.labels import read_labels
 from vision.layout import LayoutError, annotate, read_layout
 from vision.recognize import Recognizer, Zones
 from vision.track import Tracker
+from vision.verify import refine
 
 
 def _dump(data: dict[str, Any], out: TextIO) -> None:
@@ -169,14 +171,16 @@ def _detect(args: argparse.Namespace, out: TextIO) -> int:
             image = load_image(path)
             if min(image.shape[:2]) < min(size for size in args.tile_px if size is not None):
                 raise VisionError(f"{path}: {image.shape[1]}x{image.shape[0]} px is smaller than one tile")
-            found = find_in_photo(image, *args.tile_px).tiles
+            found = [tile.quad for tile in find_in_photo(image, *args.tile_px).tiles]
         except VisionError as error:
             _dump({"file": str(path), "error": str(error)}, out)
             status = 1
             continue
-        for tile in found:
-            prediction, upside_down = model.classify(tile.crop(image))
-            corners = np.roll(tile.quad, 2, axis=0) if upside_down else tile.quad
+        if model.check is not None:  # the reader's own check: what is no tile dropped, a tile cut across moved
+            found = refine(model, model.check, image, found)
+        for quad in found:
+            prediction, upside_down = model.classify(warp_face(image, quad))
+            corners = np.roll(quad, 2, axis=0) if upside_down else quad
             _dump(
                 {
                     "file": str(path),

@@ -9,6 +9,7 @@ Needs the ``train`` extra (JAX, onnx): ``pip install -e '.[train]'``. About 10 m
 model: 30 epochs, 10 min 17 s wall, on this 2-core machine shared with test runs).
 
     python -m vision.train [--out vision/models/default] [--epochs 30] [--seed 0] [--hold-out pink]
+    python -m vision.train --check        # only the "is this a tile" check of the model (vision.verify)
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import cv2
 import numpy as np
 
 from engine.tiles import NUM_TILE_IDS, Tile
+from vision import verify
 from vision.artwork import load_faces
 from vision.calibrate import Calibration
 from vision.classify import (
@@ -41,7 +43,7 @@ from vision.features import CROP_H, CROP_W, warp_face
 from vision.geometry import TILE_H_MM, TILE_W_MM
 from vision.kinds import NUM_FACES, RED_FIVES
 from vision.net import Embedder, prepare
-from vision.photos import Sample, scene_samples
+from vision.photos import Sample, default_photos_dir, scene_samples
 from vision.recognize import Zones
 from vision.render import PATCH_SPOT, Hand, Placed, Scene, default_camera, patch_camera, random_look, render
 from vision.simtable import COLUMNS, discard_scene
@@ -327,6 +329,17 @@ def spare_templates(
     return templates, (keys // 2).astype(np.int16), keys % 2 == 1
 
 
+def tile_check(model: Model, seed: int = 0) -> verify.TileCheck:
+    """The model's "is this a tile" check (``vision.verify``), fitted on the detector's proposals in every overhead
+    photo of ``shared/photos/scenes`` (the tile size given off by up to ``verify.OFF_SIZE``) and crops of them where no
+    tile is whole. Deterministic for a seed; about a minute."""
+    names = verify.overhead_names()
+    factors = verify.fitting_factors(names, seed)
+    rng = np.random.default_rng(seed)
+    folder = default_photos_dir() / "scenes"
+    return verify.fit_on(model, [verify.propose(folder, name, factors[name], rng) for name in names])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_MODEL)
@@ -334,7 +347,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--hold-out", default=",".join(HELD_OUT), help="scene sets left out (comma-separated)")
     parser.add_argument("--spare", action="store_true", help="only (re)write the model's spare.npz (red fives)")
+    parser.add_argument("--check", action="store_true", help="only (re)write the model's tilecheck.npz (is a tile)")
     args = parser.parse_args(argv)
+    if args.check:
+        check = tile_check(load_model(args.out), seed=args.seed)
+        check.save(args.out)
+        print(f"{args.out}: {verify.FILE}, levels {check.level:.3f} (proposals), {check.strict:.3f} (neighbours)")
+        return 0
     if args.spare:
         spare = spare_templates(load_model(args.out), seed=args.seed)
         save_spare(args.out, spare)
@@ -346,6 +365,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     model = build(args.out, args.epochs, args.seed, tuple(filter(None, args.hold_out.split(","))))
     model = replace(model, spare=spare_templates(model, seed=args.seed))
+    model = replace(model, check=tile_check(model, seed=args.seed))
     model.save(args.out)
     levels = model.reject[model.kinds]
     print(

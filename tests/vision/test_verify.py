@@ -3,9 +3,14 @@ labelled boxes (``vision.scenes.pairs``)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import cv2
 import numpy as np
 
 from vision import verify
+from vision.classify import load_model
+from vision.enroll import enroll
 from vision.render import tile_photo
 from vision.scenes import Box, match, pairs
 
@@ -41,12 +46,68 @@ def test_the_check_keeps_its_share_of_tiles_and_drops_what_lies_apart_determinis
     assert check.keep(np.zeros((0, 6), np.float32)).shape == (0,)
 
 
-def test_the_check_is_saved_beside_a_model_and_read_back(tmp_path):
-    check = verify.TileCheck(np.arange(5, dtype=np.float32), -1.5, 0.25)
+def test_the_check_is_saved_beside_a_model_read_back_and_kept_by_an_enrolled_set(tmp_path, model):
+    check = verify.TileCheck(np.arange(130, dtype=np.float32), -1.5, 0.25, 0.75)
     assert verify.TileCheck.load(tmp_path) is None
     check.save(tmp_path)
     back = verify.TileCheck.load(tmp_path)
-    assert np.array_equal(back.weights, check.weights) and (back.bias, back.level) == (-1.5, 0.25)
+    assert np.array_equal(back.weights, check.weights) and (back.bias, back.level, back.strict) == (-1.5, 0.25, 0.75)
+    rng = np.random.default_rng(2)
+    enrolled = enroll(replace(model, check=check), [(tile_photo(tile, "uni", rng), tile) for tile in (0, 1)])
+    enrolled.save(tmp_path / "set")
+    again = load_model(tmp_path / "set").check
+    assert again is not None and np.array_equal(again.weights, check.weights)
+
+
+def test_the_shipped_model_has_its_check():
+    check = load_model().check
+    assert check is not None and 0 < check.level <= check.strict < 1
+
+
+TILE = (60, 80)
+"""A synthetic photo's tile (w, h px): white, a black dot at its centre, on a red mat."""
+
+
+def _photo(columns: int) -> np.ndarray:
+    photo = np.zeros((200, 100 + TILE[0] * columns, 3), np.uint8)
+    photo[:] = (40, 40, 200)
+    for column in range(columns):
+        x0 = 50 + TILE[0] * column
+        cv2.rectangle(photo, (x0 + 1, 60), (x0 + TILE[0] - 2, 60 + TILE[1] - 1), (245, 245, 245), -1)
+        cv2.circle(photo, (x0 + TILE[0] // 2, 60 + TILE[1] // 2), 9, (0, 0, 0), -1)
+    return photo
+
+
+def _centred(model, crops):
+    """A stand-in for the reader's features: how much a crop is a white face with its dot in the middle."""
+    rows = []
+    for crop in crops:
+        grey = crop.min(axis=2).astype(np.float32) / 255
+        h, w = grey.shape
+        middle = grey[h // 2 - 3 : h // 2 + 3, w // 2 - 3 : w // 2 + 3].mean()
+        ring = np.r_[grey[h // 5, w // 5 : -w // 5], grey[-h // 5, w // 5 : -w // 5]].mean()
+        rows.append([ring * (1 - middle)])
+    return np.array(rows, np.float32).reshape(len(crops), 1)
+
+
+def _at(x: float) -> np.ndarray:
+    return np.array([[x, 60], [x + TILE[0], 60], [x + TILE[0], 60 + TILE[1]], [x, 60 + TILE[1]]], np.float64)
+
+
+def test_refine_drops_what_is_no_tile_moves_a_tile_cut_across_and_finds_a_rows_missed_tiles(monkeypatch):
+    monkeypatch.setattr(verify, "features", _centred)
+    check = verify.TileCheck(np.array([10.0], np.float32), -5.0, 0.5, 0.9)
+    photo = _photo(5)
+    proposals = [_at(50), _at(53), _at(50 + 1.5 * TILE[0]), np.array([[5, 5], [45, 5], [45, 50], [5, 50]], float)]
+    # the first tile (and a copy of it a little off), one cut across the second and third, one on the bare mat
+    def xs(found):
+        return sorted(round(float(quad[:, 0].min())) for quad in found)
+
+    assert xs(verify.refine(None, check, photo, proposals)) == [50 + TILE[0] * column for column in range(5)]
+    monkeypatch.setattr(verify, "ROUNDS", 0)  # no neighbours proposed: the sure tile and the one moved onto its tile
+    assert xs(verify.refine(None, check, photo, proposals)) == [50, 50 + TILE[0]]
+    assert verify.refine(None, check, photo, []) == []
+    assert verify.refine(None, check, photo, [proposals[3]]) == []  # nothing sure: no neighbours either
 
 
 def test_a_proposals_features_are_its_embedding_and_the_readers_two_similarities(model):
