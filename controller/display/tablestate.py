@@ -139,7 +139,8 @@ def history_entry(line: dict[str, Any], rules: str | None, dealt: Sequence[Any] 
 
     A match that keeps points (riichi) adds ``dealt``, the points the hand was dealt with (the plot of a match
     starts at the first hand's: 25,000 each, not 0), the round (``東1局``) and 本場, and at the match's end its
-    final standings (``engine.match.Match.final_standings``: place order, points, result with uma and oka)."""
+    final standings (``engine.match.Match.final_standings``: place order, points, result with uma and oka), and a
+    drawn hand ended by an abortive draw its name (``abortive``: 九種九牌 …)."""
     wins = [
         {
             "seat": win["seat"],
@@ -160,5 +161,5 @@ def history_entry(line: dict[str, Any], rules: str | None, dealt: Sequence[Any] 
         "scores": line["scores"],
         **_ending(line, payments, rules),
         **({} if dealt is None else {"dealt": list(dealt)}),
-        **{key: line[key] for key in ("round", "honba", "final_standings") if key in line},
+        **{key: line[key] for key in ("round", "honba", "final_standings", "abortive") if key in line},
     }

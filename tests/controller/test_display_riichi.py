@@ -58,6 +58,9 @@ def test_a_history_entry_carries_the_dealt_points_the_round_and_the_final_standi
     assert (entry["round"], entry["honba"], entry["final_standings"]) == ("東4局", 0, LINE["final_standings"])
     bare = history_entry({**LINE, "round": None} | {"final_standings": None}, "mcr")
     assert "dealt" not in bare  # a match that keeps no points starts its plot at 0
+    assert "abortive" not in entry
+    aborted = history_entry({**LINE, "drawn": True, "payments": {}, "abortive": "九種九牌"}, "riichi")
+    assert aborted["abortive"] == "九種九牌" and aborted["drawn"]
 
 
 def test_the_view_learns_the_round_from_a_result_line_and_keeps_the_last_change():

@@ -40,7 +40,8 @@
   function outcome(h) {
     const zh = MJ.lang === "zh";
     if (h.voided) return MJ.word("voided");
-    if (h.drawn) return MJ.word("drawn") + (h.settled ? ` · ${h.settled[zh ? 0 : 1]}` : "");
+    if (h.drawn) return MJ.word("drawn") + (h.abortive ? ` · ${MJ.esc(h.abortive)}` : "") +
+      (h.settled ? ` · ${h.settled[zh ? 0 : 1]}` : "");
     return h.wins.map(w => `<b>${MJ.word("seat")(w.seat)} ${MJ.word("wins")} · ${MJ.word("total")(w.total)}</b><br>` +
       w.fans.map(([nameZh, nameEn, points, count]) => `${MJ.esc(zh ? nameZh : MJ.english(nameEn))} ` +
         MJ.word("fan")(points, count)).join(" · ")).join("<br>");
