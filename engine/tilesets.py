@@ -41,6 +41,12 @@ class TileSet:
         """Flowers in the set (asked once per scored hand, so computed once)."""
         return sum(self.copies[tile] for tile in FLOWERS)
 
+    @cached_property
+    def four_of_each_kind(self) -> bool:
+        """Four copies of each of the 34 playing kinds (136, 144 tiles): a hand of those kinds alone is then
+        checked by its count vector (``engine.rulesets.handcheck``)."""
+        return len(self.copies) >= NUM_KINDS and all(self.copies[kind] == 4 for kind in range(NUM_KINDS))
+
     def tiles(self) -> list[Tile]:
         """Every physical tile, sorted by id: the order a fresh set is unpacked in before shuffling."""
         return [tile for tile, n in enumerate(self.copies) for _ in range(n)]

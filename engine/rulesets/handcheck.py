@@ -6,11 +6,27 @@ from operator import sub
 
 from engine.errors import TileCountError
 from engine.notation import Hand
-from engine.tiles import FLOWERS, NUM_TILE_IDS, is_flower, tile_code, to_counts
+from engine.tiles import FLOWERS, NUM_KINDS, NUM_TILE_IDS, is_flower, tile_code, to_counts
 from engine.tilesets import TileSet
 
 HAND_SIZE = 13
 """Standing tiles + 3 × melds before the winning tile (a kong is one set)."""
+
+
+def _kinds_used(hand: Hand, counts: list[int]) -> list[int] | None:
+    """Copies of each playing kind in the concealed tiles (``counts``) and the melds; None when the hand names
+    flower tiles or a meld holds a tile that is no playing kind (the general check counts those)."""
+    if isinstance(hand.flowers, tuple):
+        return None
+    if not hand.melds:
+        return counts
+    used = counts.copy()
+    for meld in hand.melds:
+        for tile in meld.tiles:
+            if tile >= NUM_KINDS:
+                return None
+            used[tile] += 1
+    return used
 
 
 def concealed_counts(hand: Hand, tile_set: TileSet) -> list[int]:
@@ -31,16 +47,21 @@ def concealed_counts(hand: Hand, tile_set: TileSet) -> list[int]:
             f"hand: {len(hand.standing)} standing tiles + 3 × {len(hand.melds)} melds = {size}; "
             f"expected {HAND_SIZE} before the winning tile"
         )
-    flowers = list(hand.flowers) if isinstance(hand.flowers, tuple) else []
-    everything = hand.all_tiles() + flowers
-    # One pass over a count vector decides the common case; the set's own check names the offending tile.
-    used = [0] * NUM_TILE_IDS
-    for tile in everything:
-        used[tile] += 1
-    if max(map(sub, used, tile_set.copies)) > 0:
-        tile_set.check(everything, where="hand")
+    counts = to_counts(concealed)
+    used = _kinds_used(hand, counts) if tile_set.four_of_each_kind else None
+    if used is None:
+        flowers = list(hand.flowers) if isinstance(hand.flowers, tuple) else []
+        everything = hand.all_tiles() + flowers
+        # One pass over a count vector decides the common case; the set's own check names the offending tile.
+        used = [0] * NUM_TILE_IDS
+        for tile in everything:
+            used[tile] += 1
+        if max(map(sub, used, tile_set.copies)) > 0:
+            tile_set.check(everything, where="hand")
+    elif max(used) > 4:  # every playing kind is in the set four times: the counts decide, the check names the tile
+        tile_set.check(hand.all_tiles(), where="hand")
     if hand.flower_count > tile_set.flower_count:
         raise TileCountError(
             f"hand: {hand.flower_count} flowers, the {tile_set.name}-tile set has {tile_set.flower_count}"
         )
-    return to_counts(concealed)
+    return counts
