@@ -77,6 +77,8 @@ class _Primed:
     river: Counter[Tile]
     places: list[tuple[float, float]] | None
     row: tuple[Tile, ...]
+    offer: Tile | None = None
+    """The seat's discard on offer when the service stopped: taken meanwhile when the first view lacks its face."""
 
 
 class Lookout:
@@ -138,19 +140,27 @@ class Lookout:
         """``expect_wall`` with the spots given: wall place → seat, u, v."""
         self._spots = dict(spots)
 
-    def prime(self, rivers: Sequence[Sequence[Tile]], rows: Sequence[Sequence[Tile]] = ()) -> None:
+    def prime(
+        self,
+        rivers: Sequence[Sequence[Tile]],
+        rows: Sequence[Sequence[Tile]] = (),
+        offer: tuple[int, Tile] | None = None,
+    ) -> None:
         """After a restart: the tiles each seat's discard zone held when the service stopped (``rivers``, from the
         journal) are not reported again, nor a seat's row that is still ``rows[seat]``.
 
         The rule: the places where tiles lie in the first uncovered view of a seat's zone are the tiles that were
         there; a discard the tracker then reports at one of those places, of a face still in the seat's river, is
         one of them (and takes that face out of the river); any other (a face not in the river, a place that was
-        empty) is reported: a discard made while the service was down, or after it came back."""
+        empty) is reported: a discard made while the service was down, or after it came back. ``offer`` (seat,
+        tile): the discard that was on offer; when no tile of that seat's first uncovered view reads as its face, a
+        claimant took it while the service was down, and it is reported taken (a win on it, not a self-draw)."""
         if len(rivers) != SEATS or len(rows) not in (0, SEATS):
             raise ValueError(f"prime: expected 4 rivers (and 0 or 4 rows), got {len(rivers)} and {len(rows)}")
         self.new_hand()
         for seat in range(SEATS):
-            self._primed[seat] = _Primed(Counter(rivers[seat]), None, tuple(rows[seat]) if rows else ())
+            offered = offer[1] if offer is not None and offer[0] == seat else None
+            self._primed[seat] = _Primed(Counter(rivers[seat]), None, tuple(rows[seat]) if rows else (), offered)
 
     def look(self, frame: Frame) -> list[Sight]:
         """The sights ``frame`` completes, in the tracker's order (seats in turn); what it showed and could not be
@@ -158,23 +168,20 @@ class Lookout:
         views = self.recognizer.read(frame.image)
         walls = [view for view in views if view.zone == "wall"]
         views = [view for view in views if view.zone != "wall"]
-        self._first_views(views)
-        sights = []
+        sights = self._first_views(views)
         self.unread = []
         for event in self._tracker.update(views, frame.index, frame.time):
             kind = KIND_OF_EVENT[event.kind]
             choices = self._choices(event, views)
-            if choices is not None and kind is SightKind.DISCARD and self._sideways(event, views):
-                sights.append(replace(_sight(kind, event.seat, choices), sideways=True))
-                continue
-            if self._known(event, choices):
+            if self._known(event, choices):  # a declaring discard lying sideways in the river too
                 log.info("%s seat %d: already seen before the restart", event.kind, event.seat)
             elif choices is None:
                 log.warning("seat %d: a %s the camera could not read (frame %d)", event.seat, kind.value, frame.index)
                 self.unread_total += 1
                 self.unread.append(Unread(kind, event.seat, frame.index, event.tiles))
             else:
-                sights.append(_sight(kind, event.seat, choices))
+                sideways = kind is SightKind.DISCARD and self._sideways(event, views)
+                sights.append(replace(_sight(kind, event.seat, choices), sideways=sideways))
         return sights + self._wall_sights(walls)
 
     def _wall_sights(self, views: list[ZoneView]) -> list[Sight]:
@@ -241,11 +248,19 @@ class Lookout:
         self._reported.setdefault((event.seat, event.tiles[0]), []).append(ranked)
         return [ranked]
 
-    def _first_views(self, views: list[ZoneView]) -> None:
+    def _first_views(self, views: list[ZoneView]) -> list[Sight]:
+        """The places of the first uncovered view of each primed discard zone; the discard on offer when the service
+        stopped, told taken when none of them reads as its face."""
+        taken = []
         for view in views:
             primed = self._primed[view.seat]
             if view.zone == "discard" and not view.covered and primed is not None and primed.places is None:
                 primed.places = [(seen.u, seen.v) for seen in view.tiles]
+                faces = [face for seen in view.tiles for face in (seen.prediction.tile, *dict(seen.prediction.choices))]
+                read = {split(face)[0] for face in faces if face is not None}
+                if primed.offer is not None and primed.offer not in read:
+                    taken.append(Sight(SightKind.TAKEN, view.seat, (primed.offer,)))
+        return taken
 
     def _known(self, event: Event, choices: list[tuple[Choice, ...]] | None) -> bool:
         """Whether ``event`` reports what the journal held at the restart (see ``prime``). A discard the tracker has

@@ -184,7 +184,8 @@ def watch_hand(service: HandLoop, side: TableSide, hand: HandState, walls: NextW
         side.people.deal(record.seed, record.dealer, hand.dice, record.round_wind, record.consecutive_dealer, **facts)
     lookout = camera.lookout
     # after a restart: what lies in the discard zones and the rows, which the camera must not report again
-    lookout.prime([seat.discards + seat.flowers for seat in referee.seats], witness.rows)
+    offer = (referee.offer_seat, referee.offer) if referee.phase is Phase.CLAIMS and referee.offer is not None else None
+    lookout.prime([seat.discards + seat.flowers for seat in referee.seats], witness.rows, offer)
     up = referee.faces_up()
     lookout.expect_wall(referee.wall.state, up)
     window = service.config.service.claim_window_s

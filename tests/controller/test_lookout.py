@@ -121,6 +121,18 @@ def test_a_primed_tile_taken_after_the_restart_is_reported_taken(calibration):
     assert run(lookout, len(frames))[0] == [Sight(TAKEN, 0, (5,))]
 
 
+def test_the_discard_on_offer_at_the_restart_and_gone_from_the_first_view_is_reported_taken(calibration):
+    """Killed while a discard was on offer (riichi seed 2: the hu presser's ron): a claimant took it while the
+    service was down. Its face in the first uncovered view means it still lies there."""
+    frames = [[view(0, covered=True)], [view(0, (7, -100.0))], [view(0, (7, -100.0))]]
+    lookout = lookout_on(calibration, frames, stable=2)
+    lookout.prime([[7, 5], [], [], []], offer=(0, 5))
+    assert run(lookout, len(frames))[0] == [Sight(TAKEN, 0, (5,))]
+    lying = lookout_on(calibration, [[view(0, (7, -100.0), (5, -66.0))]] * 3, stable=2)
+    lying.prime([[7, 5], [], [], []], offer=(0, 5))
+    assert run(lying, 3)[0] == []
+
+
 def test_priming_names_what_it_lacks(calibration):
     lookout = Lookout(calibration, load_model())
     with pytest.raises(ValueError, match=r"prime: expected 4 rivers \(and 0 or 4 rows\), got 2 and 0"):
