@@ -114,7 +114,7 @@ class FaultyEye:
         self._rng = random.Random(seed)
         self._told: dict[tuple[int, Tile], list[Ranked]] = {}
 
-    def prime(self, rivers: Any, rows: Any = ()) -> None:
+    def prime(self, rivers: Any, rows: Any = (), offer: Any = None) -> None:
         """A new deal (the table's ``shown`` starts afresh): a new hand's misreads."""
         self.seen, self._told = 0, {}
         self._rng = random.Random(f"{self.seed}/{self.hand}")

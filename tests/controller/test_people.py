@@ -230,7 +230,7 @@ class _TruthLookout:
     def __init__(self, table) -> None:
         self.table, self.seen, self.unread = table, 0, []
 
-    def prime(self, rivers, rows=()) -> None:
+    def prime(self, rivers, rows=(), offer=None) -> None:
         self.seen = 0  # a new deal: the table's ``shown`` starts afresh
 
     def expect_wall(self, state, up=()) -> None:
