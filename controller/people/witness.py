@@ -25,7 +25,9 @@ How it reads the table:
   whose faces are not read yet waits for them (``waiting`` says where). While a wildcard indicator is turned up
   and not read, every other input is held (the referee allows no play before it: every wildcard depends on it) and
   taken in order once it is; the indicator's reading is shown to the dealer to confirm (one short press) or
-  correct until the first discard, however sure the camera was (``unsure``).
+  correct until the first discard, however sure the camera was (``unsure``). The faces a waiting win needs (birds,
+  horses, the tiles under riichi's indicators) are held once read, shown to their seats, and the win is settled on
+  them at the quiet window after the last: a misread one conflicts with nothing, so only a seat's word mends it.
 - A discard laid sideways by a seat whose button was held since his last discard (in his turn, or while the tile
   before his draw was on offer to him: that press is then no claim) is a ready declaration (``ready``).
 - Marked copies (red fives) the camera saw (``Sight.marked``) go with the moves that show them: a discard or a
@@ -225,6 +227,9 @@ class Witness:
         self._faces: dict[int, Sight] = {}
         """Wall sights of places the referee has not turned up yet (a kong's indicator turned before its maker's
         discard, the tiles under the indicators laid out before the winner's hand), by place: taken once it has."""
+        self._win_faces: dict[int, Sight] = {}
+        """The faces a waiting win needs (phase ``faces``), read and held for their seats to confirm or correct:
+        the win is settled on them at the quiet window after the last (``quiet_settles``)."""
         self._unread: list[Sight | Press] = []
         """Inputs held while a wildcard indicator is turned up and not read (the referee allows no play before it:
         every wildcard depends on it), taken in order once it is."""
@@ -240,6 +245,8 @@ class Witness:
             return f"the wildcard indicator at wall place {unread[0]}, to be turned up and read: play waits for it"
         if referee.phase is Phase.DECLARE:
             return f"void declarations of seats {referee.undeclared_seats()}"
+        if referee.phase is Phase.FACES and self._faces_held():
+            return "the win's faces read: their seats confirm or correct them, the win is settled at the quiet window"
         if referee.phase is Phase.FACES:
             return f"the wall's faces at places {referee.faces_wanted()}, to be turned up and read"
         if self._self_hu is not None:
@@ -254,7 +261,13 @@ class Witness:
     def quiet_settles(self) -> bool:
         """Whether a quiet window would settle what ``waiting`` names (the wall's faces come only from the camera)."""
         referee = self.referee
-        return self.waiting is not None and referee.phase is not Phase.FACES and not referee.unread_indicators()
+        if referee.phase is Phase.FACES:
+            return self._faces_held()
+        return self.waiting is not None and not referee.unread_indicators()
+
+    def _faces_held(self) -> bool:
+        """Whether every face the waiting win needs is read and held (``_win_faces``)."""
+        return all(place in self._win_faces for place in self.referee.faces_wanted())
 
     # --- inputs ------------------------------------------------------------------------------------------
 
@@ -312,9 +325,11 @@ class Witness:
         return [_shown(step, seat) for seat, step in sorted(latest.items())]
 
     def _is_open(self, step: _Step) -> bool:
-        """Shown to confirm or correct: unsure or doubtful, or a wildcard indicator not confirmed before the first
-        discard."""
-        return step.open() or (step.indicator and not step.pinned and self.referee.discards_made == 0)
+        """Shown to confirm or correct: unsure or doubtful; or, until its seat says what it is, a wildcard indicator
+        before the first discard, a face a waiting win needs before the win is settled."""
+        sight = step.sight
+        held = sight is not None and sight.kind is SightKind.WALL and sight.place in self._win_faces
+        return step.open() or (not step.pinned and (held or (step.indicator and self.referee.discards_made == 0)))
 
     def _owner(self, step: _Step) -> int:
         """The seat that confirms or corrects ``step``'s reading: the dealer for the indicator, else its seat's."""
@@ -468,14 +483,14 @@ class Witness:
         claims = {seat: replace(claim) for seat, claim in self._claims.items()}
         rows, void_presses = list(self._rows), Counter(self._void_presses)
         mine = (claims, self._taken, self._offer_read, self._self_hu, self._self_win, void_presses, rows)
-        return self.referee._snapshot(), mine, dict(self._faces), self._held
+        return self.referee._snapshot(), mine, dict(self._faces), self._held, dict(self._win_faces)
 
     def _restore(self, state: tuple[Any, ...]) -> tuple[Any, ...]:
         """Go back to ``state``; a fresh copy of it to keep (the referee takes the lists it is given, so a state is
         restored once and its copy kept for the next time)."""
-        referee, (claims, taken, offer_read, self_hu, self_win, void_presses, rows), faces, held = state
+        referee, (claims, taken, offer_read, self_hu, self_win, void_presses, rows), faces, held, win_faces = state
         self.referee._restore(referee)
-        self._faces, self._held = dict(faces), held
+        self._faces, self._held, self._win_faces = dict(faces), held, dict(win_faces)
         self._claims = {seat: replace(claim) for seat, claim in claims.items()}
         self._taken, self._offer_read, self._self_hu, self._self_win = taken, offer_read, self_hu, self_win
         self._void_presses = Counter(void_presses)
@@ -573,6 +588,9 @@ class Witness:
             return [self._apply(self._self_win)]
         if self.referee.phase in _OFFER:
             return self._close_offer()
+        if self.referee.phase is Phase.FACES and self._faces_held():
+            held, self._win_faces = self._win_faces, {}
+            return [self._apply(self._face_action(held[place])) for place in sorted(held)]
         return []
 
     def _note_taken(self, sight: Sight) -> None:
@@ -827,7 +845,18 @@ class Witness:
         return rulings
 
     def _face(self, sight: Sight) -> Ruling:
-        return self._apply(Action(ActionKind.FACE, sight.seat, sight.tiles[0], place=sight.place))
+        """A face of the wall read: the referee's at once, but a face a waiting win needs is held for its seat to
+        confirm or correct (a misread bird or horse conflicts with nothing: only a seat's word mends it), unless
+        the referee refuses it (a fifth copy: healed at once)."""
+        action = self._face_action(sight)
+        if self.referee.phase is not Phase.FACES or not self.referee.is_legal(action):
+            return self._apply(action)
+        self._win_faces[sight.place] = sight
+        return _note(f"the {tile_code(sight.tiles[0])} at wall place {sight.place}: held for its seat to confirm")
+
+    @staticmethod
+    def _face_action(sight: Sight) -> Action:
+        return Action(ActionKind.FACE, sight.seat, sight.tiles[0], place=sight.place)
 
     def _apply(self, action: Action) -> Ruling:
         """Apply ``action``; a refusal, or a win the referee finds false, is a conflict (see ``heal``)."""

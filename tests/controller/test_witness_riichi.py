@@ -82,7 +82,8 @@ def test_a_ready_declaration_is_a_held_press_and_a_sideways_discard_and_the_win_
     assert not witness.quiet_settles, "a quiet window settles no face: only the camera's sights do"
     assert witness.seen(Sight(SightKind.QUIET)) == [] and witness.referee.phase is Phase.FACES
     witness.seen(happenings[-1])
-    agree(full, witness.referee, rulings)
+    assert witness.quiet_settles, "every face read: held for their seats until the quiet window"
+    agree(full, witness.referee, rulings + witness.seen(Sight(SightKind.QUIET)))
     assert any(ruling.action and ruling.action.kind is ActionKind.READY for ruling in rulings)
 
 
@@ -103,7 +104,7 @@ def test_a_wall_sight_before_its_place_is_turned_up_is_kept_until_it_is():
     unders = [h for h in happenings if isinstance(h, Sight) and h.kind is SightKind.WALL][1:]
     early = [happenings[0], *unders, *(h for h in happenings[1:] if h not in unders)]
     witness, rulings = witnessed(RIICHI, full, early)
-    agree(full, witness.referee, rulings)
+    agree(full, witness.referee, rulings + witness.seen(Sight(SightKind.QUIET)))
 
 
 def test_wall_and_sideways_sights_round_trip_and_are_checked():

@@ -132,4 +132,30 @@ def test_a_bird_or_horse_misread_as_a_face_all_in_sight_is_read_as_its_next_choi
     witness, rulings = witnessed(ruleset, full, happenings)
     told = f"wall {tile_code(wrong)} taken as {tile_code(true)}"
     assert any(told in event for ruling in rulings for event in ruling.verdict.events)
-    agree(full, witness.referee, rulings)
+    agree(full, witness.referee, rulings + witness.seen(QUIET))
+
+
+@pytest.mark.parametrize(("rules", "seed"), BIRDS_AND_HORSES)
+def test_the_faces_a_win_waits_for_are_shown_to_their_seats_and_a_misread_one_is_corrected_before_it_is_paid(
+    rules, seed
+):
+    """A bird or horse misread, sure, as a face that conflicts with nothing: the win is not paid on it at once but
+    at the quiet window, its faces shown to their seats meanwhile; the seat's correction pays it right."""
+    ruleset = get_ruleset(rules)
+    full, happenings = _shown(ruleset, seed)
+    walls = [i for i, h in enumerate(happenings) if isinstance(h, Sight) and h.kind is SightKind.WALL]
+    at = walls[-1]
+    true, seat = happenings[at].tiles[0], happenings[at].seat
+    wrong = next(face for face in _faces_near(ruleset, true) if full._visible_count(face) < 3)
+    happenings[at] = replace(happenings[at], tiles=(wrong,), choices=(((wrong, 0.95), (true, 0.03)),))
+    witness, rulings = witnessed(ruleset, full, happenings)
+    assert witness.referee.result is None and witness.quiet_settles
+    shown = [reading for reading in witness.unsure if reading["sight"] == "wall" and reading["seat"] == seat]
+    assert shown and shown[-1]["tiles"] == [tile_code(wrong)]
+    rulings += witness.seen(Sight(SightKind.CORRECT, seat, (true,), about=shown[-1]["n"]))
+    agree(full, witness.referee, rulings + witness.seen(QUIET))
+
+
+def _faces_near(ruleset, true: Tile) -> list[Tile]:
+    copies = ruleset.tile_set.copies
+    return sorted((face for face in range(len(copies)) if copies[face] and face != true), key=lambda f: abs(f - true))
