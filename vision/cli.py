@@ -35,7 +35,7 @@ from vision.labels import read_labels
 from vision.layout import LayoutError, annotate, read_layout
 from vision.recognize import Recognizer, Zones
 from vision.track import Tracker
-from vision.verify import refine
+from vision.verify import find_checked
 
 
 def _dump(data: dict[str, Any], out: TextIO) -> None:
@@ -171,13 +171,14 @@ def _detect(args: argparse.Namespace, out: TextIO) -> int:
             image = load_image(path)
             if min(image.shape[:2]) < min(size for size in args.tile_px if size is not None):
                 raise VisionError(f"{path}: {image.shape[1]}x{image.shape[0]} px is smaller than one tile")
-            found = [tile.quad for tile in find_in_photo(image, *args.tile_px).tiles]
+            if model.check is None:
+                found = [tile.quad for tile in find_in_photo(image, *args.tile_px).tiles]
+            else:  # the reader's own check: what is no tile dropped, a tile cut across moved, missed ones found
+                found = find_checked(model, model.check, image, *args.tile_px)
         except VisionError as error:
             _dump({"file": str(path), "error": str(error)}, out)
             status = 1
             continue
-        if model.check is not None:  # the reader's own check: what is no tile dropped, a tile cut across moved
-            found = refine(model, model.check, image, found)
         for quad in found:
             prediction, upside_down = model.classify(warp_face(image, quad))
             corners = np.roll(quad, 2, axis=0) if upside_down else quad

@@ -8,7 +8,8 @@ and the reader's own similarities (best face, best "no tile" template), fitted o
 labelled photos (those that match a labelled tile are tiles, the others are not) and on crops where no tile is
 whole (``off_tiles``). ``TileCheck.level`` keeps ``KEEP`` of the fitting photos' tiles.
 
-``refine`` uses it on a photo's proposals: a sure one stays; an unsure one is moved a quarter or half a side
+``refine`` uses it on a photo's proposals (``find_checked``: the detector's at the given tile size, and at 8% less
+and more where those found nothing): a sure one stays; an unsure one is moved a quarter or half a side
 along either axis to where the check is surest (onto the tile it was cut across), or dropped; then the sure tiles'
 neighbours one side away are proposed and kept where the check is as sure as for most tiles (``NEIGHBOUR_KEEP``:
 a missed tile of a grid); overlapping tiles keep the surest.
@@ -27,6 +28,7 @@ from vision import scenes
 from vision.detect import find_in_photo
 from vision.errors import LabelsError
 from vision.features import warp_face
+from vision.geometry import TILE_H_MM, TILE_W_MM
 from vision.scenes import Box
 
 if TYPE_CHECKING:
@@ -183,22 +185,39 @@ def _add(kept: list[tuple[float, np.ndarray]], probability: float, quad: np.ndar
     return True
 
 
-def refine(model: Model, check: TileCheck, image: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]:
-    """A photo's proposals (face corners, 4 x 2 px each) checked, moved and completed (see the module doc)."""
+def _checked(
+    model: Model, image: np.ndarray, quads: list[np.ndarray], check: TileCheck, level: float
+) -> list[tuple[float, np.ndarray]]:
+    """The proposals the check keeps at ``level``, an unsure one moved to where it is surest (``MOVES``), surest
+    first."""
     if not quads:
         return []
     p = check.probability(features(model, [warp_face(image, quad) for quad in quads]))
-    found = [(float(p[i]), quads[i]) for i in range(len(quads)) if p[i] >= check.level]
-    unsure = [quads[i] for i in range(len(quads)) if p[i] < check.level]
+    found = [(float(p[i]), quads[i]) for i in range(len(quads)) if p[i] >= level]
+    unsure = [quads[i] for i in range(len(quads)) if p[i] < level]
     if unsure:
         moved = _moved(unsure, MOVES)
         scores = check.probability(features(model, [warp_face(image, quad) for quad in moved]))
         for best in scores.reshape(len(unsure), len(MOVES)).argmax(axis=1) + np.arange(len(unsure)) * len(MOVES):
-            if scores[best] >= check.level:
+            if scores[best] >= level:
                 found.append((float(scores[best]), moved[best]))
+    return sorted(found, key=lambda item: -item[0])
+
+
+def refine(
+    model: Model, check: TileCheck, image: np.ndarray, quads: list[np.ndarray], more: list[np.ndarray] | None = None
+) -> list[np.ndarray]:
+    """A photo's proposals (face corners, 4 x 2 px each) checked, moved and completed (see the module doc); ``more``
+    are proposals of a second rank (the detector's at other tile sizes: ``find_checked``), kept only where no tile of
+    the first is, and at the check's stricter level (as a neighbour: a blank table top cut at another size is a
+    white dragon's crop to the check)."""
     kept: list[tuple[float, np.ndarray]] = []
-    for probability, quad in sorted(found, key=lambda item: -item[0]):
+    for probability, quad in _checked(model, image, quads, check, check.level):
         _add(kept, probability, quad)
+    if more:
+        more = [quad for quad in more if all(box_of(quad).iou(box_of(q)) < OVERLAP for _, q in kept)]
+        for probability, quad in _checked(model, image, more, check, check.strict):
+            _add(kept, probability, quad)
     new = [quad for _, quad in kept]
     for _ in range(ROUNDS):
         near = [quad for quad in _moved(new, NEIGHBOURS) if _inside(quad, image.shape)]
@@ -272,3 +291,21 @@ def fit_on(model: Model, photos: list[Proposed]) -> TileCheck:
 def overhead_names() -> list[str]:
     """The overhead photos of ``shared/photos/scenes`` (``vision.scenes.read_views``), sorted."""
     return [name for name, view in sorted(scenes.read_views().items()) if view == "overhead"]
+
+
+SIZES = (0.92, 1.08)
+"""Other tile sizes (shares of the given one) the detector proposes at for ``find_checked``: a calibration is off by
+a few per cent, and the detector's cuts of touching tiles (a column of thick tiles, a grid on the mat) move with
+the size it is given."""
+
+
+def find_checked(
+    model: Model, check: TileCheck, image: np.ndarray, tile_w: float, tile_h: float | None = None
+) -> list[np.ndarray]:
+    """The tiles of a photo whose upright face is about ``tile_w`` x ``tile_h`` px (default: a 3:4 face, square
+    pixels): the detector's proposals at that size refined by the check (``refine``), with its proposals at the
+    ``SIZES`` of it where those found none."""
+    tile_h = tile_w * TILE_H_MM / TILE_W_MM if tile_h is None else tile_h
+    quads = [tile.quad for tile in find_in_photo(image, tile_w, tile_h).tiles]
+    more = [tile.quad for share in SIZES for tile in find_in_photo(image, tile_w * share, tile_h * share).tiles]
+    return refine(model, check, image, quads, more)
