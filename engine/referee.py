@@ -1201,6 +1201,15 @@ class Referee:
             return []
         return [removal.index for removal in self.wall.state.removed if removal.source is Source.INDICATOR]
 
+    def face_down_places(self) -> list[int]:
+        """The places of a wildcard that lies face down (Harbin's 宝), the current one last: a player turns it up to
+        show it, at 换宝 (which replaces it) and at a self-drawn win (which it may make 摸宝); a table that sees only
+        backs learns its face so (``face``), and replaces it as a full referee does once it is known."""
+        rule = self.ruleset.wildcards
+        if rule is None or rule.source is not WildcardSource.FACE:
+            return []
+        return [removal.index for removal in self.wall.state.removed if removal.source is Source.INDICATOR]
+
     def unread_indicators(self) -> list[int]:
         """The wildcard indicators turned up and not read yet: play waits for them (every wildcard depends on it)."""
         faces = self.wall.state.faces
@@ -1228,7 +1237,7 @@ class Referee:
         if place is None or not 0 <= place < len(state.faces):
             raise IllegalAction(f"a face names its place in the wall, 0-{len(state.faces) - 1}: got {place}")
         up = self.faces_up()
-        if place not in up:
+        if place not in up and place not in self.face_down_places():
             raise IllegalAction(f"wall place {place} is not turned up: the faces up are at places {up}")
         wall_of = state.positions[place].wall_of_seat
         if action.seat != wall_of:

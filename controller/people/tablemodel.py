@@ -49,6 +49,8 @@ The procedure (``Sight`` kinds from ``controller.people.sights``, presses from `
   down, turns up the tiles under the indicators and lays each at its own spot, beside its indicator's.
 - A marked copy (a red five, where the set marks its fives) lies as a red five wherever it is shown: the sights
   name its position (``Sight.marked``); a won discard that was marked is the one laid last.
+- A face-down wildcard (Harbin's 宝, the last wall tile): turned up and laid at its spot in the wall zone when it is
+  replaced (换宝, three copies in sight), and by a self-drawn winner before he lays his hand down.
 - A drawn hand: every player still in lays his hand down (sorted, at the left of his row), so that the hands left
   standing are settled (Sichuan 查叫); the witness takes them while the last discard's window is still open.
 """
@@ -153,9 +155,10 @@ class TableModel:
         return verdict, shown + self._turned(referee, [record.seat for record in referee.wins[wins:]])
 
     def _turned(self, referee: Referee, winners: Sequence[int]) -> list[Happening]:
-        """The wall's faces turned up since the last look (``faces`` grows): each a wall sight at its place."""
+        """The wall's faces turned up since the last look (``faces`` grows): each a wall sight at its place; a
+        face-down wildcard replaced (Harbin's 换宝) is turned up too."""
         state, shown = referee.wall.state, []
-        for place in referee.faces_up(winners):
+        for place in [*referee.faces_up(winners), *referee.face_down_places()[:-1]]:
             face = state.faces[place]
             if place not in self.faces and face is not None:
                 self.faces[place] = face
@@ -183,6 +186,7 @@ class TableModel:
             if any(event.startswith(f"seat {seat} false win") for event in verdict.events):
                 pressed += self._false_hand(referee, seat, self_drawn=phase is Phase.ACT)
             elif phase is Phase.ACT and len(referee.wins) > wins:
+                pressed += self._face_down_shown(referee)
                 pressed += self._lay_down(referee.wins[-1].seat, referee, first=True, won_marked=False)
             return pressed
         if kind is ActionKind.DECLARE_VOID:
@@ -202,6 +206,16 @@ class TableModel:
             assert tile is not None
             return [Sight(SightKind.DISCARD, seat, (tile,))]
         return []
+
+    def _face_down_shown(self, referee: Referee) -> list[Happening]:
+        """A self-drawn winner turns up the face-down wildcard first (Harbin's 宝: it may make his win 摸宝)."""
+        state, shown = referee.wall.state, []
+        for place in referee.face_down_places()[-1:]:
+            face = state.faces[place]
+            if face is not None and place not in self.faces:
+                self.faces[place] = face
+                shown.append(Sight(SightKind.WALL, state.positions[place].wall_of_seat, (face,), place=place))
+        return shown
 
     def _newly_shown(self, referee: Referee, seat: int) -> bool:
         """Whether the action put a marked copy into ``seat``'s melds."""

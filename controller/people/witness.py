@@ -68,7 +68,6 @@ from controller.service.inputs import Button, Press
 from engine.actions import Action, ActionKind, Verdict
 from engine.referee import SEATS, Phase, Referee
 from engine.rulesets.base import MultipleWinners, Ruleset
-from engine.rulesets.terms import WildcardSource
 from engine.tiles import NUM_TILE_IDS, Tile, format_tiles, is_flower, make_tile, tile_code
 from engine.tilesets import TileSet
 
@@ -512,7 +511,7 @@ class Witness:
         if sight.kind is SightKind.WALL:
             if len(sight.tiles) != 1:
                 return [_refusal(f"a wall sight at place {sight.place} holds {len(sight.tiles)} tiles, not one", True)]
-            if sight.place not in self.referee.faces_up():
+            if sight.place not in self.referee.faces_up() + self.referee.face_down_places():
                 self._faces[sight.place] = sight
                 return [_note(f"the {tile_code(sight.tiles[0])} at wall place {sight.place}: kept until turned up")]
             return [self._face(sight)]
@@ -993,11 +992,11 @@ def _is_run(tiles: list[Tile], tile_set: TileSet) -> bool:
 
 def people_can_play(ruleset: Ruleset) -> str | None:
     """None when people can play ``ruleset`` at a camera table refereed by the witness, else every reason why not:
-    what the ruleset needs and the camera does not read yet (a face-down 宝). Rules the
-    referee checks only on known hands (漏胡, Sichuan's 最后四张必须胡) do not refuse a ruleset: players keep them
-    themselves."""
+    what the ruleset needs and the table does not see yet (Harbin's 出冲 包付: whether the discarder was ready).
+    Rules the referee checks only on known hands (漏胡, Sichuan's 最后四张必须胡) do not refuse a ruleset: players keep
+    them themselves."""
     reasons = []
-    wildcards = ruleset.wildcards
-    if wildcards is not None and wildcards.source is WildcardSource.FACE:
-        reasons.append("its 宝 lies face down in the wall, turned up at 换宝 or a win: the table cannot follow it yet")
+    if ruleset.pays_on_hidden_readiness:
+        why = "a discarder who was not ready pays for all (出冲 包付), and the table does not see his hand yet"
+        reasons.append(f"{why} (its 宝 it follows: turned up at 换宝 and at a self-drawn win)")
     return "; ".join(reasons) or None

@@ -305,6 +305,12 @@ class Ruleset(ContractQueries, ABC):
         return type(self).opening_win is not Ruleset.opening_win
 
     @property
+    def pays_on_hidden_readiness(self) -> bool:
+        """Whether a win's payments depend on whether a loser's concealed hand was ready, which the referee reads
+        from the hands with full information only (Harbin's 出冲 包付: a discarder who was not ready pays for all)."""
+        return False
+
+    @property
     def must_win_last_tiles(self) -> int:
         """On a win among the last this many live-wall tiles a player who can win may not decline it (Sichuan
         SC-13 最后四张能胡必须胡: 4); 0 = never forced (the default)."""

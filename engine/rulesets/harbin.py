@@ -196,10 +196,12 @@ class HarbinRuleset(Ruleset):
         """The current 宝, who has opened, and who is ready. The table reads readiness from the hands it sees:
         a player is ready when his concealed tiles wait on a tile (with full information; otherwise assumed)."""
         facts: dict[str, Any] = {
-            "bao": tile_code(referee.wall.indicators[-1]),  # type: ignore[arg-type]
             "declared_ready": True,
             "open_melds": {str(s): meld_facts(state.melds).open for s, state in enumerate(referee.seats)},
         }
+        bao = referee.wall.indicators[-1]
+        if bao is not None:  # a table that sees only backs knows it once turned up (``Referee.face_down_places``)
+            facts["bao"] = tile_code(bao)
         if referee.full_information:
             facts["ready"] = {str(s): self._ready(state.known) for s, state in enumerate(referee.seats) if s != seat}
         return facts
@@ -210,8 +212,10 @@ class HarbinRuleset(Ruleset):
         return sum(counts) % 3 == 1 and bool(waits(counts, STANDARD))
 
     def claim_class(self, referee: Referee, seat: int, kind: ClaimKind, tile: Tile, low: Tile | None) -> ClaimKind:
-        """吃听: a chi after which some discard leaves the hand waiting (HR-10)."""
-        if kind is not ClaimKind.CHI or low is None:
+        """吃听: a chi after which some discard leaves the hand waiting (HR-10). A hand the table does not see is
+        classed as a plain chi: at a camera table only the claim granted lays its meld (the other claimant lays
+        nothing and is taken as passing), so the rank never decides there."""
+        if kind is not ClaimKind.CHI or low is None or referee.seats[seat].unknown:
             return kind
         counts = list(referee.seats[seat].known[:NUM_KINDS])
         for other in (low, low + 1, low + 2):
@@ -225,6 +229,10 @@ class HarbinRuleset(Ruleset):
                 if ready:
                     return ClaimKind.CHI_READY
         return kind
+
+    @property
+    def pays_on_hidden_readiness(self) -> bool:
+        return True
 
     def replaces_indicator(self, visible_copies: int) -> bool:
         """换宝 (HR-9): three copies of the 宝 face in sight replace it."""

@@ -49,10 +49,10 @@ def test_doctor_names_what_is_wrong(tmp_path):
 
 def test_harbin_is_played_by_bots_and_refused_to_people_with_what_the_camera_cannot_read(tmp_path):
     """The table service plays riichi with red fives and Harbin with bots; people play riichi with red fives by the
-    camera (it tells a red five from a plain one), but not Harbin, whose face-down 宝 the table cannot follow yet:
+    camera (it tells a red five from a plain one), but not Harbin, whose 出冲 包付 needs the discarder's hand:
     the configuration says so by name."""
     config = tmp_path / "mjtable.toml"
-    refused = {"riichi": (), "harbin": ("宝", "face down")}
+    refused = {"riichi": (), "harbin": ("包付", "not ready")}
     options = {"riichi": "{ red_fives = true }", "harbin": "{}"}
     for rules, words in refused.items():
         service = f'[service]\nrules = "{rules}"\noptions = {options[rules]}\nstate_dir = "{tmp_path}"\n'

@@ -290,9 +290,9 @@ def test_the_witness_referees_many_bot_hands_to_the_same_end(rules, options):
 
 
 def test_people_cannot_play_what_the_camera_cannot_see():
-    """Harbin's 宝 lies face down (wild.md §6). The wall's faces turned up (indicators, birds, horses), opening wins,
-    riichi's red fives and 十万's tens it follows."""
-    assert "宝 lies face down" in people_can_play(get_ruleset("harbin"))  # type: ignore[operator]
+    """Harbin's 出冲 包付 needs the discarder's hidden hand (wild.md §6). The wall's faces turned up (indicators,
+    birds, horses, Harbin's 宝), opening wins, riichi's red fives and 十万's tens it follows."""
+    assert "包付" in people_can_play(get_ruleset("harbin"))  # type: ignore[operator]
     assert people_can_play(get_ruleset("riichi", {"red_fives": True})) is None
     for rules in ("basic", "riichi", "hubei-laizi", "wuhan", "tuidaohu", "changsha", "shiwan"):
         assert people_can_play(get_ruleset(rules)) is None, rules

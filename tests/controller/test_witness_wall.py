@@ -15,7 +15,7 @@ from engine.actions import ActionKind
 from engine.referee import Referee
 from engine.rulesets.registry import get_ruleset
 from engine.tiles import Tile, tile_code
-from tests.controller.test_witness import QUIET, agree, bot_hand, witnessed
+from tests.controller.test_witness import QUIET, agree, bot_hand, played_both_ways, witnessed
 
 INDICATED = [("hubei-laizi", 1), ("wuhan", 1), ("tuidaohu", 1)]
 """A seed each whose hand is won self-drawn with wildcards in the winning hand."""
@@ -159,3 +159,31 @@ def test_the_faces_a_win_waits_for_are_shown_to_their_seats_and_a_misread_one_is
 def _faces_near(ruleset, true: Tile) -> list[Tile]:
     copies = ruleset.tile_set.copies
     return sorted((face for face in range(len(copies)) if copies[face] and face != true), key=lambda f: abs(f - true))
+
+
+HARBIN = get_ruleset("harbin")
+"""Harbin's 宝 lies face down (the last wall tile): turned up when three copies are in sight (换宝: the next tail tile
+becomes the 宝) and by a self-drawn winner; the table follows it so."""
+
+
+@pytest.mark.parametrize(
+    ("seed", "changes"),
+    # a 摸宝 win after one 换宝; a 自摸 with none; a drawn hand after one; a 自摸 after two
+    [(1, 1), (3, 0), (4, 1), (11, 2)],
+)
+def test_harbins_bao_turned_up_at_each_change_and_at_a_self_drawn_win_keeps_the_table_in_step(seed, changes):
+    full, seen, rulings = played_both_ways(HARBIN, seed, seed % 2 == 1)
+    agree(full, seen, rulings)
+    assert len(seen.wall.indicators) == len(full.wall.indicators) == 1 + changes
+    assert seen.wall.live_remaining == full.wall.live_remaining
+    assert all(win.context.discarder is None for win in full.wins), "self-drawn: no 包付 to see"
+
+
+def test_harbins_discard_wins_differ_only_by_the_discarders_readiness_the_table_does_not_see():
+    """Seed 0: seat 2, not ready, deals in (出冲): he pays for all (包付) at the bots' table; the witness's referee
+    cannot see his hand and has everyone pay his share, so people cannot play Harbin yet (``people_can_play``)."""
+    full, seen, _ = played_both_ways(HARBIN, 0, False)
+    assert full.wins[0].context.extra["ready"]["2"] is False and "ready" not in seen.wins[0].context.extra
+    assert seen.wall.live_remaining == full.wall.live_remaining and seen.result.winners == full.result.winners  # type: ignore[union-attr]
+    assert sum(full.result.payments.values()) == sum(seen.result.payments.values()) == 0  # type: ignore[union-attr]
+    assert full.result.payments[2] < seen.result.payments[2]  # type: ignore[union-attr]
