@@ -393,6 +393,8 @@ class Referee:
             return f"the answers of seats {waiting} to the {self._code(self.offer)} on offer"  # type: ignore[arg-type]
         if self.phase is Phase.DECLARE:
             return f"the void-suit declarations of seats {self.undeclared_seats()}"
+        if self.phase is Phase.FACES and self.hands_wanted():
+            return f"the hands of seats {self.hands_wanted()} the win needs shown"
         if self.phase is Phase.FACES:
             return f"the wall's faces at places {self.faces_wanted()} the win needs"
         return f"seat {self.turn}'s turn to {self.phase.value}"
@@ -1109,11 +1111,14 @@ class Referee:
     def _show(self, action: Action) -> list[str]:
         """A seat still in lays its concealed hand face up once the live wall is empty (on the last discard, or
         beside a win on the last tile), so that a table that sees only backs settles a drawn hand on the hands left
-        standing (Sichuan 查叫) as a full one does."""
+        standing (Sichuan 查叫) as a full one does; and a hand a held win needs shown (``hands_wanted``)."""
         if self.full_information:
             raise IllegalAction("every hand is known: there is nothing to show")
         if self.in_opening():
             return self._show_opening(action)
+        if self.phase is Phase.FACES and action.seat in self.hands_wanted():
+            self._now_known(self.seats[action.seat], self._revealed(action), action)
+            return ["hand shown", *self._settle_if_seen()]
         if not self.wall.exhausted:
             raise IllegalAction(f"hands are shown once the live wall is empty only: it is {self._waiting_for()}")
         if action.seat in self.players_out or not self.seats[action.seat].unknown:
@@ -1155,13 +1160,28 @@ class Referee:
         table that sees only backs the hand waits for them in phase ``faces`` (``ActionKind.FACE``), and the wins
         are scored again with them."""
         wanted = self.faces_wanted([record.seat for record in records])
-        if wanted:
+        hands = self._hands_wanted(discarder, robbing)
+        if wanted or hands:
             self.held = (self.phase, records, discarder, robbing)
             self.phase = Phase.FACES
-            return [f"waiting for the wall's faces at places {wanted}"]
+            return [
+                f"waiting for the wall's faces at places {wanted}" if wanted else f"waiting for seats {hands}'s hands"
+            ]
         if discarder is None:
             return self._finish(records, None)
         return self._end_with_wins(records, discarder, self.offer, robbing=robbing)  # type: ignore[arg-type]
+
+    def hands_wanted(self) -> list[int]:
+        """The concealed hands the held win needs shown (``_hands_wanted``)."""
+        return [] if self.held is None else self._hands_wanted(self.held[2], self.held[3])
+
+    def _hands_wanted(self, discarder: int | None, robbing: bool) -> list[int]:
+        """Where a win's payments depend on whether a loser's concealed hand was ready
+        (``Ruleset.pays_on_hidden_readiness``: Harbin's 出冲 包付), the discarder's hand while the table has not seen
+        it: he lays it down beside the win."""
+        if not self.ruleset.pays_on_hidden_readiness or discarder is None or robbing:
+            return []
+        return [discarder] if self.seats[discarder].unknown else []
 
     def _settle_held(self) -> list[str]:
         """The faces a held win needs are read: score it again with them and settle it."""
@@ -1249,10 +1269,13 @@ class Referee:
             return [f"face at wall place {place} seen again"]
         self._check_visible(tile, 1, f"the face at wall place {place}")
         self.wall.state = replace(state, faces=tuple(tile if i == place else f for i, f in enumerate(state.faces)))
-        events = [f"{self._code(tile)} face up at wall place {place}"]
-        if self.phase is Phase.FACES and not self.faces_wanted():
-            events += self._settle_held()
-        return events
+        return [f"{self._code(tile)} face up at wall place {place}", *self._settle_if_seen()]
+
+    def _settle_if_seen(self) -> list[str]:
+        """A held win settled once everything it waits for is seen."""
+        if self.phase is Phase.FACES and not self.faces_wanted() and not self.hands_wanted():
+            return self._settle_held()
+        return []
 
     def _end_with_wins(self, records: list[WinRecord], discarder: int, tile: Tile, *, robbing: bool) -> list[str]:
         winners = [record.seat for record in records]

@@ -49,6 +49,8 @@ The procedure (``Sight`` kinds from ``controller.people.sights``, presses from `
   down, turns up the tiles under the indicators and lays each at its own spot, beside its indicator's.
 - A marked copy (a red five, where the set marks its fives) lies as a red five wherever it is shown: the sights
   name its position (``Sight.marked``); a won discard that was marked is the one laid last.
+- Where a win's payments depend on whether the discarder was ready (Harbin's 出冲 包付), the discarder lays his hand
+  down after the winners' (sorted, at the left of his row): the win is paid once it is seen.
 - A face-down wildcard (Harbin's 宝, the last wall tile): turned up and laid at its spot in the wall zone when it is
   replaced (换宝, three copies in sight), and by a self-drawn winner before he lays his hand down.
 - A drawn hand: every player still in lays his hand down (sorted, at the left of his row), so that the hands left
@@ -238,6 +240,9 @@ class TableModel:
                 shown = [taken]
             for index, winner in enumerate(winners):
                 shown += self._lay_down(winner, referee, first=index == 0, won_marked=self._offer_marked)
+            if phase is Phase.CLAIMS and referee.ruleset.pays_on_hidden_readiness:  # was the discarder ready?
+                hand = tuple(sorted(referee.seats[offer_seat].concealed_tiles()))
+                shown.append(self._lay(offer_seat, _Group.of(hand, _held_marked(referee, offer_seat))))
             return shown
         claimant = referee.turn
         if referee.phase is Phase.ACT and len(referee.seats[claimant].melds) > melds[claimant]:

@@ -67,7 +67,7 @@ from controller.people.tablemodel import VOID_PRESSES
 from controller.service.inputs import Button, Press
 from engine.actions import Action, ActionKind, Verdict
 from engine.referee import SEATS, Phase, Referee
-from engine.rulesets.base import MultipleWinners, Ruleset
+from engine.rulesets.base import BreakMethod, MultipleWinners, Ruleset
 from engine.tiles import NUM_TILE_IDS, Tile, format_tiles, is_flower, make_tile, tile_code
 from engine.tilesets import TileSet
 
@@ -244,6 +244,8 @@ class Witness:
             return f"the wildcard indicator at wall place {unread[0]}, to be turned up and read: play waits for it"
         if referee.phase is Phase.DECLARE:
             return f"void declarations of seats {referee.undeclared_seats()}"
+        if referee.phase is Phase.FACES and referee.hands_wanted():
+            return f"seat {referee.hands_wanted()[0]}'s hand laid down: whether he was ready decides who pays"
         if referee.phase is Phase.FACES and self._faces_held():
             return "the win's faces read: their seats confirm or correct them, the win is settled at the quiet window"
         if referee.phase is Phase.FACES:
@@ -265,8 +267,9 @@ class Witness:
         return self.waiting is not None and not referee.unread_indicators()
 
     def _faces_held(self) -> bool:
-        """Whether every face the waiting win needs is read and held (``_win_faces``)."""
-        return all(place in self._win_faces for place in self.referee.faces_wanted())
+        """Whether every face the waiting win needs is read and held (``_win_faces``), and no hand is wanted."""
+        referee = self.referee
+        return not referee.hands_wanted() and all(place in self._win_faces for place in referee.faces_wanted())
 
     # --- inputs ------------------------------------------------------------------------------------------
 
@@ -619,6 +622,8 @@ class Witness:
             return []
         marks = referee.ruleset.tile_set.marked
         marked = tuple(sorted(row[at] for at in self._laying if at in sight.marked and row[at] in marks))
+        if referee.phase is Phase.FACES and seat in referee.hands_wanted():  # a discarder's hand a win needs
+            return [self._apply(_revealing(ActionKind.SHOW, seat, laid, marked))]
         claim = self._claims.get(seat) if referee.phase in _OFFER else None
         if claim is not None and claim.button is Button.CLAIM:
             return self._meld_shown(seat, claim, laid, marked)
@@ -990,13 +995,17 @@ def _is_run(tiles: list[Tile], tile_set: TileSet) -> bool:
     return tile_set.chow_start(low) and tiles == [low, low + 1, low + 2]
 
 
+SECOND_THROW = (BreakMethod.TWO_THROWS, BreakMethod.TWO_THROWS_SECOND_SUM)
+"""Break methods that need the dice thrown twice (the player the first throw points to throws again)."""
+
+
 def people_can_play(ruleset: Ruleset) -> str | None:
-    """None when people can play ``ruleset`` at a camera table refereed by the witness, else every reason why not:
-    what the ruleset needs and the table does not see yet (Harbin's 出冲 包付: whether the discarder was ready).
-    Rules the referee checks only on known hands (漏胡, Sichuan's 最后四张必须胡) do not refuse a ruleset: players keep
-    them themselves."""
-    reasons = []
-    if ruleset.pays_on_hidden_readiness:
-        why = "a discarder who was not ready pays for all (出冲 包付), and the table does not see his hand yet"
-        reasons.append(f"{why} (its 宝 it follows: turned up at 换宝 and at a self-drawn win)")
-    return "; ".join(reasons) or None
+    """None when people can play ``ruleset`` at a camera table refereed by the witness, else why not: what the
+    table does not give the service yet. Rules the referee checks only on known hands (漏胡, Sichuan's 最后四张必须胡)
+    do not refuse a ruleset: players keep them themselves."""
+    if ruleset.break_method in SECOND_THROW:
+        return (
+            f"its wall is broken by two throws of the dice ({ruleset.break_method}), and the table service takes one "
+            "throw from the table yet (with bots the second comes from the hand's seed)"
+        )
+    return None

@@ -193,8 +193,9 @@ class HarbinRuleset(Ruleset):
     # --- the referee ----------------------------------------------------------------------------------------
 
     def win_facts(self, referee: Referee, seat: int) -> dict[str, Any]:
-        """The current 宝, who has opened, and who is ready. The table reads readiness from the hands it sees:
-        a player is ready when his concealed tiles wait on a tile (with full information; otherwise assumed)."""
+        """The current 宝, who has opened, and who is ready. The table reads readiness from the hands it sees: a
+        player is ready when his concealed tiles wait on a tile (a hand it does not see is taken as ready; a
+        discarder's is shown for a win on his discard, ``Referee.hands_wanted``)."""
         facts: dict[str, Any] = {
             "declared_ready": True,
             "open_melds": {str(s): meld_facts(state.melds).open for s, state in enumerate(referee.seats)},
@@ -202,8 +203,8 @@ class HarbinRuleset(Ruleset):
         bao = referee.wall.indicators[-1]
         if bao is not None:  # a table that sees only backs knows it once turned up (``Referee.face_down_places``)
             facts["bao"] = tile_code(bao)
-        if referee.full_information:
-            facts["ready"] = {str(s): self._ready(state.known) for s, state in enumerate(referee.seats) if s != seat}
+        seats = enumerate(referee.seats)
+        facts["ready"] = {str(s): self._ready(state.known) for s, state in seats if s != seat and not state.unknown}
         return facts
 
     @staticmethod

@@ -47,12 +47,12 @@ def test_doctor_names_what_is_wrong(tmp_path):
     assert code == 1 and len(answers) == 1 and "nope" in answers[0]["detail"]
 
 
-def test_harbin_is_played_by_bots_and_refused_to_people_with_what_the_camera_cannot_read(tmp_path):
+def test_harbin_is_played_by_bots_and_refused_to_people_with_what_the_table_does_not_give_yet(tmp_path):
     """The table service plays riichi with red fives and Harbin with bots; people play riichi with red fives by the
-    camera (it tells a red five from a plain one), but not Harbin, whose 出冲 包付 needs the discarder's hand:
-    the configuration says so by name."""
+    camera (it tells a red five from a plain one), but not Harbin, whose wall is broken by a second throw of the
+    dice that the service does not take from the table yet: the configuration says so by name."""
     config = tmp_path / "mjtable.toml"
-    refused = {"riichi": (), "harbin": ("包付", "not ready")}
+    refused = {"riichi": (), "harbin": ("two throws", "second")}
     options = {"riichi": "{ red_fives = true }", "harbin": "{}"}
     for rules, words in refused.items():
         service = f'[service]\nrules = "{rules}"\noptions = {options[rules]}\nstate_dir = "{tmp_path}"\n'

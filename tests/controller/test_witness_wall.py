@@ -179,11 +179,17 @@ def test_harbins_bao_turned_up_at_each_change_and_at_a_self_drawn_win_keeps_the_
     assert all(win.context.discarder is None for win in full.wins), "self-drawn: no 包付 to see"
 
 
-def test_harbins_discard_wins_differ_only_by_the_discarders_readiness_the_table_does_not_see():
-    """Seed 0: seat 2, not ready, deals in (出冲): he pays for all (包付) at the bots' table; the witness's referee
-    cannot see his hand and has everyone pay his share, so people cannot play Harbin yet (``people_can_play``)."""
-    full, seen, _ = played_both_ways(HARBIN, 0, False)
-    assert full.wins[0].context.extra["ready"]["2"] is False and "ready" not in seen.wins[0].context.extra
-    assert seen.wall.live_remaining == full.wall.live_remaining and seen.result.winners == full.result.winners  # type: ignore[union-attr]
-    assert sum(full.result.payments.values()) == sum(seen.result.payments.values()) == 0  # type: ignore[union-attr]
-    assert full.result.payments[2] < seen.result.payments[2]  # type: ignore[union-attr]
+def test_harbins_discarder_lays_his_hand_down_and_is_paid_for_as_he_was_ready_or_not():
+    """Seed 0: seat 2, not ready, deals in (出冲) and pays for all (包付): the win waits for his hand, laid down
+    after the winner's, and is paid on it as the bots' was."""
+    full, steps = bot_hand(HARBIN, 0)
+    happenings = [happening for _, shown in steps for happening in shown]
+    *before, last = happenings
+    assert isinstance(last, Sight) and last.kind is SightKind.ROW and last.seat == 2, "the discarder's hand last"
+    witness, rulings = witnessed(HARBIN, full, before)
+    assert witness.referee.hands_wanted() == [2] and "seat 2's hand" in (witness.waiting or "")
+    assert not witness.quiet_settles, "only his hand settles it"
+    rulings += witness.seen(last)
+    agree(full, witness.referee, rulings)
+    assert full.wins[0].context.extra["ready"]["2"] is False
+    assert witness.referee.wins[0].context.extra["ready"]["2"] is False
