@@ -159,8 +159,12 @@ class TableModel:
     def _turned(self, referee: Referee, winners: Sequence[int]) -> list[Happening]:
         """The wall's faces turned up since the last look (``faces`` grows): each a wall sight at its place; a
         face-down wildcard replaced (Harbin's 换宝) is turned up too."""
+        return self._wall_sights(referee, [*referee.faces_up(winners), *referee.face_down_places()[:-1]])
+
+    def _wall_sights(self, referee: Referee, places: Sequence[int]) -> list[Happening]:
+        """A wall sight of each of ``places`` whose face is known and not shown yet (``faces`` grows)."""
         state, shown = referee.wall.state, []
-        for place in [*referee.faces_up(winners), *referee.face_down_places()[:-1]]:
+        for place in places:
             face = state.faces[place]
             if place not in self.faces and face is not None:
                 self.faces[place] = face
@@ -211,13 +215,7 @@ class TableModel:
 
     def _face_down_shown(self, referee: Referee) -> list[Happening]:
         """A self-drawn winner turns up the face-down wildcard first (Harbin's 宝: it may make his win 摸宝)."""
-        state, shown = referee.wall.state, []
-        for place in referee.face_down_places()[-1:]:
-            face = state.faces[place]
-            if face is not None and place not in self.faces:
-                self.faces[place] = face
-                shown.append(Sight(SightKind.WALL, state.positions[place].wall_of_seat, (face,), place=place))
-        return shown
+        return self._wall_sights(referee, referee.face_down_places()[-1:])
 
     def _newly_shown(self, referee: Referee, seat: int) -> bool:
         """Whether the action put a marked copy into ``seat``'s melds."""
@@ -247,8 +245,8 @@ class TableModel:
         claimant = referee.turn
         if referee.phase is Phase.ACT and len(referee.seats[claimant].melds) > melds[claimant]:
             tiles = referee.seats[claimant].melds[-1].tiles
-            fives = Counter(tile for tile in tiles if tile in referee.ruleset.tile_set.marked)
-            marked = Counter(list(fives)[:1]) if self._newly_shown(referee, claimant) else Counter()
+            five = next((tile for tile in tiles if tile in referee.ruleset.tile_set.marked), None)
+            marked = Counter([five]) if five is not None and self._newly_shown(referee, claimant) else Counter()
             return [taken, self._append(claimant, _Group.of(tiles, marked))]
         return []
 
