@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any, Self
 
 from controller.errors import ConfigError
-from controller.people.witness import people_can_play
 from controller.service.journal import SYNCHRONOUS
 from controller.voice.phrases import VOICES
 from engine.errors import MjtableError
@@ -124,11 +123,9 @@ class ServiceSection(_Section):
 
     def __post_init__(self) -> None:
         try:
-            ruleset = get_ruleset(self.rules, self.options)
+            get_ruleset(self.rules, self.options)  # the name and options checked here, by name
         except MjtableError as error:
             raise ConfigError(f"service.rules/options: {error}") from None
-        if self.players == "people" and (why := people_can_play(ruleset)) is not None:
-            raise ConfigError(f"service.players: people cannot play {self.rules} at a camera table yet: {why}")
         for key, (low, high) in SERVICE_RANGES.items():
             check_range(f"service.{key}", getattr(self, key), low, high)
         if self.on_fault not in ("stop", "wait"):

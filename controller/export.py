@@ -154,7 +154,8 @@ class _Walk:
         fourteenth his first draw."""
         if referee.dice is None:
             raise Broken("the dice are not known")
-        dealt = deal_for(referee.ruleset, self.hand.seed, self.hand.dealer, referee.dice[:2])  # type: ignore[arg-type]
+        dice, dice2 = referee.dice[:2], None if referee.dice2 is None else referee.dice2[:2]
+        dealt = deal_for(referee.ruleset, self.hand.seed, self.hand.dealer, dice, dice2)  # type: ignore[arg-type]
         if any(dealt.flowers):
             raise Broken(
                 "flowers were dealt; the neutral record (and the Botzone text it reads) has no flowers: Botzone's "

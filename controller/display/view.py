@@ -119,8 +119,11 @@ class TableView:
         if event.kind is EventKind.DICE:
             changes["win"] = None
         referee = hand.referee
+        if hand.dice is not None:
+            changes["dice"] = list(hand.dice) + list(hand.dice2 or ())
+        if hand.second_thrower is not None:  # the wall is broken by two throws: the second is awaited
+            changes["waiting"] = f"seat {hand.second_thrower}'s dice key (the second throw)"
         if referee is not None:
-            changes["dice"] = list(hand.dice or ())
             changes["wall_remaining"] = referee.wall.live_remaining
             changes["turn"] = referee.turn
             changes["phase"] = referee.phase.value

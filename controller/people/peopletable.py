@@ -84,6 +84,8 @@ class HandDeal:
     scores: tuple[Amount, ...] | None = None
     """The match facts the hand starts with (riichi's 本場, sticks on the table, points: a ready declaration needs
     its stake), as the service's referee has them."""
+    dice2: tuple[int, int] | None = None
+    """The second throw, where the wall is broken by two (Harbin)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -95,6 +97,7 @@ class HandDeal:
             "honba": self.honba,
             "pot": self.pot,
             "scores": None if self.scores is None else list(self.scores),
+            "dice2": None if self.dice2 is None else list(self.dice2),
         }
 
 
@@ -158,17 +161,19 @@ class PeopleTable:
         honba: int = 0,
         pot: Amount = 0,
         scores: tuple[Amount, ...] | None = None,
+        dice2: tuple[int, int] | None = None,
     ) -> None:
         """A new hand: zones swept, rows cleared, the bots' referee dealt (with the match facts ``honba``, ``pot``,
-        ``scores``). The same hand as ``state_file`` holds resumes it instead: the moves played replayed, the scene
-        rebuilt, the last step's presses pressed again."""
+        ``scores``, and the second throw ``dice2`` where the wall needs two). The same hand as ``state_file`` holds
+        resumes it instead: the moves played replayed, the scene rebuilt, the last step's presses pressed again."""
         dice = (int(dice[0]), int(dice[1]))
+        second = None if dice2 is None else (int(dice2[0]), int(dice2[1]))
         facts = {"honba": honba, "pot": pot, "scores": None if scores is None else tuple(scores)}
-        deal = HandDeal(hand_seed, dealer, dice, round_wind, consecutive_dealer, **facts)  # type: ignore[arg-type]
+        deal = HandDeal(hand_seed, dealer, dice, round_wind, consecutive_dealer, **facts, dice2=second)  # type: ignore[arg-type]
         saved = self._saved()
         self.deal_args = deal
         winds = {"round_wind": round_wind, "consecutive_dealer": consecutive_dealer}
-        self.referee = Referee.deal(self.ruleset, hand_seed, dealer, deal.dice, **winds, **facts)  # type: ignore[arg-type]
+        self.referee = Referee.deal(self.ruleset, hand_seed, dealer, dice, second, **winds, **facts)  # type: ignore[arg-type]
         self.model = TableModel()
         self.played = 0
         self.shown = []
@@ -374,6 +379,7 @@ class PeopleTable:
                 int(state.get("honba", 0)),
                 state.get("pot", 0),
                 None if state.get("scores") is None else tuple(state["scores"]),
+                None if state.get("dice2") is None else (int(state["dice2"][0]), int(state["dice2"][1])),
             )
             played = int(state["played"])
             presses = [Press(Button(press["button"]), int(press["seat"])) for press in state["presses"]]

@@ -180,7 +180,7 @@ def watch_hand(service: HandLoop, side: TableSide, hand: HandState, walls: NextW
     record = hand.record
     if side.people is not None:
         assert hand.dice is not None
-        facts = {"honba": record.honba, "pot": record.pot, "scores": record.scores}
+        facts = {"honba": record.honba, "pot": record.pot, "scores": record.scores, "dice2": hand.dice2}
         side.people.deal(record.seed, record.dealer, hand.dice, record.round_wind, record.consecutive_dealer, **facts)
     lookout = camera.lookout
     # after a restart: what lies in the discard zones and the rows, which the camera must not report again

@@ -67,7 +67,7 @@ from controller.people.tablemodel import VOID_PRESSES
 from controller.service.inputs import Button, Press
 from engine.actions import Action, ActionKind, Verdict
 from engine.referee import SEATS, Phase, Referee
-from engine.rulesets.base import BreakMethod, MultipleWinners, Ruleset
+from engine.rulesets.base import MultipleWinners, Ruleset
 from engine.tiles import NUM_TILE_IDS, Tile, format_tiles, is_flower, make_tile, tile_code
 from engine.tilesets import TileSet
 
@@ -993,19 +993,3 @@ def _is_run(tiles: list[Tile], tile_set: TileSet) -> bool:
     """Three suited tiles of one suit in sequence (sorted), as the tile set's suits run (十万's have ten ranks)."""
     low = tiles[0]
     return tile_set.chow_start(low) and tiles == [low, low + 1, low + 2]
-
-
-SECOND_THROW = (BreakMethod.TWO_THROWS, BreakMethod.TWO_THROWS_SECOND_SUM)
-"""Break methods that need the dice thrown twice (the player the first throw points to throws again)."""
-
-
-def people_can_play(ruleset: Ruleset) -> str | None:
-    """None when people can play ``ruleset`` at a camera table refereed by the witness, else why not: what the
-    table does not give the service yet. Rules the referee checks only on known hands (漏胡, Sichuan's 最后四张必须胡)
-    do not refuse a ruleset: players keep them themselves."""
-    if ruleset.break_method in SECOND_THROW:
-        return (
-            f"its wall is broken by two throws of the dice ({ruleset.break_method}), and the table service takes one "
-            "throw from the table yet (with bots the second comes from the hand's seed)"
-        )
-    return None

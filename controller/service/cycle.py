@@ -194,10 +194,20 @@ class TableCycle:
         else:
             raise BridgeTimeout(f"the table did not reach its walls lifted in {MAX_STEPS} steps")
         self.show_dealer(hand)
-        if not self._pressed(hand, Button.DICE):
+        if hand.dice is None and not self._thrown(hand, hand.record.dealer, 1):
+            return False
+        thrower = hand.second_thrower  # the seat the dealer's throw points to, where the wall needs two throws
+        return thrower is None or self._thrown(hand, thrower, 2)
+
+    def _thrown(self, hand: HandState, seat: int, throw: int) -> bool:
+        """``seat``'s dice key pressed for the hand's ``throw``-th throw (1 or 2), the dice thrown and recorded;
+        ``False`` when stopped while waiting for the press. A restart between the two throws asks for the second
+        only: the first is in the journal."""
+        if not self._pressed(hand, Button.DICE, seat, throw):
             return False
         if self.side.seed_dice is not None:
-            self.side.seed_dice(hand.record.seed)
+            self.side.seed_dice(hand.record.seed, throw)
+        table = self.side.table
         dice = table.roll_dice()
         facts = {} if table.state is None else {"serial": table.state.dice_serial}
         self.record(Event.dice(dice, self.clock(), **facts))
@@ -239,12 +249,13 @@ class TableCycle:
         self._step(step, move)
         return step
 
-    def _pressed(self, hand: HandState, button: Button) -> bool:
-        """Wait for the dealer's press of the lift switch or the dice key (once per hand: a restart after the
-        press does not ask again); the simulated dealer presses at once, and a real table with bots seated
-        (``service.wait_for_dealer = false``) does not wait. ``False`` when stopped meanwhile."""
+    def _pressed(self, hand: HandState, button: Button, seat: int | None = None, times: int = 1) -> bool:
+        """Wait for the dealer's press of the lift switch, or ``seat``'s of its dice key for the ``times``-th time
+        this hand (a restart after the press does not ask again); the simulated players press at once, and a real
+        table with bots seated (``service.wait_for_dealer = false``) does not wait. ``False`` when stopped
+        meanwhile."""
         dealer, hands = hand.record.dealer, self.side.hands
-        if f"pressed:{button}" in hand.steps or (hands is None and not self.side.wait_for_dealer):
+        if hand.steps.count(f"pressed:{button}") >= times or (hands is None and not self.side.wait_for_dealer):
             return True
         if button is Button.LIFT:
             self.side.inputs.dealer = dealer
@@ -255,17 +266,18 @@ class TableCycle:
                 return False
             self.record(Event.button(button.value, press.seat, self.clock()))
             return True
+        thrower = dealer if seat is None else seat
         if hands is not None:
-            hands.dice_key(dealer, True)
-        key = Sensor(1 << (12 + dealer))
+            hands.dice_key(thrower, True)
+        key = Sensor(1 << (12 + thrower))
         try:
             while self.side.table.link.wait_snapshot(lambda s: bool(s.sensors & key), POLL_S) is None:
                 if self.stop.is_set():
                     return False
         finally:
             if hands is not None:
-                hands.dice_key(dealer, False)
-        self.record(Event.button(button.value, dealer, self.clock()))
+                hands.dice_key(thrower, False)
+        self.record(Event.button(button.value, thrower, self.clock()))
         return True
 
     def show_dealer(self, hand: HandState) -> None:

@@ -15,6 +15,7 @@ from controller.people.witness import Ruling, Witness
 from controller.service.events import Event, EventKind, describe_action
 from controller.service.inputs import Button, Press
 from engine.actions import Action, Verdict
+from engine.procedure.breaking import second_thrower
 from engine.referee import Phase, Referee
 from engine.rulesets.base import Ruleset
 from engine.rulesets.registry import get_ruleset
@@ -58,6 +59,8 @@ class HandState:
     ruleset: Ruleset
     steps: list[str] = field(default_factory=list)
     dice: tuple[int, int] | None = None
+    dice2: tuple[int, int] | None = None
+    """The second throw, where the ruleset breaks the wall on two (``second_thrower`` throws it)."""
     referee: Referee | None = None
     fault: str | None = None
     witness: Witness | None = None
@@ -136,22 +139,37 @@ class HandState:
             raise JournalError(f"hand {self.record.number}: {error}") from None
         return summed(self.witness.seen(sight))
 
+    @property
+    def second_thrower(self) -> int | None:
+        """The seat whose dice key throws the second throw, once the first is known and while the second is not
+        (``None`` otherwise, and always for a ruleset that breaks the wall on one throw)."""
+        if self.dice is None or self.referee is not None:
+            return None
+        return second_thrower(self.ruleset.break_method, self.record.dealer, self.dice)
+
     def _deal(self, event: Event) -> None:
+        """The dealer's throw deals the hand, or where the wall is broken by two throws (Harbin, basic's
+        ``two_throws``) the throw of the seat it points to does: both are ``dice`` events, in order."""
         if self.referee is not None:
-            raise JournalError(f"hand {self.record.number}: dice thrown twice")
+            raise JournalError(f"hand {self.record.number}: dice thrown after the hand was dealt")
         values = event.data.get("dice")
         if not (isinstance(values, list) and len(values) == 2 and all(v in range(1, 7) for v in values)):
             raise JournalError(f"hand {self.record.number}: dice: expected two values 1-6, got {values!r}")
-        record = self.record
-        self.dice = (values[0], values[1])
+        record, throw = self.record, (values[0], values[1])
         self.fault = None
+        if self.dice is None:
+            self.dice = throw
+            if self.second_thrower is not None:
+                return
+        else:
+            self.dice2 = throw
         winds = {"round_wind": record.round_wind, "consecutive_dealer": record.consecutive_dealer}
         winds |= {"honba": record.honba, "pot": record.pot, "scores": record.scores}
         if record.players == "people":
-            self.referee = Referee.observe(self.ruleset, record.dealer, self.dice, **winds)
+            self.referee = Referee.observe(self.ruleset, record.dealer, self.dice, self.dice2, **winds)
             self.witness = Witness(self.referee)
         else:
-            self.referee = Referee.deal(self.ruleset, record.seed, record.dealer, self.dice, **winds)
+            self.referee = Referee.deal(self.ruleset, record.seed, record.dealer, self.dice, self.dice2, **winds)
 
 
 def summed(rulings: list[Ruling]) -> Verdict | None:

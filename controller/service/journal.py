@@ -677,7 +677,8 @@ class Journal:
 
     def append(self, hand_id: int, event: Event) -> int:
         """Commit one event of a hand; returns its sequence number (one past the last: a gap is the chain's to
-        name, never a reason to fail). The dice are also kept on the hand row."""
+        name, never a reason to fail). The dealer's throw is also kept on the hand row (a second throw, where the wall
+        is broken by two, is in its event only)."""
         run_id, number = self._hand_of(hand_id)
         seq = self._next_seq.get(hand_id)
         if seq is None:
@@ -692,7 +693,8 @@ class Journal:
                 (hand_id, *values, chained),
             )
             if "dice" in data:
-                cursor.execute("UPDATE hands SET dice = ? WHERE id = ?", (json.dumps(data["dice"]), hand_id))
+                dice = json.dumps(data["dice"])
+                cursor.execute("UPDATE hands SET dice = ? WHERE id = ? AND dice IS NULL", (dice, hand_id))
         self._next_seq[hand_id] = seq + 1
         self._written(Head(run_id, "event", chained, hand_id, number, seq))
         return seq

@@ -32,6 +32,7 @@ def hand_result(hand: HandState, before: Match, after: Match, match_number: int)
         "dealer": record.dealer,
         "round_wind": WIND_LETTERS[record.round_wind],
         "dice": list(hand.dice or ()),
+        **({} if hand.dice2 is None else {"dice2": list(hand.dice2)}),
         "actions": len(referee.history),
         **{key: value for key, value in referee.result.to_dict().items() if key != "wins"},
         "wins": win_lines(referee),

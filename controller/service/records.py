@@ -34,6 +34,7 @@ def hand_record(record: HandRecord, events: list[Event], result: dict[str, Any] 
         **{key: value for key, value in record.to_dict().items() if key not in ("id", "match_id")},
         "round_wind": WIND_LETTERS[record.round_wind],
         "dice": None if state.dice is None else list(state.dice),
+        **({} if state.dice2 is None else {"dice2": list(state.dice2)}),
         "events": replayed,
         "result": result,
     }
@@ -155,9 +156,10 @@ def table_facts(result: dict[str, Any]) -> str | None:
 
 def describe_result(result: dict[str, Any]) -> str:
     """One terminal line for a hand's result (``mjtable run`` without ``--json``)."""
+    dice = " then ".join("+".join(map(str, result[key])) for key in ("dice", "dice2") if key in result)
     head = (
         f"hand {result['hand']} ({result['round_wind']} round, dealer seat {result['dealer']}, "
-        f"dice {'+'.join(map(str, result['dice']))}, {result['actions']} actions):"
+        f"dice {dice}, {result['actions']} actions):"
     )
     if result["drawn"]:
         outcome = "drawn game 荒庄"

@@ -65,8 +65,8 @@ class TableSide:
     """The pin factory in use (MockFactory off the Pi), for ``mjtable doctor``."""
     inputs: SeatInputs
     """The seat buttons and the lift switch as presses."""
-    seed_dice: Callable[[int], None] | None = None
-    """Simulated table only: make the next throw a function of the hand seed."""
+    seed_dice: Callable[[int, int], None] | None = None
+    """Simulated table only: make the next throw a function of the hand seed and the throw's number (1, 2)."""
     hands: SimHands | None = None
     """Simulated table only: the players' fingers on the buttons."""
     simulator: McuSimulator | None = None
@@ -163,8 +163,8 @@ def open_table(config: Config, faults: FaultPlan = NO_FAULTS) -> Iterator[TableS
                 simulated_table(config.bridge, speed=service.speed, faults=faults, firmware=firmware)
             )
 
-            def seed_dice(hand_seed: int) -> None:
-                sim.reseed(f"{hand_seed}/dice")
+            def seed_dice(hand_seed: int, throw: int) -> None:
+                sim.reseed(f"{hand_seed}/dice" + ("" if throw == 1 else f"/{throw}"))
 
             factory = MockFactory()
             gpio = config.bridge.gpio

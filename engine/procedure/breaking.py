@@ -12,6 +12,15 @@ from engine.procedure.layout import StackRef, check_stack_counts, next_stack
 
 Method = Literal["one_throw", "two_throws", "two_throws_second_sum", "sum"]
 METHODS: tuple[str, ...] = ("one_throw", "two_throws", "two_throws_second_sum", "sum")
+TWO_THROW_METHODS: tuple[str, ...] = ("two_throws", "two_throws_second_sum")
+
+
+def second_thrower(method: str, dealer: int, dice: Sequence[int]) -> int | None:
+    """Who throws the dice again after the dealer's ``dice`` (rules-B §2.8 method 1: the seat the first sum points
+    to, the dealer himself on 5 or 9), or ``None`` when ``method`` breaks the wall on one throw."""
+    if method not in TWO_THROW_METHODS:
+        return None
+    return dice_seat(dealer, sum(check_dice(dice, "dice")))
 
 
 @dataclass(frozen=True)

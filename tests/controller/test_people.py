@@ -23,12 +23,15 @@ from engine.rulesets.registry import get_ruleset
 from tests.controller.test_peopletable import StandInRenderer
 from tests.controller.test_service_recovery import _events, _kill_then_finish
 
-WALL_RULESETS = [("hubei-laizi", 1, 2), ("wuhan", 3, 2), ("tuidaohu", 0, 2), ("changsha", 2, 2), ("shiwan", 1, 2)]
+WALL_RULESETS = [
+    *[("hubei-laizi", 1, 2), ("wuhan", 3, 2), ("tuidaohu", 0, 2), ("changsha", 2, 2), ("shiwan", 1, 2)],
+    ("harbin", 0, 2),
+]
 """Issue 26: the wildcard indicator read before play (hubei, wuhan, tuidaohu), the horses (tuidaohu) and the birds
-(changsha) read at a win from the wall zone; issue 25: 十万's tens read by its enrolled set. Seeds whose hands are
-won."""
+(changsha) read at a win from the wall zone, Harbin's two throws and its 宝 turned up at a self-drawn win; issue 25:
+十万's tens read by its enrolled set. Seeds whose hands are won."""
 
-SAME = ("hand", "match", "seed", "dealer", "round_wind", "dice", "winners", "drawn", "wins", "scores")
+SAME = ("hand", "match", "seed", "dealer", "round_wind", "dice", "dice2", "winners", "drawn", "wins", "scores")
 """What must agree between the two runs; ``actions`` counts the referee's actions, which differ in how passes are
 made (each bot answers; people's silence is read as passes all at once)."""
 
@@ -170,10 +173,10 @@ def _resumes_to(state: Path, args: list[str], kills: tuple[int, ...], reference:
     assert [{key: r[key] for key in SAME} for r in results] == _results(reference)
 
 
-WAITING_FOR_FACES = [("riichi", 2), ("hubei-laizi", 1), ("wuhan", 3), ("tuidaohu", 0), ("changsha", 2)]
+WAITING_FOR_FACES = [("riichi", 2), ("hubei-laizi", 1), ("wuhan", 3), ("tuidaohu", 0), ("changsha", 2), ("harbin", 0)]
 """A seed each whose first hand waits for a face of the wall: riichi's ready win (seat 2) for the indicator and the
 tile under it, Hubei's and Wuhan's play for the 赖子 indicator, 推倒胡's play for the 鬼牌 indicator and its win for
-the horses, Changsha's win for its birds."""
+the horses, Changsha's win for its birds, Harbin's self-drawn win for its 宝 turned up."""
 
 
 @pytest.mark.slow

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from controller.people.sights import Sight, SightKind
 from controller.people.tablemodel import TableModel
-from controller.people.witness import Ruling, Witness, people_can_play
+from controller.people.witness import Ruling, Witness
 from controller.service.inputs import Button, Press
 from controller.service.players import next_action
 from engine.actions import ActionKind
@@ -260,17 +260,6 @@ def agree(full: Referee, seen: Referee, rulings: list[Ruling]) -> None:
     assert full.result is not None and seen.result is not None
     assert seen.result.to_dict() == full.result.to_dict()  # winners, drawn or not, payments
     assert [win.score.to_dict() for win in seen.wins] == [win.score.to_dict() for win in full.wins]
-
-
-def test_people_cannot_play_what_the_table_does_not_give_the_service_yet():
-    """Harbin breaks its wall by a second throw of the dice (the service takes one from the table); everything else
-    the camera follows: the wall's faces (indicators, birds, horses, Harbin's 宝), opening wins, riichi's red fives,
-    十万's tens, and a discarder's hand shown for Harbin's 出冲 包付 (the witness referees Harbin given both throws)."""
-    assert "two throws" in (people_can_play(get_ruleset("harbin")) or "")
-    assert "two throws" in (people_can_play(get_ruleset("basic", {"break_method": "two_throws"})) or "")
-    for rules in ("basic", "riichi", "hubei-laizi", "wuhan", "tuidaohu", "changsha", "shiwan"):
-        assert people_can_play(get_ruleset(rules)) is None, rules
-    assert people_can_play(get_ruleset("riichi", {"red_fives": True})) is None
 
 
 PLAYABLE = [

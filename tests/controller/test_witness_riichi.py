@@ -10,7 +10,7 @@ import pytest
 
 from controller.people.lookout import _sight
 from controller.people.sights import Sight, SightKind
-from controller.people.witness import Witness, people_can_play
+from controller.people.witness import Witness
 from controller.service.inputs import Button, Press
 from engine.actions import ActionKind
 from engine.referee import Phase, Referee
@@ -23,10 +23,6 @@ RIICHI = get_ruleset("riichi")
 
 
 RED_FIVES = get_ruleset("riichi", {"red_fives": True})
-
-
-def test_people_can_play_riichi_with_its_red_fives():
-    assert people_can_play(RIICHI) is None and people_can_play(RED_FIVES) is None
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -112,7 +112,9 @@
   function waiting(text) {
     if (MJ.lang === "en") return `${MJ.word("waiting")} ${MJ.english(text)}`;
     const claims = text.match(/claims on seat (\d)'s (\w+)/);
-    return claims ? `等待对${MJ.word("seat")(claims[1])}打出的 ${claims[2]} 叫牌` : MJ.word("waiting");
+    if (claims) return `等待对${MJ.word("seat")(claims[1])}打出的 ${claims[2]} 叫牌`;
+    const thrower = text.match(/^seat (\d)'s dice key/);
+    return thrower ? `等待${MJ.word("seat")(thrower[1])}按骰子键（第二次掷骰）` : MJ.word("waiting");
   }
 
   function panel(s) {
