@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from itertools import combinations, pairwise
 from typing import Any
@@ -68,6 +69,7 @@ from controller.service.inputs import Button, Press
 from engine.actions import Action, ActionKind, Verdict
 from engine.referee import SEATS, Phase, Referee
 from engine.rulesets.base import MultipleWinners, Ruleset
+from engine.rulesets.terms import WildcardSource
 from engine.tiles import NUM_TILE_IDS, Tile, format_tiles, is_flower, make_tile, tile_code
 from engine.tilesets import TileSet
 
@@ -149,6 +151,9 @@ class _Step:
     ordered: tuple[int, ...] = ()
     """A row sight that laid a hand down: the positions of the hand's tiles that lie sorted (all but the winning
     tile laid last), in row order."""
+    won: bool = False
+    """A row sight that laid a winning hand down: shown to its winner while his win is held
+    (``Witness.confirms_wins``)."""
 
     @property
     def conflicts(self) -> int:
@@ -208,10 +213,18 @@ class Witness:
         """While a row sight is ruled on: the positions of the tiles it lays beyond the seat's exposed ones."""
         self._ordered: tuple[int, ...] = ()
         """While a row sight is ruled on: the positions of a hand it lays down that lie sorted (``_Step.ordered``)."""
+        self._winning = False
+        """While a row sight is ruled on: whether it laid a winning hand down (``_Step.won``)."""
+        self.confirms_wins = _hand_wilds(referee.ruleset)
+        """Where a wildcard in the hand stands for any tile (Hubei's 赖子, 推倒胡's 鬼牌, a house 财神), a tile of a
+        winning hand misread as another still makes a win, which no conflict shows: the win is held, its hand shown
+        to its winner to confirm or correct, and paid at the quiet window (a false one is refused at once, as
+        everywhere). Harbin's 宝 wins only as the tile drawn (摸宝): a misread tile of its hand breaks the win."""
         self._self_hu: int | None = None
         """A seat that pressed hu in its turn and has not laid its hand down yet."""
         self._self_win: Action | None = None
-        """A self-drawn win on the last tile, held until the hands left standing are shown (查叫 in a 血战 hand)."""
+        """A self-drawn win held: on the last tile until the hands left standing are shown (查叫 in a 血战 hand), and
+        where wins are confirmed (``confirms_wins``) until the quiet window."""
         self._void_presses: Counter[int] = Counter()
         self._steps: deque[_Step] = deque(maxlen=WINDOW)
         """The last inputs, to be read again when a later one conflicts."""
@@ -252,8 +265,11 @@ class Witness:
             return f"the wall's faces at places {referee.faces_wanted()}, to be turned up and read"
         if self._self_hu is not None:
             return f"seat {self._self_hu}'s hu: his hand is not laid down"
-        if self._self_win is not None:
+        if self._self_win is not None and self._standing_unshown({self._self_win.seat}):
             return f"the hands left standing beside seat {self._self_win.seat}'s hu on the last tile"
+        if winners := self._held_winners():
+            seats = " and ".join(f"seat {seat}" for seat in winners)
+            return f"{seats} to confirm or correct the hand laid down: the win is paid at the quiet window"
         if referee.phase in _OFFER:
             return f"claims on seat {referee.offer_seat}'s {tile_code(referee.offer)}"  # type: ignore[arg-type]
         return None
@@ -265,6 +281,16 @@ class Witness:
         if referee.phase is Phase.FACES:
             return self._faces_held()
         return self.waiting is not None and not referee.unread_indicators()
+
+    def _held_winners(self) -> list[int]:
+        """The seats whose win is held for them to confirm their hand (``confirms_wins``): ready on the offer, or
+        self-drawn."""
+        if not self.confirms_wins or self.referee.phase is Phase.OVER:
+            return []
+        if self._self_win is not None:
+            return [self._self_win.seat]
+        ready = (seat for seat, claim in self._claims.items() if claim.ready and claim.ready.kind is ActionKind.HU)
+        return sorted(ready) if self.referee.phase in _OFFER else []
 
     def _faces_held(self) -> bool:
         """Whether every face the waiting win needs is read and held (``_win_faces``), and no hand is wanted."""
@@ -331,7 +357,9 @@ class Witness:
         before the first discard, a face a waiting win needs before the win is settled."""
         sight = step.sight
         held = sight is not None and sight.kind is SightKind.WALL and sight.place in self._win_faces
-        return step.open() or (not step.pinned and (held or (step.indicator and self.referee.discards_made == 0)))
+        won = step.won and sight is not None and sight.seat in self._held_winners()
+        first = step.indicator and self.referee.discards_made == 0
+        return step.open() or (not step.pinned and (held or won or first))
 
     def _owner(self, step: _Step) -> int:
         """The seat that confirms or corrects ``step``'s reading: the dealer for the indicator, else its seat's."""
@@ -362,9 +390,10 @@ class Witness:
         if sight.kind is not SightKind.ROW or not 0 <= sight.seat < SEATS:
             return self._sight(replace(sight, tiles=step.reading))
         step.old_row = self._rows[sight.seat]
-        self._laying, self._ordered = [], ()
+        self._laying, self._ordered, self._winning = [], (), False
         rulings = self._sight(replace(sight, tiles=step.reading))
-        step.ordered, self._laying, self._ordered = self._ordered, [], ()
+        step.ordered, step.won = self._ordered, self._winning
+        self._laying, self._ordered, self._winning = [], (), False
         if not any(ruling.conflict for ruling in rulings):
             self._rows[sight.seat] = step.reading
         return rulings
@@ -587,7 +616,8 @@ class Witness:
         if self._self_hu is not None:
             return self._abandon_self_hu()
         if self._self_win is not None:
-            return [self._apply(self._self_win)]
+            win, self._self_win = self._self_win, None
+            return [self._apply(win)]
         if self.referee.phase in _OFFER:
             return self._close_offer()
         if self.referee.phase is Phase.FACES and self._faces_held():
@@ -695,16 +725,19 @@ class Witness:
         if with_offer and referee.offer_marked and offer in marked:  # the marked discard won is not the hand's
             marked = tuple(sorted((Counter(marked) - Counter([offer])).elements()))
         claim.ready = Action(ActionKind.HU, seat, revealed=tuple(held), revealed_marked=marked)
+        self._winning = True
         return self._in_order(seat, laid, won_last=with_offer) + self._resolve_when_decided()
 
     def _self_drawn_win(self, seat: int, laid: list[Tile], marked: tuple[Tile, ...]) -> list[Ruling]:
         """The winning tile is the one laid last, next to the old row."""
-        self._self_hu = None
+        self._self_hu, self._winning = None, True
         rulings = self._in_order(seat, laid, won_last=True) + self._bring_to_turn(seat)
         win = replace(_revealing(ActionKind.HU, seat, laid, marked), tile=laid[-1])
         if self.referee.phase is Phase.ACT and self._standing_unshown({seat}):
             self._self_win = win
             return rulings
+        if self.confirms_wins:
+            return rulings + self._hold_win(lambda: [self._apply(win)], win)
         return [*rulings, self._apply(win)]
 
     def _in_order(self, seat: int, laid: list[Tile], *, won_last: bool) -> list[Ruling]:
@@ -830,7 +863,22 @@ class Witness:
         ]
         if unready and (not ready or min(ready) >= min(unready)):
             return []
+        if winners and self.confirms_wins:
+            return self._hold_win(self._close_offer)
         return self._close_offer()
+
+    def _hold_win(self, settle: Callable[[], list[Ruling]], self_win: Action | None = None) -> list[Ruling]:
+        """A win held for its winner to confirm his hand (``confirms_wins``): ``settle`` is tried, and undone unless
+        the referee refuses it (a false win, healed at once); ``self_win`` is kept for the quiet window, which closes
+        an offer's wins itself."""
+        before = self._state()
+        rulings = settle()
+        if any(ruling.conflict for ruling in rulings):
+            return rulings
+        self._restore(before)
+        self._self_win = self_win
+        seats = self._held_winners()
+        return [_note(f"seat {' and '.join(map(str, seats))}'s win held: paid at the quiet window unless corrected")]
 
     def _close_offer(self) -> list[Ruling]:
         """Every seat still to answer answers in turn order: a ready presser his claim, the others pass."""
@@ -993,3 +1041,9 @@ def _is_run(tiles: list[Tile], tile_set: TileSet) -> bool:
     """Three suited tiles of one suit in sequence (sorted), as the tile set's suits run (十万's have ten ranks)."""
     low = tiles[0]
     return tile_set.chow_start(low) and tiles == [low, low + 1, low + 2]
+
+
+def _hand_wilds(ruleset: Ruleset) -> bool:
+    """Whether a wildcard in a hand stands for any tile (``Witness.confirms_wins``)."""
+    rule = ruleset.wildcards
+    return rule is not None and rule.source is not WildcardSource.FACE

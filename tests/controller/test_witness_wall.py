@@ -10,9 +10,10 @@ from dataclasses import replace
 import pytest
 
 from controller.people.sights import Sight, SightKind
+from controller.people.witness import Ruling, Witness
 from controller.service.inputs import Button, Press
 from engine.actions import ActionKind
-from engine.referee import Referee
+from engine.referee import Phase, Referee
 from engine.rulesets.registry import get_ruleset
 from engine.tiles import Tile, tile_code
 from tests.controller.test_witness import QUIET, agree, bot_hand, played_both_ways, witnessed
@@ -129,7 +130,7 @@ def test_a_bird_or_horse_misread_as_a_face_all_in_sight_is_read_as_its_next_choi
     true, copies = happenings[at].tiles[0], ruleset.tile_set.copies
     wrong = next(face for face in range(len(copies)) if copies[face] and full._visible_count(face) >= copies[face])
     happenings[at] = replace(happenings[at], tiles=(wrong,), choices=(((wrong, 0.6), (true, 0.3)),))
-    witness, rulings = witnessed(ruleset, full, happenings)
+    witness, rulings = _win_paid(*witnessed(ruleset, full, happenings))
     told = f"wall {tile_code(wrong)} taken as {tile_code(true)}"
     assert any(told in event for ruling in rulings for event in ruling.verdict.events)
     agree(full, witness.referee, rulings + witness.seen(QUIET))
@@ -148,12 +149,22 @@ def test_the_faces_a_win_waits_for_are_shown_to_their_seats_and_a_misread_one_is
     true, seat = happenings[at].tiles[0], happenings[at].seat
     wrong = next(face for face in _faces_near(ruleset, true) if full._visible_count(face) < 3)
     happenings[at] = replace(happenings[at], tiles=(wrong,), choices=(((wrong, 0.95), (true, 0.03)),))
-    witness, rulings = witnessed(ruleset, full, happenings)
+    witness, rulings = _win_paid(*witnessed(ruleset, full, happenings))
     assert witness.referee.result is None and witness.quiet_settles
     shown = [reading for reading in witness.unsure if reading["sight"] == "wall" and reading["seat"] == seat]
     assert shown and shown[-1]["tiles"] == [tile_code(wrong)]
     rulings += witness.seen(Sight(SightKind.CORRECT, seat, (true,), about=shown[-1]["n"]))
     agree(full, witness.referee, rulings + witness.seen(QUIET))
+
+
+def _win_paid(witness: Witness, rulings: list[Ruling]) -> tuple[Witness, list[Ruling]]:
+    """Where wins are confirmed (推倒胡's 鬼牌: a misread tile of the hand still wins), the quiet window after the
+    hand laid down pays the win; its faces are then awaited (birds and horses are turned up after the win)."""
+    if witness.confirms_wins:
+        assert witness.referee.phase is not Phase.FACES and "to confirm or correct the hand" in (witness.waiting or "")
+        rulings = rulings + witness.seen(QUIET)
+    assert witness.referee.phase is Phase.FACES
+    return witness, rulings
 
 
 def _faces_near(ruleset, true: Tile) -> list[Tile]:
