@@ -15,7 +15,7 @@ from controller.service.inputs import Button, Press
 from engine.actions import ActionKind
 from engine.referee import Phase, Referee
 from engine.rulesets.registry import get_ruleset
-from engine.tiles import Tile, tile_code
+from engine.tiles import NUM_TILE_IDS, Tile, tile_code
 from tests.controller.test_witness import QUIET, agree, bot_hand, played_both_ways, witnessed
 
 INDICATED = [("hubei-laizi", 1), ("wuhan", 1), ("tuidaohu", 1)]
@@ -204,3 +204,53 @@ def test_harbins_discarder_lays_his_hand_down_and_is_paid_for_as_he_was_ready_or
     agree(full, witness.referee, rulings)
     assert full.wins[0].context.extra["ready"]["2"] is False
     assert witness.referee.wins[0].context.extra["ready"]["2"] is False
+
+
+def _misread_winning_hand(ruleset, full: Referee, happenings: list) -> tuple[int, Sight]:
+    """The winner's hand laid down (his last row sight) and that sight with one of the hand's tiles misread, sure,
+    as a face that keeps it sorted (the winning tile laid last, left of his melds, as any) and still makes a win
+    with his wildcards: a misread no conflict shows."""
+    at = max(i for i, h in enumerate(happenings) if isinstance(h, Sight) and h.kind is SightKind.ROW)
+    laid = happenings[at]
+    state = full.seats[laid.seat]
+    won = len(laid.tiles) - 1 - sum(len(meld.tiles) for meld in state.melds) - len(state.flowers)
+    for position in reversed(range(won + 1)):
+        low = laid.tiles[position - 1] if 0 < position < won else 0
+        high = laid.tiles[position + 1] if position < won - 1 else NUM_TILE_IDS
+        for wrong in _faces_near(ruleset, laid.tiles[position]):
+            if not low <= wrong <= high:
+                continue
+            ranked = [((tile, 1.0),) for tile in laid.tiles]
+            ranked[position] = ((wrong, 0.95), (laid.tiles[position], 0.03))
+            tiles = (*laid.tiles[:position], wrong, *laid.tiles[position + 1 :])
+            misread = replace(laid, tiles=tiles, choices=tuple(ranked))
+            witness, rulings = witnessed(ruleset, full, [*happenings[:at], misread, *happenings[at + 1 :]])
+            paid = _finish(witness, [], rulings)  # the win's quiet window, then its faces' (推倒胡's horses)
+            if witness.referee.wins and not any(ruling.conflict for ruling in paid):
+                return at, misread
+    raise AssertionError("no misread of a tile of the winning hand keeps the win")
+
+
+@pytest.mark.parametrize(("rules", "seed"), INDICATED)
+def test_a_win_a_misread_tile_still_makes_is_shown_to_its_winner_and_paid_as_he_corrects_it(rules, seed):
+    """With wildcards in the hand, a tile of the winning hand misread, sure, as another face still makes a win: the
+    win is held, the hand shown to its winner (the display's ``unsure``), and paid at the quiet window, as he
+    corrected it; left uncorrected it is paid as read, on another hand than the one laid down."""
+    ruleset = get_ruleset(rules)
+    full, happenings = _shown(ruleset, seed)
+    at, sight = _misread_winning_hand(ruleset, full, happenings)
+    laid, winner = happenings[at], sight.seat
+    misread = [*happenings[:at], sight, *happenings[at + 1 :]]
+    witness, rulings = witnessed(ruleset, full, misread)
+    assert witness.confirms_wins and witness.referee.result is None and witness.quiet_settles
+    assert f"seat {winner} to confirm or correct the hand laid down" in (witness.waiting or "")
+    (shown,) = [reading for reading in witness.unsure if reading["seat"] == winner]
+    codes = [tile_code(tile) for tile in sight.tiles]
+    assert shown["sight"] == "row" and shown["tiles"] == codes != [tile_code(tile) for tile in laid.tiles]
+    corrected = rulings + witness.seen(Sight(SightKind.CORRECT, winner, laid.tiles, about=shown["n"]))
+    assert witness.referee.result is None, "a correction is no quiet window: the win waits for it"
+    agree(full, witness.referee, _finish(witness, [], corrected))
+
+    witness, rulings = witnessed(ruleset, full, misread)
+    _finish(witness, [], rulings)
+    assert witness.referee.wins and witness.referee.wins[0].hand != full.wins[0].hand
