@@ -152,8 +152,8 @@ class _Step:
     """A row sight that laid a hand down: the positions of the hand's tiles that lie sorted (all but the winning
     tile laid last), in row order."""
     won: bool = False
-    """A row sight that laid a winning hand down: shown to its winner while his win is held
-    (``Witness.confirms_wins``)."""
+    """A row sight that laid down a hand a win is paid on: shown to its seat while the win is held (the winner's
+    where ``Witness.confirms_wins``, Harbin's discarder's)."""
 
     @property
     def conflicts(self) -> int:
@@ -242,6 +242,9 @@ class Witness:
         self._win_faces: dict[int, Sight] = {}
         """The faces a waiting win needs (phase ``faces``), read and held for their seats to confirm or correct:
         the win is settled on them at the quiet window after the last (``quiet_settles``)."""
+        self._win_hands: dict[int, Action] = {}
+        """The hands a waiting win needs shown (Harbin's discarder's: whether he was ready decides who pays), laid
+        down and held as the faces are: a misread one may make him ready or not, which conflicts with nothing."""
         self._unread: list[Sight | Press] = []
         """Inputs held while a wildcard indicator is turned up and not read (the referee allows no play before it:
         every wildcard depends on it), taken in order once it is."""
@@ -257,10 +260,11 @@ class Witness:
             return f"the wildcard indicator at wall place {unread[0]}, to be turned up and read: play waits for it"
         if referee.phase is Phase.DECLARE:
             return f"void declarations of seats {referee.undeclared_seats()}"
-        if referee.phase is Phase.FACES and referee.hands_wanted():
-            return f"seat {referee.hands_wanted()[0]}'s hand laid down: whether he was ready decides who pays"
         if referee.phase is Phase.FACES and self._faces_held():
             return "the win's faces read: their seats confirm or correct them, the win is settled at the quiet window"
+        unshown = [seat for seat in referee.hands_wanted() if seat not in self._win_hands]
+        if referee.phase is Phase.FACES and unshown:
+            return f"seat {unshown[0]}'s hand laid down: whether he was ready decides who pays"
         if referee.phase is Phase.FACES:
             return f"the wall's faces at places {referee.faces_wanted()}, to be turned up and read"
         if self._self_hu is not None:
@@ -293,9 +297,10 @@ class Witness:
         return sorted(ready) if self.referee.phase in _OFFER else []
 
     def _faces_held(self) -> bool:
-        """Whether every face the waiting win needs is read and held (``_win_faces``), and no hand is wanted."""
+        """Whether every face and hand the waiting win needs is read and held (``_win_faces``, ``_win_hands``)."""
         referee = self.referee
-        return not referee.hands_wanted() and all(place in self._win_faces for place in referee.faces_wanted())
+        hands = all(seat in self._win_hands for seat in referee.hands_wanted())
+        return hands and all(place in self._win_faces for place in referee.faces_wanted())
 
     # --- inputs ------------------------------------------------------------------------------------------
 
@@ -357,7 +362,8 @@ class Witness:
         before the first discard, a face a waiting win needs before the win is settled."""
         sight = step.sight
         held = sight is not None and sight.kind is SightKind.WALL and sight.place in self._win_faces
-        won = step.won and sight is not None and sight.seat in self._held_winners()
+        settles = sight is not None and sight.seat in (*self._held_winners(), *self._win_hands)
+        won = step.won and settles
         first = step.indicator and self.referee.discards_made == 0
         return step.open() or (not step.pinned and (held or won or first))
 
@@ -514,14 +520,16 @@ class Witness:
         claims = {seat: replace(claim) for seat, claim in self._claims.items()}
         rows, void_presses = list(self._rows), Counter(self._void_presses)
         mine = (claims, self._taken, self._offer_read, self._self_hu, self._self_win, void_presses, rows)
-        return self.referee._snapshot(), mine, dict(self._faces), self._held, dict(self._win_faces)
+        held = self._held, dict(self._win_faces), dict(self._win_hands)
+        return self.referee._snapshot(), mine, dict(self._faces), held
 
     def _restore(self, state: tuple[Any, ...]) -> tuple[Any, ...]:
         """Go back to ``state``; a fresh copy of it to keep (the referee takes the lists it is given, so a state is
         restored once and its copy kept for the next time)."""
-        referee, (claims, taken, offer_read, self_hu, self_win, void_presses, rows), faces, held, win_faces = state
+        referee, (claims, taken, offer_read, self_hu, self_win, void_presses, rows), faces, held = state
         self.referee._restore(referee)
-        self._faces, self._held, self._win_faces = dict(faces), held, dict(win_faces)
+        self._faces, (self._held, win_faces, win_hands) = dict(faces), held
+        self._win_faces, self._win_hands = dict(win_faces), dict(win_hands)
         self._claims = {seat: replace(claim) for seat, claim in claims.items()}
         self._taken, self._offer_read, self._self_hu, self._self_win = taken, offer_read, self_hu, self_win
         self._void_presses = Counter(void_presses)
@@ -621,8 +629,9 @@ class Witness:
         if self.referee.phase in _OFFER:
             return self._close_offer()
         if self.referee.phase is Phase.FACES and self._faces_held():
-            held, self._win_faces = self._win_faces, {}
-            return [self._apply(self._face_action(held[place])) for place in sorted(held)]
+            (hands, self._win_hands), (faces, self._win_faces) = (self._win_hands, {}), (self._win_faces, {})
+            shown = [self._apply(hands[seat]) for seat in sorted(hands)]
+            return shown + [self._apply(self._face_action(faces[place])) for place in sorted(faces)]
         return []
 
     def _note_taken(self, sight: Sight) -> None:
@@ -653,7 +662,7 @@ class Witness:
         marks = referee.ruleset.tile_set.marked
         marked = tuple(sorted(row[at] for at in self._laying if at in sight.marked and row[at] in marks))
         if referee.phase is Phase.FACES and seat in referee.hands_wanted():  # a discarder's hand a win needs
-            return [self._apply(_revealing(ActionKind.SHOW, seat, laid, marked))]
+            return [self._hand_for_win(_revealing(ActionKind.SHOW, seat, laid, marked))]
         claim = self._claims.get(seat) if referee.phase in _OFFER else None
         if claim is not None and claim.button is Button.CLAIM:
             return self._meld_shown(seat, claim, laid, marked)
@@ -905,6 +914,15 @@ class Witness:
             return self._apply(action)
         self._win_faces[sight.place] = sight
         return _note(f"the {tile_code(sight.tiles[0])} at wall place {sight.place}: held for its seat to confirm")
+
+    def _hand_for_win(self, show: Action) -> Ruling:
+        """A hand the waiting win needs shown: held for its seat to confirm or correct, as a face is (``_face``),
+        unless the referee refuses it (a fifth copy: healed at once)."""
+        if not self.referee.is_legal(show):
+            return self._apply(show)
+        self._win_hands[show.seat] = show
+        self._winning = True
+        return _note(f"seat {show.seat}'s hand laid down: held for him to confirm")
 
     @staticmethod
     def _face_action(sight: Sight) -> Action:

@@ -5,6 +5,7 @@ with the faces misread or read late, end as the bots' did once the seats have sa
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
@@ -201,34 +202,70 @@ def test_harbins_discarder_lays_his_hand_down_and_is_paid_for_as_he_was_ready_or
     assert witness.referee.hands_wanted() == [2] and "seat 2's hand" in (witness.waiting or "")
     assert not witness.quiet_settles, "only his hand settles it"
     rulings += witness.seen(last)
-    agree(full, witness.referee, rulings)
+    assert witness.referee.result is None and witness.quiet_settles, "his hand is shown to him, paid at the quiet"
+    agree(full, witness.referee, rulings + witness.seen(QUIET))
     assert full.wins[0].context.extra["ready"]["2"] is False
     assert witness.referee.wins[0].context.extra["ready"]["2"] is False
 
 
-def _misread_winning_hand(ruleset, full: Referee, happenings: list) -> tuple[int, Sight]:
-    """The winner's hand laid down (his last row sight) and that sight with one of the hand's tiles misread, sure,
-    as a face that keeps it sorted (the winning tile laid last, left of his melds, as any) and still makes a win
-    with his wildcards: a misread no conflict shows."""
-    at = max(i for i, h in enumerate(happenings) if isinstance(h, Sight) and h.kind is SightKind.ROW)
-    laid = happenings[at]
+def test_harbins_discarders_hand_misread_as_ready_or_not_is_paid_as_he_corrects_it():
+    """A tile of the discarder's hand misread, sure, so that he is taken as ready when he was not (or the other way),
+    conflicts with nothing: his hand is shown to him and the win paid at the quiet window, as he corrected it."""
+    full, steps = bot_hand(HARBIN, 0)
+    happenings = [happening for _, shown in steps for happening in shown]
+    at = len(happenings) - 1
+    misread = _misread_unseen(HARBIN, full, happenings, at, won_last=False, paid_otherwise=True)
+    uncorrected = _held_and_corrected(HARBIN, full, happenings, at, misread)
+    assert uncorrected.referee.wins[0].context.extra["ready"]["2"] is True
+
+
+def _misreads(ruleset, full: Referee, laid: Sight, won_last: bool) -> Iterator[Sight]:
+    """``laid`` (a hand laid down, left of its seat's melds) with one of the hand's tiles misread, sure, as a face
+    that keeps the hand sorted (the winning tile laid last, when ``won_last``, as any), nearest faces first."""
     state = full.seats[laid.seat]
-    won = len(laid.tiles) - 1 - sum(len(meld.tiles) for meld in state.melds) - len(state.flowers)
-    for position in reversed(range(won + 1)):
-        low = laid.tiles[position - 1] if 0 < position < won else 0
-        high = laid.tiles[position + 1] if position < won - 1 else NUM_TILE_IDS
+    size = len(laid.tiles) - sum(len(meld.tiles) for meld in state.melds) - len(state.flowers)
+    ordered = size - 1 if won_last else size
+    for position in reversed(range(size)):
+        low = laid.tiles[position - 1] if 0 < position < ordered else 0
+        high = laid.tiles[position + 1] if position < ordered - 1 else NUM_TILE_IDS
         for wrong in _faces_near(ruleset, laid.tiles[position]):
-            if not low <= wrong <= high:
-                continue
-            ranked = [((tile, 1.0),) for tile in laid.tiles]
-            ranked[position] = ((wrong, 0.95), (laid.tiles[position], 0.03))
-            tiles = (*laid.tiles[:position], wrong, *laid.tiles[position + 1 :])
-            misread = replace(laid, tiles=tiles, choices=tuple(ranked))
-            witness, rulings = witnessed(ruleset, full, [*happenings[:at], misread, *happenings[at + 1 :]])
-            paid = _finish(witness, [], rulings)  # the win's quiet window, then its faces' (推倒胡's horses)
-            if witness.referee.wins and not any(ruling.conflict for ruling in paid):
-                return at, misread
-    raise AssertionError("no misread of a tile of the winning hand keeps the win")
+            if low <= wrong <= high:
+                ranked = [((tile, 1.0),) for tile in laid.tiles]
+                ranked[position] = ((wrong, 0.95), (laid.tiles[position], 0.03))
+                tiles = (*laid.tiles[:position], wrong, *laid.tiles[position + 1 :])
+                yield replace(laid, tiles=tiles, choices=tuple(ranked))
+
+
+def _misread_unseen(ruleset, full: Referee, happenings: list, at: int, won_last: bool, paid_otherwise: bool) -> Sight:
+    """The first misread of the hand laid down at ``at`` under which the hand is paid with no conflict: as a win
+    at all (``paid_otherwise`` False) or otherwise than the bots' (True)."""
+    for misread in _misreads(ruleset, full, happenings[at], won_last):
+        witness, rulings = witnessed(ruleset, full, [*happenings[:at], misread, *happenings[at + 1 :]])
+        paid = _finish(witness, [], rulings)  # the win's quiet window, then its faces' (推倒胡's horses)
+        result = witness.referee.result
+        if witness.referee.wins and not any(ruling.conflict for ruling in paid):
+            assert full.result is not None and result is not None
+            if not paid_otherwise or result.to_dict() != full.result.to_dict():
+                return misread
+    raise AssertionError("no misread of a tile of the hand laid down is paid so")
+
+
+def _held_and_corrected(ruleset, full: Referee, happenings: list, at: int, misread: Sight) -> Witness:
+    """The hand laid down at ``at`` read as ``misread``: the win is held, the hand shown to its seat, whose
+    correction before the quiet window pays it as the bots' was; the witness left uncorrected is returned."""
+    laid, seat = happenings[at], misread.seat
+    seen = [*happenings[:at], misread, *happenings[at + 1 :]]
+    witness, rulings = witnessed(ruleset, full, seen)
+    assert witness.referee.result is None and witness.quiet_settles
+    (shown,) = [reading for reading in witness.unsure if reading["seat"] == seat]
+    codes = [tile_code(tile) for tile in misread.tiles]
+    assert shown["sight"] == "row" and shown["tiles"] == codes != [tile_code(tile) for tile in laid.tiles]
+    corrected = rulings + witness.seen(Sight(SightKind.CORRECT, seat, laid.tiles, about=shown["n"]))
+    assert witness.referee.result is None, "a correction is no quiet window: the win waits for it"
+    agree(full, witness.referee, _finish(witness, [], corrected))
+    witness, rulings = witnessed(ruleset, full, seen)
+    _finish(witness, [], rulings)
+    return witness
 
 
 @pytest.mark.parametrize(("rules", "seed"), INDICATED)
@@ -238,19 +275,10 @@ def test_a_win_a_misread_tile_still_makes_is_shown_to_its_winner_and_paid_as_he_
     corrected it; left uncorrected it is paid as read, on another hand than the one laid down."""
     ruleset = get_ruleset(rules)
     full, happenings = _shown(ruleset, seed)
-    at, sight = _misread_winning_hand(ruleset, full, happenings)
-    laid, winner = happenings[at], sight.seat
-    misread = [*happenings[:at], sight, *happenings[at + 1 :]]
-    witness, rulings = witnessed(ruleset, full, misread)
-    assert witness.confirms_wins and witness.referee.result is None and witness.quiet_settles
-    assert f"seat {winner} to confirm or correct the hand laid down" in (witness.waiting or "")
-    (shown,) = [reading for reading in witness.unsure if reading["seat"] == winner]
-    codes = [tile_code(tile) for tile in sight.tiles]
-    assert shown["sight"] == "row" and shown["tiles"] == codes != [tile_code(tile) for tile in laid.tiles]
-    corrected = rulings + witness.seen(Sight(SightKind.CORRECT, winner, laid.tiles, about=shown["n"]))
-    assert witness.referee.result is None, "a correction is no quiet window: the win waits for it"
-    agree(full, witness.referee, _finish(witness, [], corrected))
-
-    witness, rulings = witnessed(ruleset, full, misread)
-    _finish(witness, [], rulings)
-    assert witness.referee.wins and witness.referee.wins[0].hand != full.wins[0].hand
+    at = max(i for i, h in enumerate(happenings) if isinstance(h, Sight) and h.kind is SightKind.ROW)
+    misread = _misread_unseen(ruleset, full, happenings, at, won_last=True, paid_otherwise=False)
+    witness = Witness(Referee.observe(ruleset, full.dealer, full.dice, full.dice2))  # type: ignore[arg-type]
+    assert witness.confirms_wins
+    assert f"seat {misread.seat} to confirm" in (witnessed(ruleset, full, happenings[: at + 1])[0].waiting or "")
+    uncorrected = _held_and_corrected(ruleset, full, happenings, at, misread)
+    assert uncorrected.referee.wins and uncorrected.referee.wins[0].hand != full.wins[0].hand
