@@ -225,6 +225,9 @@ class Witness:
         self._self_win: Action | None = None
         """A self-drawn win held: on the last tile until the hands left standing are shown (查叫 in a 血战 hand), and
         where wins are confirmed (``confirms_wins``) until the quiet window."""
+        self._bao_win: Action | None = None
+        """A self-drawn win laid down before the face-down 宝 was turned up and read (Harbin: it may be 摸宝), held
+        until it is."""
         self._void_presses: Counter[int] = Counter()
         self._steps: deque[_Step] = deque(maxlen=WINDOW)
         """The last inputs, to be read again when a later one conflicts."""
@@ -269,6 +272,9 @@ class Witness:
             return f"the wall's faces at places {referee.faces_wanted()}, to be turned up and read"
         if self._self_hu is not None:
             return f"seat {self._self_hu}'s hu: his hand is not laid down"
+        if self._bao_win is not None:
+            place, seat = self.referee.face_down_places()[-1], self._bao_win.seat
+            return f"the 宝 at wall place {place}, to be turned up and read: seat {seat}'s win waits for it"
         if self._self_win is not None and self._standing_unshown({self._self_win.seat}):
             return f"the hands left standing beside seat {self._self_win.seat}'s hu on the last tile"
         if winners := self._held_winners():
@@ -519,19 +525,20 @@ class Witness:
         """Everything the next input can change: the referee's state and the witness's own."""
         claims = {seat: replace(claim) for seat, claim in self._claims.items()}
         rows, void_presses = list(self._rows), Counter(self._void_presses)
-        mine = (claims, self._taken, self._offer_read, self._self_hu, self._self_win, void_presses, rows)
+        mine = (claims, self._taken, self._offer_read, self._self_hu, self._self_win, self._bao_win, void_presses, rows)
         held = self._held, dict(self._win_faces), dict(self._win_hands)
         return self.referee._snapshot(), mine, dict(self._faces), held
 
     def _restore(self, state: tuple[Any, ...]) -> tuple[Any, ...]:
         """Go back to ``state``; a fresh copy of it to keep (the referee takes the lists it is given, so a state is
         restored once and its copy kept for the next time)."""
-        referee, (claims, taken, offer_read, self_hu, self_win, void_presses, rows), faces, held = state
+        referee, (claims, taken, offer_read, self_hu, self_win, bao_win, void_presses, rows), faces, held = state
         self.referee._restore(referee)
         self._faces, (self._held, win_faces, win_hands) = dict(faces), held
         self._win_faces, self._win_hands = dict(win_faces), dict(win_hands)
         self._claims = {seat: replace(claim) for seat, claim in claims.items()}
         self._taken, self._offer_read, self._self_hu, self._self_win = taken, offer_read, self_hu, self_win
+        self._bao_win = bao_win
         self._void_presses = Counter(void_presses)
         self._rows = list(rows)
         return self._state()
@@ -554,7 +561,11 @@ class Witness:
             if sight.place not in self.referee.faces_up() + self.referee.face_down_places():
                 self._faces[sight.place] = sight
                 return [_note(f"the {tile_code(sight.tiles[0])} at wall place {sight.place}: kept until turned up")]
-            return [self._face(sight)]
+            rulings = [self._face(sight)]
+            if self._bao_win is not None and not self._bao_unread():
+                win, self._bao_win = self._bao_win, None
+                rulings.append(self._apply(win))
+            return rulings
         if sight.kind is SightKind.DISCARD:
             if len(sight.tiles) != 1:
                 return [_refusal(f"a discard sight of seat {sight.seat} holds {len(sight.tiles)} tiles, not one", True)]
@@ -623,9 +634,10 @@ class Witness:
             return self._settle_declarations()
         if self._self_hu is not None:
             return self._abandon_self_hu()
-        if self._self_win is not None:
-            win, self._self_win = self._self_win, None
-            return [self._apply(win)]
+        if self._self_win is not None or self._bao_win is not None:
+            win = self._self_win or self._bao_win
+            self._self_win = self._bao_win = None
+            return [self._apply(win)]  # type: ignore[arg-type]
         if self.referee.phase in _OFFER:
             return self._close_offer()
         if self.referee.phase is Phase.FACES and self._faces_held():
@@ -745,9 +757,17 @@ class Witness:
         if self.referee.phase is Phase.ACT and self._standing_unshown({seat}):
             self._self_win = win
             return rulings
+        if self._bao_unread():
+            self._bao_win = win
+            return [*rulings, _note(f"seat {seat}'s win waits for the 宝 to be turned up")]
         if self.confirms_wins:
             return rulings + self._hold_win(lambda: [self._apply(win)], win)
         return [*rulings, self._apply(win)]
+
+    def _bao_unread(self) -> bool:
+        """Whether the face-down 宝 lies unread (Harbin): a self-drawn win may be 摸宝 on it."""
+        places = self.referee.face_down_places()
+        return bool(places) and self.referee.wall.state.faces[places[-1]] is None
 
     def _in_order(self, seat: int, laid: list[Tile], *, won_last: bool) -> list[Ruling]:
         """A hand laid down lies sorted, the winning tile last when ``won_last`` (``controller.people.tablemodel``):

@@ -191,6 +191,24 @@ def test_harbins_bao_turned_up_at_each_change_and_at_a_self_drawn_win_keeps_the_
     assert all(win.context.discarder is None for win in full.wins), "self-drawn: no 包付 to see"
 
 
+def test_a_mobao_win_waits_for_the_bao_turned_up_and_is_refused_when_its_face_contradicts_it():
+    """Seed 1: seat 1 draws the 宝 and wins on it (摸宝). The win waits for the 宝 turned up; read, sure, as another
+    face, the tile he drew is no 宝 and his hand no win: the win is refused, as a wrong claim is."""
+    full, happenings = _shown(HARBIN, 1)
+    at = max(i for i, h in enumerate(happenings) if isinstance(h, Sight) and h.kind is SightKind.WALL)
+    bao, laid = happenings[at], happenings[-1]
+    assert laid.kind is SightKind.ROW and laid.tiles[laid.tiles.index(bao.tiles[0])] == full.wins[0].hand.win_tile
+    witness, rulings = witnessed(HARBIN, full, [*happenings[:at], laid])
+    assert not witness.referee.wins and "the 宝 at wall place" in (witness.waiting or "")
+    agree(full, witness.referee, _finish(witness, [bao], rulings))
+    wrong = next(face for face in _faces_near(HARBIN, bao.tiles[0]) if full._visible_count(face) < 3)
+    witness, rulings = witnessed(HARBIN, full, [*happenings[:at], laid])
+    rulings = _finish(witness, [replace(bao, tiles=(wrong,), choices=())], rulings)
+    wins = [ruling for ruling in rulings if ruling.action is not None and ruling.action.kind is ActionKind.HU]
+    assert wins and all(win.conflict for win in wins)
+    assert not witness.referee.wins
+
+
 def test_harbins_discarder_lays_his_hand_down_and_is_paid_for_as_he_was_ready_or_not():
     """Seed 0: seat 2, not ready, deals in (出冲) and pays for all (包付): the win waits for his hand, laid down
     after the winner's, and is paid on it as the bots' was."""
