@@ -10,6 +10,10 @@ import pytest
 
 import controller.service.service as service_module
 from controller.config import Config, VoiceSection
+from controller.display.view import TableView
+from controller.people.sights import Sight, SightKind
+from controller.service.events import Event
+from controller.service.hand import HandRecord, HandState
 from controller.service.outcome import table_facts
 from controller.voice.phrases import tile_phrase
 from controller.voice.voice import Voice
@@ -20,6 +24,8 @@ from tests.controller.display_harness import chromium, played_run
 from tests.controller.test_display_browser import _require_chromium
 from tests.controller.test_display_table import _open as _open_table
 from tests.controller.test_voice import Recorder
+from tests.controller.test_witness import witnessed
+from tests.controller.test_witness_wall import _shown
 
 
 @pytest.mark.parametrize("rules", ["hubei-laizi", "wuhan", "tuidaohu"])
@@ -77,3 +83,39 @@ def test_the_voice_says_the_wildcards_once_the_indicator_makes_them(tmp_path, mo
     assert len(said) == 2  # one per hand, before its first call
     for hand, text in zip(lines, said, strict=False):
         assert text == f"赖子 {tile_phrase(hand['wildcards'], 'zh').text}"
+
+
+def _waiting_on_page(page, view: TableView, hand: HandState, event: Event, said: str) -> None:
+    view.on_event(hand, event, None)
+    page.wait_for_function("said => document.getElementById('log').innerText.includes(said)", arg=said)
+
+
+def _witnessed_hand(rules: str, seed: int, happenings: list) -> HandState:
+    """A people's hand whose witness was shown ``happenings`` (a bot hand of ``seed`` as the table model shows it)."""
+    full = Referee.deal(get_ruleset(rules), seed, seed % 4)
+    witness, _ = witnessed(get_ruleset(rules), full, happenings)
+    hand = HandState.start(HandRecord(0, seed, seed % 4, 0, 1, rules, players="people"))
+    hand.dice, hand.referee, hand.witness = full.dice, witness.referee, witness  # type: ignore[assignment]
+    return hand
+
+
+@pytest.mark.slow  # 5 s: a Harbin hand played, then its page shown what three other hands wait for
+def test_the_page_says_in_chinese_whose_dice_key_throws_again_and_what_a_held_win_waits_for(tmp_path):
+    """What the table waits for (``waiting``), in Chinese: the seat whose dice key throws the second throw, a winner
+    confirming his hand laid down (Hubei: a wildcard in it), the 宝 to be turned up for a self-drawn win."""
+    _require_chromium()
+    with chromium() as browser, played_run(tmp_path, hands=1, seed=1, rules="harbin") as played:
+        page = _open_table(browser, played.url + "/?lang=zh", (1280, 800))
+        throwing = HandState.start(HandRecord(1, 11, 2, 0, 1, "harbin"))
+        thrown = Event.dice((3, 4), 1.0)  # 7 from seat 2: seat 0 throws again
+        throwing.apply(thrown)
+        _waiting_on_page(page, played.view, throwing, thrown, "等待座位 0按骰子键（第二次掷骰）")
+        full, happenings = _shown(get_ruleset("hubei-laizi"), 1)
+        held = _witnessed_hand("hubei-laizi", 1, happenings)
+        assert "to confirm or correct" in (held.witness.waiting or "")  # type: ignore[union-attr]
+        _waiting_on_page(page, played.view, held, thrown, f"等待座位 {full.wins[0].seat}确认所摊的牌")
+        full, happenings = _shown(get_ruleset("harbin"), 1)
+        bao = max(i for i, h in enumerate(happenings) if isinstance(h, Sight) and h.kind is SightKind.WALL)
+        unread = _witnessed_hand("harbin", 1, [*happenings[:bao], *happenings[bao + 1 :]])
+        _waiting_on_page(page, played.view, unread, thrown, "等待翻开宝牌")
+        page.close()

@@ -114,7 +114,10 @@
     const claims = text.match(/claims on seat (\d)'s (\w+)/);
     if (claims) return `等待对${MJ.word("seat")(claims[1])}打出的 ${claims[2]} 叫牌`;
     const thrower = text.match(/^seat (\d)'s dice key/);
-    return thrower ? `等待${MJ.word("seat")(thrower[1])}按骰子键（第二次掷骰）` : MJ.word("waiting");
+    if (thrower) return `等待${MJ.word("seat")(thrower[1])}按骰子键（第二次掷骰）`;
+    const confirm = text.match(/^seat (\d)(?: and seat \d)* to confirm or correct/);
+    if (confirm) return `等待${MJ.word("seat")(confirm[1])}确认所摊的牌，叫牌时限过后结算`;
+    return /^the 宝 at wall place/.test(text) ? "等待翻开宝牌" : MJ.word("waiting");
   }
 
   function panel(s) {
