@@ -69,4 +69,6 @@ def test_a_flooded_line_leaves_the_main_loop_running(board):
     assert snapshot_gap < 0.3, f"snapshots {snapshot_gap:.3f} s apart on the firmware's clock"
     assert len(silences) == 1 and timeout_s <= silences[0] < timeout_s + 0.15, silences
     assert state is not None and state.fault is FaultKind.HOST_SILENT and not state.flags & StateFlag.MOTORS_ON
-    assert arrival_gap < 1.0, f"snapshots arrived {arrival_gap:.2f} s apart"  # the host's threads, on a loaded machine
+    # On arrival the gap adds the host's threads and QEMU's, which share two cores with the flood's writer: 1.24 s was
+    # seen on a loaded CI machine while the firmware's own clock kept them 0.3 s apart (the bound above is the loop's).
+    assert arrival_gap < 2.0, f"snapshots arrived {arrival_gap:.2f} s apart"
