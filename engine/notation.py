@@ -25,6 +25,7 @@ from functools import lru_cache
 from typing import TypeVar
 
 from engine.errors import NotationError
+from engine.native import NATIVE
 from engine.tiles import FLOWERS, SUIT_OFFSET, SUIT_SIZE, WIND_LETTERS, Tile, format_tiles, is_honor
 
 T = TypeVar("T")
@@ -259,7 +260,17 @@ def _cached(cache: dict[str, T], parse: Callable[[str, int, str], T], part: str,
 
 def parse_hand(text: str, notation: TileNotation | None = None) -> Hand:
     """Read a hand in MCR notation; a ``NotationError`` names the position and what was expected. ``notation``:
-    the tiles of a ruleset with faces of its own (``Ruleset.parse_hand``), else the engine's."""
+    the tiles of a ruleset with faces of its own (``Ruleset.parse_hand``), else the engine's. The compiled core
+    reads a well-formed hand whose melds and situation this reader has met before; it leaves the rest here."""
+    if NATIVE is not None and notation is None:
+        hand = NATIVE.parse_hand(text, _MELDS, _SITUATIONS, Hand)
+        if hand is not None:
+            return hand
+    return parse_hand_pure(text, notation)
+
+
+def parse_hand_pure(text: str, notation: TileNotation | None = None) -> Hand:
+    """``parse_hand`` in Python alone: every hand the compiled core declines, and its differential test."""
     waiting = text.endswith(" ")
     body_end = len(text) - 1 if waiting else len(text)
     sections = text[:body_end].split("|")

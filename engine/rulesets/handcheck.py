@@ -5,6 +5,7 @@ from __future__ import annotations
 from operator import sub
 
 from engine.errors import TileCountError
+from engine.native import NATIVE
 from engine.notation import Hand
 from engine.tiles import FLOWERS, NUM_KINDS, NUM_TILE_IDS, is_flower, tile_code, to_counts
 from engine.tilesets import TileSet
@@ -34,7 +35,17 @@ def concealed_counts(hand: Hand, tile_set: TileSet) -> list[int]:
 
     Raises ``TileCountError`` naming the problem: no winning tile, a flower among the playing tiles, a wrong
     number of tiles, a tile outside the set or more copies than the set holds (melds, standing tiles, winning
-    tile and declared flowers together)."""
+    tile and declared flowers together). The compiled core answers for a hand that passes every check against a set of
+    four of each kind; any other is checked here."""
+    if NATIVE is not None and tile_set.four_of_each_kind:
+        counts = NATIVE.concealed_counts(hand, tile_set.flower_count)
+        if counts is not None:
+            return counts
+    return concealed_counts_pure(hand, tile_set)
+
+
+def concealed_counts_pure(hand: Hand, tile_set: TileSet) -> list[int]:
+    """``concealed_counts`` in Python alone: every hand the compiled core declines, and its differential test."""
     if hand.win_tile is None:
         raise TileCountError("hand: no winning tile; a declared win ends with the winning tile")
     concealed = [*hand.standing, hand.win_tile]

@@ -1,0 +1,283 @@
+/* The optional compiled core of the engine (issue 30): the per-line hot paths of the batch CLI for the common valid
+ * case only. Each function answers None whenever the input is anything but plainly valid, and the caller then runs
+ * the pure-Python path, which names the error; so the results are the pure path's, only sooner. engine/native.py
+ * loads it (MJTABLE_PURE=1 keeps it out); tests/engine/test_native.py compares both paths hand by hand. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#define NUM_KINDS 34
+#define HAND_SIZE 13
+#define MAX_TILES 64
+
+static PyObject *empty_tuple;
+static PyObject *key_melds, *key_standing, *key_win_tile, *key_situation, *key_flowers;
+static PyObject *key_kind, *key_tile;
+static PyObject *small_ints[NUM_KINDS + 9];
+
+/* The engine id of an honor letter (ESWNPFC = 1z-7z), or -1. */
+static int honor_tile(Py_UCS1 c) {
+    static const char letters[] = "ESWNPFC";
+    for (int i = 0; i < 7; i++) {
+        if (letters[i] == c) return 27 + i;
+    }
+    return -1;
+}
+
+/* The standing tiles of MCR notation (digits + m/p/s/z, honor letters) into ``tiles``; -1 on anything else. */
+static Py_ssize_t read_tiles(const Py_UCS1 *s, Py_ssize_t n, int *tiles) {
+    Py_ssize_t count = 0, digits_from = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS1 c = s[i];
+        if (c >= '1' && c <= '9') {
+            if (digits_from < 0) digits_from = i;
+            continue;
+        }
+        int base, size;
+        switch (c) {
+        case 'm': base = 0, size = 9; break;
+        case 'p': base = 9, size = 9; break;
+        case 's': base = 18, size = 9; break;
+        case 'z': base = 27, size = 7; break;
+        default: {
+            int honor = honor_tile(c);
+            if (honor < 0 || digits_from >= 0 || count >= MAX_TILES) return -1;
+            tiles[count++] = honor;
+            continue;
+        }
+        }
+        if (digits_from < 0) return -1;
+        for (Py_ssize_t j = digits_from; j < i; j++) {
+            int rank = s[j] - '0';
+            if (rank > size || count >= MAX_TILES) return -1;
+            tiles[count++] = base + rank - 1;
+        }
+        digits_from = -1;
+    }
+    return digits_from >= 0 ? -1 : count;
+}
+
+/* A known part (meld or situation) looked up in the pure parser's cache of successes; NULL (no error set) if absent. */
+static PyObject *cached_part(PyObject *cache, const Py_UCS1 *s, Py_ssize_t n) {
+    PyObject *key = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, s, n);
+    if (key == NULL) return NULL;
+    PyObject *found = PyDict_GetItemWithError(cache, key);
+    Py_DECREF(key);
+    return found; /* borrowed */
+}
+
+/* A frozen dataclass instance with its fields set, as its generated __init__ would set them (object.__setattr__). */
+static PyObject *new_hand(PyTypeObject *type, PyObject *melds, PyObject *standing, PyObject *win_tile,
+                          PyObject *situation, PyObject *flowers) {
+    PyObject *hand = type->tp_new(type, empty_tuple, NULL);
+    if (hand == NULL) return NULL;
+    PyObject *dict = PyObject_GenericGetDict(hand, NULL);
+    if (dict == NULL || PyDict_SetItem(dict, key_melds, melds) < 0 || PyDict_SetItem(dict, key_standing, standing) < 0 ||
+        PyDict_SetItem(dict, key_win_tile, win_tile) < 0 || PyDict_SetItem(dict, key_situation, situation) < 0 ||
+        PyDict_SetItem(dict, key_flowers, flowers) < 0) {
+        Py_XDECREF(dict);
+        Py_DECREF(hand);
+        return NULL;
+    }
+    Py_DECREF(dict);
+    return hand;
+}
+
+/* parse_hand(text, melds, situations, hand_type) -> Hand | None: engine.notation.parse_hand for a well-formed hand
+ * whose melds and situation block the pure parser has met before (``melds``, ``situations``: its caches). */
+static PyObject *parse_hand(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4 || !PyUnicode_Check(args[0]) || !PyDict_Check(args[1]) || !PyDict_Check(args[2]) ||
+        !PyType_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "parse_hand(text, melds, situations, hand_type)");
+        return NULL;
+    }
+    PyObject *text = args[0];
+    if (!PyUnicode_IS_ASCII(text)) Py_RETURN_NONE;
+    const Py_UCS1 *s = PyUnicode_1BYTE_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int waiting = n > 0 && s[n - 1] == ' ';
+    Py_ssize_t end = waiting ? n - 1 : n;
+    Py_ssize_t bars[2] = {end, end};
+    int sections = 1;
+    for (Py_ssize_t i = 0; i < end; i++) {
+        if (s[i] == '|') {
+            if (sections == 3) Py_RETURN_NONE;
+            bars[sections++ - 1] = i;
+        }
+    }
+    Py_ssize_t tiles_end = bars[0];
+    PyObject *melds[4];
+    int meld_count = 0;
+    Py_ssize_t position = 0;
+    while (position < tiles_end && s[position] == '[') {
+        Py_ssize_t close = position + 1;
+        while (close < tiles_end && s[close] != ']') close++;
+        if (close == tiles_end || meld_count == 4) Py_RETURN_NONE;
+        PyObject *meld = cached_part(args[1], s + position + 1, close - position - 1);
+        if (meld == NULL) {
+            if (PyErr_Occurred()) return NULL;
+            Py_RETURN_NONE;
+        }
+        melds[meld_count++] = meld;
+        position = close + 1;
+    }
+    int tiles[MAX_TILES];
+    Py_ssize_t count = read_tiles(s + position, tiles_end - position, tiles);
+    if (count < 0 || (!waiting && count == 0)) Py_RETURN_NONE;
+    PyObject *situation = Py_None, *flowers = Py_None;
+    if (sections > 1) {
+        Py_ssize_t stop = sections > 2 ? bars[1] : end;
+        situation = cached_part(args[2], s + bars[0] + 1, stop - bars[0] - 1);
+        if (situation == NULL) {
+            if (PyErr_Occurred()) return NULL;
+            Py_RETURN_NONE;
+        }
+    }
+    if (sections > 2) {
+        if (end - bars[1] != 2 || s[end - 1] < '0' || s[end - 1] > '8') Py_RETURN_NONE;
+        flowers = small_ints[s[end - 1] - '0'];
+    }
+    Py_ssize_t standing_count = waiting ? count : count - 1;
+    PyObject *meld_tuple = PyTuple_New(meld_count);
+    PyObject *standing = PyTuple_New(standing_count);
+    PyObject *hand = NULL;
+    if (meld_tuple != NULL && standing != NULL) {
+        for (int i = 0; i < meld_count; i++) {
+            Py_INCREF(melds[i]);
+            PyTuple_SET_ITEM(meld_tuple, i, melds[i]);
+        }
+        for (Py_ssize_t i = 0; i < standing_count; i++) {
+            Py_INCREF(small_ints[tiles[i]]);
+            PyTuple_SET_ITEM(standing, i, small_ints[tiles[i]]);
+        }
+        PyObject *win_tile = waiting ? Py_None : small_ints[tiles[count - 1]];
+        hand = new_hand((PyTypeObject *)args[3], meld_tuple, standing, win_tile, situation, flowers);
+    }
+    Py_XDECREF(meld_tuple);
+    Py_XDECREF(standing);
+    return hand;
+}
+
+/* A small int attribute of ``object`` in [0, limit), or -1 (no error set) for anything else. */
+static int int_attribute(PyObject *object, PyObject *name, int limit) {
+    PyObject *value = PyObject_GetAttr(object, name);
+    if (value == NULL) return -2;
+    int result = -1;
+    if (PyLong_CheckExact(value)) {
+        long v = PyLong_AsLong(value);
+        if (v >= 0 && v < limit) result = (int)v;
+    }
+    Py_DECREF(value);
+    return result;
+}
+
+/* Adds the tiles of one declared meld (kind "chow", "pung" or "kong" from its lowest tile) to ``used``; -1 when it
+ * is none of these or holds a tile past the playing kinds, -2 on a Python error. */
+static int add_meld(PyObject *meld, int *used) {
+    int tile = int_attribute(meld, key_tile, NUM_KINDS);
+    if (tile < 0) return tile;
+    PyObject *kind = PyObject_GetAttr(meld, key_kind);
+    if (kind == NULL) return -2;
+    int result = 0;
+    if (!PyUnicode_Check(kind)) {
+        result = -1;
+    } else if (PyUnicode_CompareWithASCIIString(kind, "chow") == 0) {
+        if (tile + 2 >= NUM_KINDS) result = -1;
+        else used[tile]++, used[tile + 1]++, used[tile + 2]++;
+    } else if (PyUnicode_CompareWithASCIIString(kind, "pung") == 0) {
+        used[tile] += 3;
+    } else if (PyUnicode_CompareWithASCIIString(kind, "kong") == 0) {
+        used[tile] += 4;
+    } else {
+        result = -1;
+    }
+    Py_DECREF(kind);
+    return result;
+}
+
+/* concealed_counts(hand, flower_limit) -> list[int] | None: engine.rulesets.handcheck.concealed_counts for a set
+ * of four copies of each playing kind and ``flower_limit`` flowers, when the hand passes every check. */
+static PyObject *concealed_counts(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyLong_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "concealed_counts(hand, flower_limit)");
+        return NULL;
+    }
+    PyObject *hand = args[0];
+    long flower_limit = PyLong_AsLong(args[1]);
+    int concealed[NUM_KINDS] = {0}, used[NUM_KINDS];
+    PyObject *result = Py_None;
+    PyObject *flowers = PyObject_GetAttr(hand, key_flowers);
+    PyObject *win_tile = PyObject_GetAttr(hand, key_win_tile);
+    PyObject *standing = PyObject_GetAttr(hand, key_standing);
+    PyObject *melds = PyObject_GetAttr(hand, key_melds);
+    if (flowers == NULL || win_tile == NULL || standing == NULL || melds == NULL) {
+        result = NULL;
+        goto done;
+    }
+    long flower_count = flowers == Py_None ? 0 : PyLong_CheckExact(flowers) ? PyLong_AsLong(flowers) : -1;
+    if (flower_count < 0 || flower_count > flower_limit || !PyLong_CheckExact(win_tile) || !PyTuple_CheckExact(standing) ||
+        !PyTuple_CheckExact(melds) || PyTuple_GET_SIZE(standing) + 3 * PyTuple_GET_SIZE(melds) != HAND_SIZE)
+        goto done;
+    Py_ssize_t standing_count = PyTuple_GET_SIZE(standing);
+    for (Py_ssize_t i = 0; i <= standing_count; i++) {
+        PyObject *item = i < standing_count ? PyTuple_GET_ITEM(standing, i) : win_tile;
+        long tile = PyLong_CheckExact(item) ? PyLong_AsLong(item) : -1;
+        if (tile < 0 || tile >= NUM_KINDS) goto done;
+        concealed[tile]++;
+    }
+    memcpy(used, concealed, sizeof used);
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(melds); i++) {
+        int added = add_meld(PyTuple_GET_ITEM(melds, i), used);
+        if (added == -2) {
+            result = NULL;
+            goto done;
+        }
+        if (added < 0) goto done;
+    }
+    for (int k = 0; k < NUM_KINDS; k++) {
+        if (used[k] > 4) goto done;
+    }
+    result = PyList_New(NUM_KINDS);
+    if (result != NULL) {
+        for (int k = 0; k < NUM_KINDS; k++) {
+            Py_INCREF(small_ints[concealed[k]]);
+            PyList_SET_ITEM(result, k, small_ints[concealed[k]]);
+        }
+        goto done_owned;
+    }
+done:
+    Py_XINCREF(result);
+done_owned:
+    Py_XDECREF(flowers);
+    Py_XDECREF(win_tile);
+    Py_XDECREF(standing);
+    Py_XDECREF(melds);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"parse_hand", (PyCFunction)(void (*)(void))parse_hand, METH_FASTCALL, "MCR notation's common valid hand, or None."},
+    {"concealed_counts", (PyCFunction)(void (*)(void))concealed_counts, METH_FASTCALL,
+     "The concealed count vector of a hand that passes every check, or None."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "engine._native", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__native(void) {
+    empty_tuple = PyTuple_New(0);
+    key_melds = PyUnicode_InternFromString("melds");
+    key_standing = PyUnicode_InternFromString("standing");
+    key_win_tile = PyUnicode_InternFromString("win_tile");
+    key_situation = PyUnicode_InternFromString("situation");
+    key_flowers = PyUnicode_InternFromString("flowers");
+    key_kind = PyUnicode_InternFromString("kind");
+    key_tile = PyUnicode_InternFromString("tile");
+    if (empty_tuple == NULL || key_melds == NULL || key_standing == NULL || key_win_tile == NULL ||
+        key_situation == NULL || key_flowers == NULL || key_kind == NULL || key_tile == NULL)
+        return NULL;
+    for (int i = 0; i < NUM_KINDS + 9; i++) {
+        small_ints[i] = PyLong_FromLong(i);
+        if (small_ints[i] == NULL) return NULL;
+    }
+    return PyModule_Create(&module_def);
+}
