@@ -254,10 +254,162 @@ done_owned:
     return result;
 }
 
+/* Shape switches of engine.analysis.ShapeRules, packed by ShapeRules.native_code. */
+enum {
+    STANDARD = 1 << 0,
+    SEVEN_PAIRS = 1 << 1,
+    QUADS = 1 << 2,
+    ORPHANS = 1 << 3,
+    HONORS_KNITTED = 1 << 4,
+    KNITTED_STRAIGHT = 1 << 5,
+    ANY_PAIR = 1 << 6,
+    PAIR_RANKS = 7, /* bit 7 + r: a suited pair of rank index r is allowed */
+};
+
+/* Whether ``c`` (``size`` kinds, chows allowed or not) splits into sets alone. */
+static int sets_only(int *c, int size, int chows) {
+    int i = 0;
+    while (i < size && c[i] == 0) i++;
+    if (i == size) return 1;
+    int found = 0;
+    if (c[i] >= 3) {
+        c[i] -= 3;
+        found = sets_only(c, size, chows);
+        c[i] += 3;
+    }
+    if (!found && chows && i + 2 < size && c[i + 1] && c[i + 2]) {
+        c[i]--, c[i + 1]--, c[i + 2]--;
+        found = sets_only(c, size, chows);
+        c[i]++, c[i + 1]++, c[i + 2]++;
+    }
+    return found;
+}
+
+/* One group's completion: -1 none, 0 sets alone, else a mask of the pair rank indexes that leave sets (bit r). */
+static int group_pairs(int *c, int size, int chows) {
+    int total = 0;
+    for (int i = 0; i < size; i++) total += c[i];
+    if (total % 3 == 0) return sets_only(c, size, chows) ? 0 : -1;
+    if (total % 3 == 1) return -1;
+    int pairs = 0;
+    for (int r = 0; r < size; r++) {
+        if (c[r] >= 2) {
+            c[r] -= 2;
+            if (sets_only(c, size, chows)) pairs |= 1 << r;
+            c[r] += 2;
+        }
+    }
+    return pairs ? pairs : -1;
+}
+
+/* engine.analysis.standard.is_standard: sets and exactly one allowed pair. */
+static int standard(int *c, int rules) {
+    int with_pair = 0, suit_pairs = 0;
+    for (int g = 0; g < 4; g++) {
+        int found = group_pairs(c + 9 * g, g < 3 ? 9 : 7, g < 3);
+        if (found < 0) return 0;
+        if (found > 0) {
+            with_pair++;
+            if (g < 3) suit_pairs |= found;
+        }
+    }
+    if (with_pair != 1) return 0;
+    return (rules & ANY_PAIR) || (suit_pairs & (rules >> PAIR_RANKS));
+}
+
+static const int orphans[13] = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
+static const int knitted_starts[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+
+/* Whether pattern ``k`` (knitted_starts) is held whole; if so its nine tiles are taken out of ``c``. */
+static int take_knitted(int *c, int k) {
+    for (int suit = 0; suit < 3; suit++) {
+        for (int rank = knitted_starts[k][suit]; rank < 9; rank += 3) {
+            if (!c[9 * suit + rank]) return 0;
+        }
+    }
+    for (int suit = 0; suit < 3; suit++) {
+        for (int rank = knitted_starts[k][suit]; rank < 9; rank += 3) c[9 * suit + rank]--;
+    }
+    return 1;
+}
+
+/* engine.analysis.special.special_win. */
+static int special(int *c, int size, int rules) {
+    if (size != 14 && size != 11) return 0;
+    int kinds = 0, honor_kinds = 0, ones = 0, honors = 0;
+    for (int k = 0; k < NUM_KINDS; k++) {
+        kinds += c[k] > 0;
+        ones += c[k] == 1;
+    }
+    for (int k = 27; k < NUM_KINDS; k++) honor_kinds += c[k] > 0, honors += c[k];
+    if (size == 14 && kinds <= 7) {
+        if (!(rules & SEVEN_PAIRS)) return 0;
+        int pairs = 0;
+        for (int k = 0; k < NUM_KINDS; k++) {
+            if (c[k] & 1 || (c[k] > 2 && !(rules & QUADS))) return 0;
+            pairs += c[k] >> 1;
+        }
+        return pairs == 7;
+    }
+    if (size == 14 && kinds >= 13 && honor_kinds >= 5) {
+        if ((rules & ORPHANS) && honor_kinds == 7) {
+            int held = 0, doubled = 1;
+            for (int i = 0; i < 13; i++) {
+                int n = c[orphans[i]];
+                if (n == 0 || n > 2) doubled = 0;
+                held += n;
+            }
+            if (doubled && held == 14) return 1;
+        }
+        if ((rules & HONORS_KNITTED) && ones == 14) {
+            for (int k = 0; k < 6; k++) {
+                int in_pattern = 0;
+                for (int suit = 0; suit < 3; suit++) {
+                    for (int rank = knitted_starts[k][suit]; rank < 9; rank += 3) in_pattern += c[9 * suit + rank];
+                }
+                if (in_pattern + honors == 14) return 1;
+            }
+        }
+    }
+    if ((rules & KNITTED_STRAIGHT) && kinds - honor_kinds >= 9) {
+        for (int k = 0; k < 6; k++) {
+            int rest[NUM_KINDS];
+            memcpy(rest, c, sizeof rest);
+            if (take_knitted(rest, k) && standard(rest, rules)) return 1;
+        }
+    }
+    return 0;
+}
+
+/* is_win(counts, rules) -> bool | None: engine.analysis.fast.is_win for 34 counts of at most 14 tiles (``rules``:
+ * ShapeRules.native_code); None for anything else. */
+static PyObject *is_win(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyLong_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "is_win(counts, rules)");
+        return NULL;
+    }
+    PyObject *counts = args[0];
+    if (!(PyList_CheckExact(counts) || PyTuple_CheckExact(counts)) || PySequence_Fast_GET_SIZE(counts) != NUM_KINDS)
+        Py_RETURN_NONE;
+    int rules = (int)PyLong_AsLong(args[1]), c[NUM_KINDS], size = 0;
+    PyObject **items = PySequence_Fast_ITEMS(counts);
+    for (int k = 0; k < NUM_KINDS; k++) {
+        long n = PyLong_CheckExact(items[k]) ? PyLong_AsLong(items[k]) : -1;
+        if (n < 0 || n > 14) Py_RETURN_NONE;
+        c[k] = (int)n;
+        size += c[k];
+    }
+    if (size > 14) Py_RETURN_NONE;
+    if (size % 3 != 2) Py_RETURN_FALSE;
+    if ((rules & STANDARD) && standard(c, rules)) Py_RETURN_TRUE;
+    return PyBool_FromLong(special(c, size, rules));
+}
+
 static PyMethodDef methods[] = {
     {"parse_hand", (PyCFunction)(void (*)(void))parse_hand, METH_FASTCALL, "MCR notation's common valid hand, or None."},
     {"concealed_counts", (PyCFunction)(void (*)(void))concealed_counts, METH_FASTCALL,
      "The concealed count vector of a hand that passes every check, or None."},
+    {"is_win", (PyCFunction)(void (*)(void))is_win, METH_FASTCALL, "Whether 34 counts are a winning shape, or None."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -4,7 +4,7 @@ the fixed tile patterns of the special shapes (rules-B §3, §6)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from itertools import permutations
 
 from engine.errors import TileCountError
@@ -47,6 +47,22 @@ class ShapeRules:
     def pair_allowed(self, tile: Tile) -> bool:
         """Whether ``tile`` may be the pair of a standard shape."""
         return self.pair_ranks is None or (tile < 27 and tile % 9 + 1 in self.pair_ranks)
+
+    @cached_property
+    def native_code(self) -> int:
+        """These switches packed into one int for the compiled core (``engine/_native.c``, its enum of them); kept
+        on the instance, as a batch asks for it once per hand."""
+        switches = (
+            self.standard,
+            self.seven_pairs,
+            self.seven_pairs_quad_as_two_pairs,
+            self.thirteen_orphans,
+            self.honors_knitted,
+            self.knitted_straight,
+            self.pair_ranks is None,
+        )
+        ranks = self.pair_ranks or ()
+        return sum(1 << bit for bit, on in enumerate(switches) if on) + sum(1 << (6 + r) for r in ranks if 1 <= r <= 9)
 
 
 DEFAULT_SHAPES = ShapeRules()

@@ -14,12 +14,17 @@ import sys
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from engine.analysis.fast import is_win, is_win_pure
+from engine.analysis.shapes import ShapeRules
 from engine.errors import MjtableError
 from engine.native import NATIVE
 from engine.notation import _MELDS, _SITUATIONS, Hand, parse_hand, parse_hand_pure
 from engine.rulesets.handcheck import concealed_counts, concealed_counts_pure
 from engine.tilesets import TILE_SETS
+from tests.engine.analysis.hands import random_hands, winning_hands
 from tests.paths import ANCHOR, REPO
 
 ORACLE = [json.loads(line)["notation"] for line in (ANCHOR / "mcr-oracle-pymahjonggb-1.4.0.jsonl").open()]
@@ -93,6 +98,26 @@ def test_the_core_checks_every_hand_as_the_pure_check_does(native, tile_set: str
             assert fast == pure, text
         assert _outcome(concealed_counts, hand, tiles) == pure, text
     assert counted >= len(ORACLE) * (1 if tile_set == "144" else 0.5)
+
+
+shape_rules = st.builds(
+    ShapeRules,
+    standard=st.booleans(),
+    seven_pairs=st.booleans(),
+    seven_pairs_quad_as_two_pairs=st.booleans(),
+    thirteen_orphans=st.booleans(),
+    honors_knitted=st.booleans(),
+    knitted_straight=st.booleans(),
+    pair_ranks=st.none() | st.frozensets(st.integers(1, 9)),
+)
+
+
+@settings(max_examples=2000)
+@given(st.one_of(winning_hands(), random_hands((14, 11, 8, 5, 2, 13)), random_hands((17,))), shape_rules)
+def test_the_core_finds_every_win_the_pure_check_finds(native, counts: list[int], rules: ShapeRules) -> None:
+    fast = native.is_win(counts, rules.native_code)
+    assert fast is None if sum(counts) > 14 else fast is is_win_pure(counts, rules)
+    assert is_win(counts, rules) is is_win_pure(counts, rules)
 
 
 def test_mjtable_pure_keeps_the_core_out() -> None:
