@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from controller.people.camera import wall_spots
-from controller.people.reader import split
+from controller.people.reader import likeliest, split
 from controller.people.sights import Choice, Sight, SightKind
 from engine.procedure.wall import WallState
 from engine.tiles import Tile
@@ -312,8 +312,4 @@ def _sight(kind: SightKind, seat: int, choices: list[tuple[Choice, ...]]) -> Sig
 
 def _as_tiles(readings: tuple[Choice, ...]) -> tuple[Choice, ...]:
     """Ranked readings as the ruleset's tiles: a marked copy's and its plain tile's are one, the likelier kept."""
-    out: dict[Tile, float] = {}
-    for reading, p in readings:
-        tile = split(reading)[0]
-        out[tile] = max(p, out.get(tile, 0.0))
-    return tuple(out.items())
+    return tuple(likeliest((split(reading)[0], p) for reading, p in readings).items())

@@ -49,7 +49,7 @@ from controller.jsonin import read_json
 from controller.people.camera import ROW, discard_place, laid_row, reaching_hand, wall_placed
 from controller.people.renderer import Renderer
 from controller.people.sights import Sight, SightKind
-from controller.people.tablemodel import Happening, TableModel
+from controller.people.tablemodel import Happening, TableModel, first_marked
 from controller.service.inputs import Button, Press, SimHands
 from controller.service.players import next_action
 from engine.referee import Phase, Referee
@@ -316,7 +316,7 @@ class PeopleTable:
 
     def _taken(self, seat: int, placed: Placed) -> Sight:
         tile = self._table_tile(placed)
-        return Sight(SightKind.TAKEN, seat, (tile.tile,), marked=frozenset({0}) if tile.marked else frozenset())
+        return Sight(SightKind.TAKEN, seat, (tile.tile,), marked=first_marked(tile.marked))
 
     # -- the camera ------------------------------------------------------------------------------------------
 

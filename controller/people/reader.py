@@ -11,6 +11,7 @@ standard sets a face is its tile already, and the reader reads as the model does
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 import numpy as np
@@ -22,6 +23,15 @@ from vision.kinds import NUM_FACES, RED_FIVES, Face, plain, table_faces, table_t
 
 Reading = int
 """What the table's reader reads: a ruleset's tile, or a red five's face for a marked copy."""
+
+
+def likeliest(readings: Iterable[tuple[int, float]]) -> dict[int, float]:
+    """Ranked readings with each one named once, at its likelier probability (a red five and its five read as one
+    tile), in the order first named."""
+    merged: dict[int, float] = {}
+    for reading, p in readings:
+        merged[reading] = max(p, merged.get(reading, 0.0))
+    return merged
 
 
 def split(reading: Reading) -> tuple[Tile, bool]:
@@ -47,11 +57,7 @@ class TableReader:
     def _tiles_of(self, prediction: Prediction) -> Prediction:
         """The prediction in the table's readings: a face's reading, its choices' (a reading named twice, a red
         five and its five where the set does not mark it, keeps its likelier probability)."""
-        choices: dict[int, float] = {}
-        for face, p in prediction.choices:
-            if face in self.tiles:
-                tile = self.tiles[face]
-                choices[tile] = max(p, choices.get(tile, 0.0))
+        choices = likeliest((self.tiles[face], p) for face, p in prediction.choices if face in self.tiles)
         ranked = tuple(sorted(choices.items(), key=lambda choice: -choice[1]))
         tile = None if prediction.tile is None else self.tiles.get(prediction.tile)
         return replace(prediction, tile=tile, choices=ranked)

@@ -168,7 +168,7 @@ class TableModel:
             face = state.faces[place]
             if place not in self.faces and face is not None:
                 self.faces[place] = face
-                wall_of, marked = state.positions[place].wall_of_seat, _first(place in state.marked)
+                wall_of, marked = state.positions[place].wall_of_seat, first_marked(place in state.marked)
                 shown.append(Sight(SightKind.WALL, wall_of, (face,), place=place, marked=marked))
         return shown
 
@@ -177,13 +177,13 @@ class TableModel:
         seat, kind, tile = action.seat, action.kind, action.tile
         if kind is ActionKind.DISCARD:
             assert tile is not None
-            return [Sight(SightKind.DISCARD, seat, (tile,), marked=_first(referee.offer_marked))]
+            return [Sight(SightKind.DISCARD, seat, (tile,), marked=first_marked(referee.offer_marked))]
         if kind is ActionKind.ABORT:
             hand = tuple(sorted(referee.seats[seat].concealed_tiles()))
             return [self._lay(seat, _Group.of(hand, _held_marked(referee, seat)))]
         if kind is ActionKind.READY:
             assert tile is not None
-            laid = Sight(SightKind.DISCARD, seat, (tile,), sideways=True, marked=_first(referee.offer_marked))
+            laid = Sight(SightKind.DISCARD, seat, (tile,), sideways=True, marked=first_marked(referee.offer_marked))
             return [Press(Button.HU, seat), laid]
         if kind in _CLAIMS:
             return [Press(Button.CLAIM, seat)]
@@ -200,7 +200,7 @@ class TableModel:
             return [Press(Button.CLAIM, seat)] * VOID_PRESSES[suit_of(tile)]
         if kind is ActionKind.CONCEALED_KONG:
             assert tile is not None
-            return [self._append(seat, _Group((tile,) * 4, _first(self._newly_shown(referee, seat))))]
+            return [self._append(seat, _Group((tile,) * 4, first_marked(self._newly_shown(referee, seat))))]
         if kind is ActionKind.ADDED_KONG:
             assert tile is not None
             groups = self._groups[seat]
@@ -226,7 +226,7 @@ class TableModel:
     ) -> list[Happening]:
         """The offer closed: a win (the discard taken, or the robbed tile back out of the kong) and the hands laid
         down, or a granted claim (the discard taken and the meld laid), or nothing (all passed, kong completed)."""
-        taken = Sight(SightKind.TAKEN, offer_seat, (offer,), marked=_first(self._offer_marked))
+        taken = Sight(SightKind.TAKEN, offer_seat, (offer,), marked=first_marked(self._offer_marked))
         winners = [record.seat for record in referee.wins[wins:]]
         if winners:
             if phase is Phase.ROB:
@@ -294,6 +294,6 @@ def _held_marked(referee: Referee, seat: int) -> Counter[Tile]:
     return Counter(referee.seats[seat].marked)
 
 
-def _first(marked: bool) -> frozenset[int]:
+def first_marked(marked: bool) -> frozenset[int]:
     """A one-tile sight's ``marked``."""
     return frozenset({0}) if marked else frozenset()
