@@ -4,6 +4,7 @@
  * loads it (MJTABLE_PURE=1 keeps it out); tests/engine/test_native.py compares both paths hand by hand. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 
 #define NUM_KINDS 34
 #define HAND_SIZE 13
@@ -381,28 +382,206 @@ static int special(int *c, int size, int rules) {
     return 0;
 }
 
-/* is_win(counts, rules) -> bool | None: engine.analysis.fast.is_win for 34 counts of at most 14 tiles (``rules``:
- * ShapeRules.native_code); None for anything else. */
-static PyObject *is_win(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+/* Reads ``args`` (counts, rules): 34 counts of at most ``most`` copies into ``c`` and the rules into ``*rules``; the
+ * number of tiles, -1 for counts of any other kind, -2 on a Python error. */
+static int read_counts(PyObject *const *args, Py_ssize_t nargs, int most, int *c, int *rules) {
     if (nargs != 2 || !PyLong_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "is_win(counts, rules)");
-        return NULL;
+        PyErr_SetString(PyExc_TypeError, "expected (counts, rules)");
+        return -2;
     }
     PyObject *counts = args[0];
     if (!(PyList_CheckExact(counts) || PyTuple_CheckExact(counts)) || PySequence_Fast_GET_SIZE(counts) != NUM_KINDS)
-        Py_RETURN_NONE;
-    int rules = (int)PyLong_AsLong(args[1]), c[NUM_KINDS], size = 0;
+        return -1;
+    *rules = (int)PyLong_AsLong(args[1]);
     PyObject **items = PySequence_Fast_ITEMS(counts);
+    int size = 0;
     for (int k = 0; k < NUM_KINDS; k++) {
         long n = PyLong_CheckExact(items[k]) ? PyLong_AsLong(items[k]) : -1;
-        if (n < 0 || n > 14) Py_RETURN_NONE;
+        if (n < 0 || n > most) return -1;
         c[k] = (int)n;
         size += c[k];
     }
+    return size;
+}
+
+/* is_win(counts, rules) -> bool | None: engine.analysis.fast.is_win for 34 counts of at most 14 tiles (``rules``:
+ * ShapeRules.native_code); None for anything else. */
+static PyObject *is_win(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    int c[NUM_KINDS], rules, size = read_counts(args, nargs, 14, c, &rules);
+    if (size == -2) return NULL;
+    if (size < 0) Py_RETURN_NONE;
     if (size > 14) Py_RETURN_NONE;
     if (size % 3 != 2) Py_RETURN_FALSE;
     if ((rules & STANDARD) && standard(c, rules)) Py_RETURN_TRUE;
     return PyBool_FromLong(special(c, size, rules));
+}
+
+/* Shanten (engine.analysis.shanten): the fewest tiles a hand lacks to be complete, minus one. A target is a complete
+ * hand with at most ``caps`` copies of each tile; its cost is the number of its tiles the hand does not hold. */
+#define INF 99
+
+/* The cheapest cost of one group (``size`` ranks) completed into k sets and p pairs, at out[2k + p], with blocks
+ * placed on held tiles only (shanten.py's _choices: a block covering nothing is a free block, added by ``finish``):
+ * a rank-by-rank programme over (chows started one and two ranks back, sets, pair). */
+static void compute_group(const int *held, const int *caps, const int *pairs, int size, int chows, int *out) {
+    int dp[2][5][5][5][2];
+    for (int i = 0; i < 5 * 5 * 5 * 2; i++) (&dp[0][0][0][0][0])[i] = INF;
+    dp[0][0][0][0][0] = 0;
+    int now = 0;
+    for (int r = 0; r < size; r++) {
+        int next = 1 - now, h = held[r];
+        for (int i = 0; i < 5 * 5 * 5 * 2; i++) (&dp[next][0][0][0][0])[i] = INF;
+        int chow_limit = 0;
+        if (chows && r + 2 < size) {
+            chow_limit = h > held[r + 1] ? h : held[r + 1];
+            if (held[r + 2] > chow_limit) chow_limit = held[r + 2];
+        }
+        int pungs = h ? 1 : 0, pair_room = pairs[r] && h;
+        for (int c1 = 0; c1 < 5; c1++)
+            for (int c2 = 0; c1 + c2 < 5; c2++)
+                for (int k = 0; k < 5; k++)
+                    for (int p = 0; p < 2; p++) {
+                        int cost = dp[now][c1][c2][k][p];
+                        if (cost >= INF) continue;
+                        for (int n = 0; n <= chow_limit && k + n <= 4; n++)
+                            for (int pung = 0; pung <= pungs && k + n + pung <= 4; pung++)
+                                for (int pair = 0; pair <= (pair_room && !p); pair++) {
+                                    int used = c1 + c2 + n + 3 * pung + 2 * pair;
+                                    if (used > caps[r]) continue;
+                                    int total = cost + (used > h ? used - h : 0);
+                                    int *slot = &dp[next][n][c1][k + n + pung][p + pair];
+                                    if (total < *slot) *slot = total;
+                                }
+                    }
+        now = next;
+    }
+    for (int k = 0; k < 5; k++)
+        for (int p = 0; p < 2; p++) out[2 * k + p] = dp[now][0][0][k][p];
+}
+
+/* Group costs met before, direct-mapped by (counts, caps, pair flags): a batch meets the same suits again and again. */
+#define GROUP_SLOTS (1 << 16)
+static struct {
+    uint64_t tag;
+    signed char costs[10];
+} group_cache[GROUP_SLOTS];
+
+/* ``compute_group`` through the cache; ``variant`` names the caps (0: four of each, 1-3: a knitted series taken). */
+static void group_costs(const int *held, const int *caps, int variant, const int *pairs, int size, int chows, int *out) {
+    uint64_t tag = 0;
+    for (int r = 0; r < size; r++) tag = tag * 5 + (uint64_t)held[r];
+    for (int r = 0; r < size; r++) tag = tag * 2 + (uint64_t)pairs[r];
+    tag = ((tag * 4 + (uint64_t)variant) * 2 + (uint64_t)chows) * 16 + (uint64_t)size + 1; /* never 0: empty slot */
+    uint64_t mixed = tag * 0x9E3779B97F4A7C15ull;
+    size_t slot = (size_t)(mixed >> 48) & (GROUP_SLOTS - 1);
+    if (group_cache[slot].tag == tag) {
+        for (int i = 0; i < 10; i++) out[i] = group_cache[slot].costs[i];
+        return;
+    }
+    compute_group(held, caps, pairs, size, chows, out);
+    group_cache[slot].tag = tag;
+    for (int i = 0; i < 10; i++) group_cache[slot].costs[i] = (signed char)out[i];
+}
+
+/* shanten.py's _fold: the cheapest costs of two groups together, up to 4 sets and one pair. */
+static void fold(const int *a, const int *b, int *out) {
+    for (int i = 0; i < 10; i++) out[i] = INF;
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; i + j < 5; j++) {
+            int k = 2 * (i + j), alone = a[2 * i] + b[2 * j];
+            int paired = a[2 * i] + b[2 * j + 1] < a[2 * i + 1] + b[2 * j] ? a[2 * i] + b[2 * j + 1] : a[2 * i + 1] + b[2 * j];
+            if (alone < out[k]) out[k] = alone;
+            if (paired < out[k + 1]) out[k + 1] = paired;
+        }
+}
+
+/* shanten.py's _with_free_blocks: exactly ``sets`` sets and a pair from the groups' costs ``costs[4]``, filled up
+ * with free sets (3 tiles) and a free pair (``free_pair``). */
+static int finish(int costs[4][10], int sets, int free_pair) {
+    int ab[10], abc[10], total[10], best = INF;
+    fold(costs[0], costs[1], ab);
+    fold(ab, costs[2], abc);
+    fold(abc, costs[3], total);
+    for (int m = 0; m <= sets; m++) {
+        int with_pair = total[2 * m + 1] < total[2 * m] + free_pair ? total[2 * m + 1] : total[2 * m] + free_pair;
+        if (with_pair + 3 * (sets - m) < best) best = with_pair + 3 * (sets - m);
+    }
+    return best;
+}
+
+static const int four_caps[9] = {4, 4, 4, 4, 4, 4, 4, 4, 4};
+
+/* shanten(counts, rules) -> int | None: engine.analysis.shanten.shanten for 34 counts of at most four copies and
+ * 14-3k or 13-3k tiles that some allowed shape fits; None for anything else (the pure path raises). */
+static PyObject *shanten(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    int c[NUM_KINDS], rules, size = read_counts(args, nargs, 4, c, &rules);
+    if (size == -2) return NULL;
+    if (size < 0) Py_RETURN_NONE;
+    if (size % 3 == 0 || size < 1 || size > 14) Py_RETURN_NONE;
+    int melds = (14 - size) / 3;
+    int pairs[4][9] = {{0}};
+    for (int g = 0; g < 4; g++) {
+        for (int r = 0; r < (g < 3 ? 9 : 7); r++) {
+            pairs[g][r] = (rules & ANY_PAIR) || (g < 3 && (rules >> (PAIR_RANKS + r)) & 1);
+        }
+    }
+    int costs[4][10], best = INF;
+    int free_pair = INF;
+    for (int g = 0; g < 4; g++) {
+        group_costs(c + 9 * g, four_caps, 0, pairs[g], g < 3 ? 9 : 7, g < 3, costs[g]);
+        for (int r = 0; r < 9; r++) free_pair = pairs[g][r] ? 2 : free_pair;
+    }
+    if (rules & STANDARD) best = finish(costs, 4 - melds, free_pair);
+    if (melds == 0) {
+        int ones = 0, twos = 0, threes = 0, fours = 0, orphans_lacking = 0, orphan_pair = 0, honors_lacking = 0;
+        for (int k = 0; k < NUM_KINDS; k++) {
+            ones += c[k] == 1, twos += c[k] == 2, threes += c[k] == 3, fours += c[k] == 4;
+        }
+        for (int i = 0; i < 13; i++) orphans_lacking += c[orphans[i]] == 0, orphan_pair |= c[orphans[i]] >= 2;
+        for (int k = 27; k < NUM_KINDS; k++) honors_lacking += c[k] == 0;
+        if (rules & SEVEN_PAIRS) {
+            int quads = rules & QUADS;
+            int held = quads ? twos + threes + 2 * fours : twos + threes + fours, singles = quads ? ones + threes : ones;
+            int short_ = held < 7 ? 7 - held : 0;
+            int cost = short_ + (short_ > singles ? short_ - singles : 0);
+            if (cost < best) best = cost;
+        }
+        if ((rules & ORPHANS) && 1 + orphans_lacking - orphan_pair < best) best = 1 + orphans_lacking - orphan_pair;
+        if (rules & HONORS_KNITTED) {
+            int missing = INF;
+            for (int k = 0; k < 6; k++) {
+                int lacking = 0;
+                for (int suit = 0; suit < 3; suit++)
+                    for (int rank = knitted_starts[k][suit]; rank < 9; rank += 3) lacking += c[9 * suit + rank] == 0;
+                if (lacking < missing) missing = lacking;
+            }
+            int held = 7 - honors_lacking + 9 - missing;
+            int cost = 14 - (held < 14 ? held : 14);
+            if (cost < best) best = cost;
+        }
+    }
+    if ((rules & KNITTED_STRAIGHT) && melds <= 1) {
+        for (int k = 0; k < 6; k++) {
+            int lacking = 0, rest[4][10];
+            for (int suit = 0; suit < 3; suit++) {
+                int key[9], caps[9];
+                for (int rank = 0; rank < 9; rank++) {
+                    int series = (rank - knitted_starts[k][suit]) % 3 == 0;
+                    key[rank] = c[9 * suit + rank] - (series && c[9 * suit + rank] > 0);
+                    caps[rank] = series ? 3 : 4;
+                    lacking += series && c[9 * suit + rank] == 0;
+                }
+                if (lacking >= best) break;
+                group_costs(key, caps, 1 + knitted_starts[k][suit], pairs[suit], 9, 1, rest[suit]);
+            }
+            if (lacking >= best) continue;
+            memcpy(rest[3], costs[3], sizeof rest[3]);
+            int cost = lacking + finish(rest, 1 - melds, free_pair);
+            if (cost < best) best = cost;
+        }
+    }
+    if (best >= INF) Py_RETURN_NONE;
+    return PyLong_FromLong(best - 1);
 }
 
 static PyMethodDef methods[] = {
@@ -410,6 +589,7 @@ static PyMethodDef methods[] = {
     {"concealed_counts", (PyCFunction)(void (*)(void))concealed_counts, METH_FASTCALL,
      "The concealed count vector of a hand that passes every check, or None."},
     {"is_win", (PyCFunction)(void (*)(void))is_win, METH_FASTCALL, "Whether 34 counts are a winning shape, or None."},
+    {"shanten", (PyCFunction)(void (*)(void))shanten, METH_FASTCALL, "Shanten of 34 counts, or None."},
     {NULL, NULL, 0, NULL},
 };
 

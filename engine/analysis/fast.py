@@ -33,11 +33,8 @@ from engine.native import NATIVE
 def is_win(counts: Sequence[int], rules: ShapeRules = DEFAULT_SHAPES) -> bool:
     """Whether the concealed tiles (14-3k of them) complete a winning shape; any other size is no win. The compiled
     core answers for 34 counts of at most 14 tiles."""
-    if NATIVE is not None:
-        won = NATIVE.is_win(counts, rules.native_code)
-        if won is not None:
-            return won
-    return is_win_pure(counts, rules)
+    won = NATIVE and NATIVE.is_win(counts, rules.native_code)
+    return is_win_pure(counts, rules) if won is None else won
 
 
 def is_win_pure(counts: Sequence[int], rules: ShapeRules = DEFAULT_SHAPES) -> bool:

@@ -31,6 +31,7 @@ from engine.analysis.shapes import (
 from engine.analysis.special import KNITTED_SIZES
 from engine.analysis.suit_tables import Memo, series_split
 from engine.errors import TileCountError
+from engine.native import NATIVE
 
 INF = 99
 Costs = tuple[int, ...]
@@ -268,8 +269,15 @@ def knitted_straight_cost(groups: Groups, sets: int, rules: ShapeRules, bound: i
 
 
 def shanten(counts: Sequence[int], rules: ShapeRules = DEFAULT_SHAPES) -> int:
-    """Shanten of 13-3k or 14-3k concealed tiles: the minimum over the shapes ``rules`` allow, from the profiles
-    of the three suits and the honors (four lookups)."""
+    """Shanten of 13-3k or 14-3k concealed tiles: the minimum over the shapes ``rules`` allow. The compiled core
+    answers for a hand of at most four copies of each tile that some allowed shape fits."""
+    found = NATIVE and NATIVE.shanten(counts, rules.native_code)
+    return shanten_pure(counts, rules) if found is None else found
+
+
+def shanten_pure(counts: Sequence[int], rules: ShapeRules = DEFAULT_SHAPES) -> int:
+    """``shanten`` in Python alone, from the profiles of the three suits and the honors (four lookups): what the
+    compiled core declines, and its differential test."""
     m_profiles, p_profiles, s_profiles, z_profiles = _profiles(rules.pair_ranks)
     m, p = m_profiles[tuple(counts[0:9])], p_profiles[tuple(counts[9:18])]
     s, z = s_profiles[tuple(counts[18:27])], z_profiles[tuple(counts[27:34])]

@@ -18,13 +18,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.analysis.fast import is_win, is_win_pure
+from engine.analysis.shanten import shanten, shanten_pure
 from engine.analysis.shapes import ShapeRules
 from engine.errors import MjtableError
 from engine.native import NATIVE
 from engine.notation import _MELDS, _SITUATIONS, Hand, parse_hand, parse_hand_pure
 from engine.rulesets.handcheck import concealed_counts, concealed_counts_pure
 from engine.tilesets import TILE_SETS
-from tests.engine.analysis.hands import random_hands, winning_hands
+from tests.engine.analysis.hands import near_winning_hands, random_hands, winning_hands
 from tests.paths import ANCHOR, REPO
 
 ORACLE = [json.loads(line)["notation"] for line in (ANCHOR / "mcr-oracle-pymahjonggb-1.4.0.jsonl").open()]
@@ -118,6 +119,19 @@ def test_the_core_finds_every_win_the_pure_check_finds(native, counts: list[int]
     fast = native.is_win(counts, rules.native_code)
     assert fast is None if sum(counts) > 14 else fast is is_win_pure(counts, rules)
     assert is_win(counts, rules) is is_win_pure(counts, rules)
+
+
+
+@settings(max_examples=2000)
+@given(
+    st.one_of(near_winning_hands(), near_winning_hands(2), random_hands((13, 14, 10, 11, 7, 4, 1))),
+    shape_rules,
+)
+def test_the_core_counts_shanten_as_the_pure_count_does(native, counts: list[int], rules: ShapeRules) -> None:
+    pure = _outcome(shanten_pure, counts, rules)
+    fast = native.shanten(counts, rules.native_code)
+    assert fast is None if isinstance(pure, tuple) else fast == pure
+    assert _outcome(shanten, counts, rules) == pure
 
 
 def test_mjtable_pure_keeps_the_core_out() -> None:
