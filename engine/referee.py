@@ -54,10 +54,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cached_property
+from types import MappingProxyType
 from typing import Any
 
 from engine.actions import Action, ActionKind, Verdict
@@ -816,8 +817,10 @@ class Referee:
             aborted = self.ruleset.abortive_draw(self, tuple(hu)) if self.phase is Phase.CLAIMS else None
             if aborted is not None:
                 return self._end_aborted(aborted, [f"seat {seat} hu" for seat in hu])
-            records = [self.declared[seat] for seat in hu]
-            return self._settle_when_seen(records, discarder, robbing=self.phase is Phase.ROB)
+            first, *later = (self.declared[seat] for seat in hu)
+            if facts := self.ruleset.later_winner_facts():
+                later = [self._rescored(record, facts) for record in later]
+            return self._settle_when_seen([first, *later], discarder, robbing=self.phase is Phase.ROB)
         if self.phase is Phase.ROB:
             return ["nobody robbed", *self._complete_added_kong(discarder, tile)]
         claims = [(seat, self.responses[seat]) for seat in order if self.responses[seat].kind is not ActionKind.PASS]
@@ -1188,13 +1191,14 @@ class Referee:
         assert self.held is not None
         phase, records, discarder, robbing = self.held
         self.phase, self.held = phase, None
-        records = [self._rescored(record) for record in records]
+        later = self.ruleset.later_winner_facts()
+        records = [self._rescored(record, later if number else {}) for number, record in enumerate(records)]
         return self._settle_when_seen(records, discarder, robbing=robbing)
 
-    def _rescored(self, record: WinRecord) -> WinRecord:
+    def _rescored(self, record: WinRecord, facts: Mapping[str, Any] = MappingProxyType({})) -> WinRecord:
         """``record`` scored again with the facts the ruleset reads now (the state is the one it was declared in,
-        but for the wall's faces read since)."""
-        extra = {**record.context.extra, **self._bird_facts(), **self.ruleset.win_facts(self, record.seat)}
+        but for the wall's faces read since), and ``facts`` over them (``Ruleset.later_winner_facts``)."""
+        extra = {**record.context.extra, **self._bird_facts(), **self.ruleset.win_facts(self, record.seat), **facts}
         context = replace(record.context, extra=extra)
         return replace(record, context=context, score=self.ruleset.evaluate(record.hand, context))
 

@@ -272,6 +272,12 @@ class Ruleset(ContractQueries, ABC):
         results add up. A ruleset with cross-winner transfers (Sichuan 呼叫转移) overrides this."""
         return combine(*(score.payments for score in scores if score.payments is not None))
 
+    def later_winner_facts(self) -> dict[str, Any]:
+        """Win facts that differ for the winners of one discard after the first in turn from the discarder: what
+        only the first takes (riichi's honba and sticks, 上家取り), so that each win's own score says what it is
+        paid. Empty by default: every winner is scored alike."""
+        return {}
+
     def false_win_payments(self, declarer: int) -> Payments | None:
         """Payments when ``declarer`` declares a win that is no win (诈和); ``None``: the ruleset states no
         penalty (the referee then only rejects the declaration)."""

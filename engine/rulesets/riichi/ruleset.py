@@ -288,10 +288,12 @@ class RiichiRuleset(Ruleset):
         return None if ready is None else draw_payments(ready, ctx.extra.get("nagashi", ()), ctx.dealer)
 
     def settle_wins(self, scores: Sequence[Score]) -> Payments:
-        """Several ron: each winner his hand, the honba to the first after the discarder only (上家取り; the
-        sticks on the table go to him too, ``Referee``)."""
-        parts = [as_seats(score.extra["breakdown"]["hand"]) for score in scores]
-        return combine(*parts, as_seats(scores[0].extra["breakdown"]["honba"]))
+        """Each win its hand and honba (the sticks on the table the referee pays the first winner itself)."""
+        return combine(*(as_seats(score.extra["breakdown"][part]) for score in scores for part in ("hand", "honba")))
+
+    def later_winner_facts(self) -> dict[str, Any]:
+        """Several ron: the honba and the sticks on the table go to the first after the discarder only (上家取り)."""
+        return {"honba": 0, "riichi_sticks": 0}
 
     # --- scoring ------------------------------------------------------------------------------------------
 

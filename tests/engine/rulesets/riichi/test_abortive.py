@@ -117,16 +117,23 @@ def test_three_wins_on_one_discard_are_an_abortive_draw_under_double_ron() -> No
     assert referee.result is not None and referee.result.abortive == "sanchahou" and not referee.wins
 
 
-def test_two_wins_on_one_discard_under_double_ron_the_honba_to_the_first() -> None:
-    referee = stacked(riichi(multiple_ron="double"), THREE_WAITING, honba=2)
+def test_two_wins_on_one_discard_under_double_ron_the_honba_and_sticks_to_the_first() -> None:
+    """上家取り: seat 2, the first after the discarder, takes the honba and the sticks on the table; seat 3's own
+    score says so too (its breakdown and its payments hold his hand alone), though he declared first."""
+    referee = stacked(riichi(multiple_ron="double"), THREE_WAITING, honba=2, pot=1000)
     act(referee, K.DISCARD, 0, "5z")
-    act(referee, K.HU, 2)
     act(referee, K.HU, 3)
+    act(referee, K.HU, 2)
     act(referee, K.PASS, 1)
     result = referee.result
     assert result is not None and result.winners == (2, 3)
-    hands = {record.seat: record.score.extra["breakdown"]["hand"][str(record.seat)] for record in referee.wins}
-    assert result.payments[2] == hands[2] + 600 and result.payments[3] == hands[3]
+    wins = {record.seat: record.score for record in referee.wins}
+    hands = {seat: score.extra["breakdown"]["hand"][str(seat)] for seat, score in wins.items()}
+    assert result.payments[2] == hands[2] + 600 + 1000 and result.payments[3] == hands[3]
+    first, second = wins[2].extra["breakdown"], wins[3].extra["breakdown"]
+    assert first["honba"]["2"] == 600 and first["riichi_sticks"]["2"] == 1000
+    assert second["honba"]["3"] == second["riichi_sticks"]["3"] == 0
+    assert wins[3].payments is not None and wins[3].payments[3] == hands[3]
 
 
 def test_only_the_first_after_the_discarder_wins_under_head_bump() -> None:
