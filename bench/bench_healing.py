@@ -95,6 +95,8 @@ def measure(
                 "identical_share": round(outcome.share, 4),
                 "voided": outcome.voided,
                 "corrected_by_seats": outcome.corrected,
+                "asked_of_seats": outcome.asked,
+                "asked_per_hand": round(outcome.asked / max(outcome.hands, 1), 2),
                 "seconds": round(time.perf_counter() - started, 1),
                 "differing_hands": [d["hand"] for d in outcome.differing],
             }
@@ -135,8 +137,9 @@ def main() -> None:
             print(
                 f"{row['share_misread']:.0%} misread: {row['hands']} hands, {row['tiles_misread']} of "
                 f"{row['tiles_read']} tiles misread, {row['identical']} identical to the bots' "
-                f"({row['identical_share']:.1%}), {row['voided']} voided, {row['corrected_by_seats']} readings "
-                f"corrected by their seats, {row['seconds']} s"
+                f"({row['identical_share']:.1%}), {row['voided']} voided, {row['asked_of_seats']} readings shown to "
+                f"their seats ({row['asked_per_hand']} a hand), {row['corrected_by_seats']} corrected, "
+                f"{row['seconds']} s"
             )
 
 

@@ -48,6 +48,8 @@ class Outcome:
     misread: int
     tiles: int
     corrected: int = 0
+    asked: int = 0
+    """Readings the display showed open to their seats (to confirm or correct): how often the table asks."""
     differing: list[dict[str, Any]] = field(default_factory=list)
 
     @property
@@ -76,12 +78,14 @@ def play(
     tables: list[_KeepingTable] = []
     eyes: list[FaultyEye] = []
     corrected: list[tuple[int, int, str]] = []
+    asked: set[tuple[int, int]] = set()
 
     def people_read_the_display(stack, service, view) -> None:
         def look(hand, event, verdict) -> None:
             if hand.witness is None or not tables:
                 return
             for shown in hand.witness.unsure:
+                asked.add((hand.record.number, shown["n"]))
                 truth = tables[0].shown[shown["n"]]
                 codes = "".join(tile_code(tile) for tile in truth.tiles)
                 said = (hand.record.number, shown["n"], codes)
@@ -116,7 +120,7 @@ def play(
     played = [bots_result(referee) for referee in [*table.played_hands, table.referee] if referee is not None]
     people = [line for line in lines if "wins" in line]
     voided = sum(bool(line.get("voided")) for line in people)
-    outcome = Outcome(len(people), 0, voided, eyes[0].misread, eyes[0].tiles, len(corrected))
+    outcome = Outcome(len(people), 0, voided, eyes[0].misread, eyes[0].tiles, len(corrected), len(asked))
     for line, bots in zip(people, played, strict=True):
         seen = {key: line.get(key) for key in bots}
         if seen == bots and not line.get("voided"):

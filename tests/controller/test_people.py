@@ -284,6 +284,12 @@ def test_misread_tiles_are_healed_and_the_hands_end_as_the_bots_hands(tmp_path, 
     outcome = _healed(tmp_path, confusion, share, 16)
     assert outcome.misread > 0 and outcome.hands == 16
     assert outcome.share >= target, outcome.differing
+    assert outcome.corrected <= outcome.asked, "a seat corrects only what the display shows him"
+
+
+def test_a_table_that_reads_every_tile_right_and_sure_asks_its_seats_nothing(tmp_path, confusion):
+    outcome = _healed(tmp_path, confusion, 0.0, 4)
+    assert outcome.share == 1.0 and outcome.asked == outcome.corrected == 0
 
 
 @pytest.mark.slow
