@@ -28,6 +28,10 @@ How it reads the table:
   correct until the first discard, however sure the camera was (``unsure``). The faces a waiting win needs (birds,
   horses, the tiles under riichi's indicators) are held once read, shown to their seats, and the win is settled on
   them at the quiet window after the last: a misread one conflicts with nothing, so only a seat's word mends it.
+- Where a wildcard in the hand stands for any tile (``confirms_wins``), a winning hand misread still wins: the win is
+  tried (a false one is refused at once), then held, its hand shown to its winner, and paid at the quiet window. A
+  hand a win needs shown (Harbin's discarder's) is held so too; a self-drawn win laid down before the face-down 宝 is
+  read waits for it (it may be 摸宝).
 - A discard laid sideways by a seat whose button was held since his last discard (in his turn, or while the tile
   before his draw was on offer to him: that press is then no claim) is a ready declaration (``ready``).
 - Marked copies (red fives) the camera saw (``Sight.marked``) go with the moves that show them: a discard or a
