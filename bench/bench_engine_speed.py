@@ -22,13 +22,19 @@ excluded; target 1.0x) and ``RiichiRuleset.evaluate`` in process, its per-hand c
 once). The last lines print every target with its median ratio. This machine is shared: read the ratios, not
 the rates.
 
-    python bench/bench_engine_speed.py [--repeat 3] [--startup-runs 7] [--hands 3000] [--seed 30]
+Both paths of the engine are measured, each in processes of its own: the compiled core (``engine/_native.c``, built
+by ``pip install -e .`` or ``python setup.py build_ext --inplace``) and the pure-Python path (``MJTABLE_PURE=1``);
+``--path`` picks one.
+
+    python bench/bench_engine_speed.py [--path both|compiled|pure] [--repeat 3] [--startup-runs 7] [--hands 3000]
+        [--seed 30]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import resource
 import statistics
@@ -56,6 +62,7 @@ from bench.bench_mcr import _first_sight_seconds  # noqa: E402
 from bench.bench_riichi import _ours as riichi_prepared  # noqa: E402
 from bench.timing import median_ms  # noqa: E402
 from engine.analysis import MCR_SHAPES, is_win  # noqa: E402
+from engine.native import NATIVE  # noqa: E402
 from engine.rulesets.riichi.scorer import hand_value  # noqa: E402
 from engine.settle.melds import contract_meld  # noqa: E402
 from tests.engine.rulesets.riichi.oracle import Case, oracle_arguments, random_case, situation_of  # noqa: E402
@@ -156,7 +163,16 @@ def main() -> None:
     parser.add_argument("--startup-runs", type=int, default=7)
     parser.add_argument("--hands", type=int, default=3000, help="fresh random hands per in-process pass")
     parser.add_argument("--seed", type=int, default=30)
+    parser.add_argument("--path", choices=("both", "compiled", "pure"), default="both")
     args = parser.parse_args()
+    if args.path == "both":
+        for path in ("compiled", "pure"):
+            environment = {**os.environ, "MJTABLE_PURE": "1" if path == "pure" else "0"}
+            subprocess.run([sys.executable, __file__, *sys.argv[1:], "--path", path], env=environment, check=True)
+        return
+    if args.path == "compiled" and NATIVE is None:
+        sys.exit("the compiled core is not built (python setup.py build_ext --inplace) or MJTABLE_PURE=1 is set")
+    print(f"== the {args.path} path")
     records = [json.loads(line) for line in ORACLE.read_text().splitlines()]
     lines = [record["notation"] for record in records]
     rng = random.Random(args.seed)
@@ -207,7 +223,7 @@ def main() -> None:
         hand_value.cache_clear()
         ours = pass_rate(lambda p=prepared: [ruleset.evaluate(hand, ctx) for ruleset, hand, ctx in p], len(prepared))
         note("in process riichi evaluate vs mahjong", ours, theirs)
-    print("median ratios against their targets")
+    print(f"median ratios against their targets, the {args.path} path")
     for name, values in ratios.items():
         ratio, target = statistics.median(values), TARGETS[name]
         print(f"  {name:<44} {ratio:.3f}x   target {target}x   {'met' if ratio >= target else 'not met'}")

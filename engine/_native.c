@@ -584,12 +584,53 @@ static PyObject *shanten(PyObject *module, PyObject *const *args, Py_ssize_t nar
     return PyLong_FromLong(best - 1);
 }
 
+/* waits(counts, rules) -> list[int] | None: engine.analysis.fast.waits for 34 counts of at most four copies and
+ * 13-3k tiles: the tiles held at most three times that complete the hand. The suits the added tile leaves alone are
+ * split once; the special shapes are tried only where the kinds held allow one. */
+static PyObject *waits(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    int c[NUM_KINDS], rules, size = read_counts(args, nargs, 4, c, &rules);
+    if (size == -2) return NULL;
+    if (size < 0 || size % 3 != 1 || size > 13) Py_RETURN_NONE;
+    int base[4], kinds = 0, suited_kinds = 0;
+    for (int g = 0; g < 4; g++) base[g] = group_pairs(c + 9 * g, g < 3 ? 9 : 7, g < 3);
+    for (int k = 0; k < NUM_KINDS; k++) kinds += c[k] > 0, suited_kinds += k < 27 && c[k] > 0;
+    int specials = (size == 13 && (kinds <= 7 || kinds >= 12)) ||
+                   ((rules & KNITTED_STRAIGHT) && (size == 13 || size == 10) && suited_kinds >= 8);
+    PyObject *found = PyList_New(0);
+    if (found == NULL) return NULL;
+    for (int t = 0; t < NUM_KINDS; t++) {
+        if (c[t] > 3) continue;
+        int g = t / 9 < 3 ? t / 9 : 3, won = 0;
+        c[t]++;
+        if (rules & STANDARD) {
+            int with_pair = 0, suit_pairs = 0, complete = 1;
+            for (int h = 0; h < 4 && complete; h++) {
+                int pairs = h == g ? group_pairs(c + 9 * h, h < 3 ? 9 : 7, h < 3) : base[h];
+                if (pairs < 0) complete = 0;
+                else if (pairs > 0) with_pair++, suit_pairs |= h < 3 ? pairs : 0;
+            }
+            won = complete && with_pair == 1 && ((rules & ANY_PAIR) || (suit_pairs & (rules >> PAIR_RANKS)));
+        }
+        if (!won && specials) won = special(c, size + 1, rules);
+        c[t]--;
+        if (won) {
+            PyObject *tile = small_ints[t];
+            if (PyList_Append(found, tile) < 0) {
+                Py_DECREF(found);
+                return NULL;
+            }
+        }
+    }
+    return found;
+}
+
 static PyMethodDef methods[] = {
     {"parse_hand", (PyCFunction)(void (*)(void))parse_hand, METH_FASTCALL, "MCR notation's common valid hand, or None."},
     {"concealed_counts", (PyCFunction)(void (*)(void))concealed_counts, METH_FASTCALL,
      "The concealed count vector of a hand that passes every check, or None."},
     {"is_win", (PyCFunction)(void (*)(void))is_win, METH_FASTCALL, "Whether 34 counts are a winning shape, or None."},
     {"shanten", (PyCFunction)(void (*)(void))shanten, METH_FASTCALL, "Shanten of 34 counts, or None."},
+    {"waits", (PyCFunction)(void (*)(void))waits, METH_FASTCALL, "The waits of 34 counts, or None."},
     {NULL, NULL, 0, NULL},
 };
 

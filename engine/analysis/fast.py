@@ -75,7 +75,14 @@ def decompositions(counts: Sequence[int], rules: ShapeRules = DEFAULT_SHAPES) ->
 
 
 def waits(counts: Sequence[int], rules: ShapeRules = DEFAULT_SHAPES) -> list[int]:
-    """Tiles (ascending) that complete a hand of 13-3k concealed tiles; a tile held four times is no wait.
+    """Tiles (ascending) that complete a hand of 13-3k concealed tiles; a tile held four times is no wait. The
+    compiled core answers for a hand of at most four copies of each tile."""
+    found = NATIVE and NATIVE.waits(counts, rules.native_code)
+    return waits_pure(counts, rules) if found is None else found
+
+
+def waits_pure(counts: Sequence[int], rules: ShapeRules = DEFAULT_SHAPES) -> list[int]:
+    """``waits`` in Python alone: what the compiled core declines, and its differential test.
 
     The honors are looked up first: sets + pair and the knitted straight need them complete or one tile short,
     seven pairs hold at most one single, thirteen orphans and honors-and-knitted at least four honor kinds; most

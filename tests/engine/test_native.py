@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.analysis.fast import is_win, is_win_pure
+from engine.analysis.fast import is_win, is_win_pure, waits, waits_pure
 from engine.analysis.shanten import shanten, shanten_pure
 from engine.analysis.shapes import ShapeRules
 from engine.errors import MjtableError
@@ -132,6 +132,15 @@ def test_the_core_counts_shanten_as_the_pure_count_does(native, counts: list[int
     fast = native.shanten(counts, rules.native_code)
     assert fast is None if isinstance(pure, tuple) else fast == pure
     assert _outcome(shanten, counts, rules) == pure
+
+
+@settings(max_examples=2000)
+@given(st.one_of(near_winning_hands(), random_hands((13, 10, 7, 4, 1, 14))), shape_rules)
+def test_the_core_finds_every_wait_the_pure_search_finds(native, counts: list[int], rules: ShapeRules) -> None:
+    pure = _outcome(waits_pure, counts, rules)
+    fast = native.waits(counts, rules.native_code)
+    assert fast is None if isinstance(pure, tuple) else fast == pure
+    assert _outcome(waits, counts, rules) == pure
 
 
 def test_mjtable_pure_keeps_the_core_out() -> None:
