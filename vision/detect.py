@@ -52,9 +52,15 @@ angle (radians, clockwise as the image shows it, at most 45 degrees either way) 
 
 def _piece(rect: tuple) -> Piece | None:
     """The tile a rotated rectangle is, if its sides have a tile's proportions."""
-    (cx, cy), (w, h), angle = rect
+    (_, _), (w, h), _ = rect
     if min(w, h) <= 0 or not 1.1 < max(w, h) / min(w, h) < 1.75:
         return None
+    return _oriented(rect)
+
+
+def _oriented(rect: tuple) -> Piece:
+    """The piece a rotated rectangle is, whatever its proportions."""
+    (cx, cy), (w, h), angle = rect
     theta = np.deg2rad(angle)
     long_axis = np.array([np.cos(theta), np.sin(theta)]) if w >= h else np.array([-np.sin(theta), np.cos(theta)])
     sideways = bool(abs(long_axis[0]) > abs(long_axis[1]))
@@ -488,6 +494,10 @@ def _pieces(zone: np.ndarray, contour: np.ndarray, tile_area: float, on_mat: boo
     split, rest = _split(roi, blob, tile_area, 1.45 if on_mat else OFF_MAT_LARGEST)
     if split and rest < 0.3 * tile_area and on_mat:
         split, rest = _regrown(roi, blob, split, rest, tile_area)
+    if not on_mat:
+        run = _run(blob, tile_area)
+        if len(split) < RUN_FEWER * len(run):
+            split, rest = run, 0.0
     if (split and rest < 0.3 * tile_area) or not on_mat:
         return [_moved(piece, x, y) for piece in split], rest
     rows = [_pieces(roi, strip, tile_area)[0] for strip in _rows(roi, blob, tile_area)]
@@ -503,6 +513,54 @@ def _pieces(zone: np.ndarray, contour: np.ndarray, tile_area: float, on_mat: boo
     if run:
         return [_moved(piece, x, y) for piece in run], 0.0
     return [_moved(piece, x, y) for piece in split], rest
+
+
+RUN_FILL = 0.7
+"""Share of its rotated rectangle a photo's blob must fill to be a straight run of tiles (``_run``): a column of
+thick tiles seen at a slant fills 0.75-0.85 of it (its sides and shadows are ragged), a table top's outline less."""
+RUN_ACROSS = (0.9, 1.5)
+"""A run's width in tile sides: one tile's face, plus the thick side it shows at a slant (up to half a side)."""
+RUN_STEP = 0.15
+"""How far (a share) a run's length divided by its count may be from a tile's side: tiles touching end to end."""
+RUN_TILT = 15
+"""Degrees a run may lie off the photo's axes: a stretched photo shears a run laid at a slant (its tiles are no
+rectangles once the photo is scaled to square millimetres), so equal cuts of the given size do not fit it."""
+
+RUN_FEWER = 0.8
+"""Share of a run's equal cuts below which the tiles parted at its seams are too few, and the cuts are taken: in
+perspective a run's far tiles are smaller, so equal cuts drift off them where the seams part nearly all."""
+
+
+def _run(blob: np.ndarray, tile_area: float) -> list[Piece]:
+    """A photo's blob that is one straight run of touching tiles (on the red mat, a column of thick tiles laid side
+    by side, each showing its side below its face) cut in equal parts along its length, one per tile side: their
+    seams are fainter than the line between a tile's face and its side, so the watershed of ``_split`` parts them
+    there, or into regions of a tile and a half, tilted. The run is one tile wide (``RUN_ACROSS``) and a whole
+    number of tile sides long (``RUN_STEP``), along the photo's axes (``RUN_TILT``); nothing for a blob of another
+    shape, or a run of fewer than three."""
+    points = cv2.findNonZero(blob)
+    if points is None:
+        return []
+    (cx, cy), (w, h), angle = cv2.minAreaRect(points)
+    if len(points) < RUN_FILL * w * h:
+        return []
+    theta = np.deg2rad(angle)
+    axis = np.array([np.cos(theta), np.sin(theta)]) if w >= h else np.array([-np.sin(theta), np.cos(theta)])
+    if min(abs(axis[0]), abs(axis[1])) > np.sin(np.deg2rad(RUN_TILT)):
+        return []
+    length, across = max(w, h), min(w, h)
+    short, long = np.sqrt(tile_area * TILE_W_MM / TILE_H_MM), np.sqrt(tile_area * TILE_H_MM / TILE_W_MM)
+    for side, width in ((long, short), (short, long)):  # along the run, and across it
+        count = round(length / side)
+        fits = RUN_ACROSS[0] <= across / width <= RUN_ACROSS[1] and abs(length / max(count, 1) / side - 1) <= RUN_STEP
+        if fits and count >= 3:
+            step = length / count
+            degrees = float(np.rad2deg(np.arctan2(axis[1], axis[0])))
+            return [
+                _oriented((tuple(np.array([cx, cy]) + axis * (i - (count - 1) / 2) * step), (step, across), degrees))
+                for i in range(count)
+            ]
+    return []
 
 
 INK = 0.02

@@ -1,3 +1,4 @@
+import cv2
 import numpy as np
 import pytest
 
@@ -131,3 +132,23 @@ def test_tiles_parted_at_a_seam_keep_their_whole_bodies_and_leave_no_stray_tile_
             [[np.linalg.norm(t.quad[1] - t.quad[0]), np.linalg.norm(t.quad[2] - t.quad[1])] for t in detection.tiles]
         )
         assert np.all(np.abs(sides - [30, 40]) <= [1.5, 2.5]), sides  # a tile's body: 30 x 40 mm, at 1 px per mm
+
+
+def test_a_straight_run_one_tile_wide_is_cut_in_equal_parts_one_per_tile_side():
+    """``detect._run`` (a column of thick tiles in a photo): 14 sideways tiles (40 x 30 px at 1 px per mm, each
+    showing a 10 px side) end to end; not a run two tiles wide, nor one laid at a slant, nor two tiles."""
+    from vision import detect
+
+    column = np.zeros((460, 80), np.uint8)
+    column[10:430, 15:65] = 255
+    pieces = detect._run(column, 1200.0)
+    assert len(pieces) == 14
+    assert np.allclose(sorted(piece[0][1] for piece in pieces), 10 + 15 + 30 * np.arange(14), atol=1)
+    assert all(piece[3] and np.isclose(piece[2], 30, atol=0.1) for piece in pieces)  # sideways: 30 px along
+    block = np.zeros((460, 140), np.uint8)
+    block[10:430, 15:115] = 255
+    assert detect._run(block, 1200.0) == []
+    slanted = np.zeros((460, 460), np.uint8)
+    cv2.fillConvexPoly(slanted, cv2.boxPoints(((230, 230), (420, 50), 30)).astype(np.int32), 255)
+    assert detect._run(slanted, 1200.0) == []
+    assert detect._run(column[:75], 1200.0) == []

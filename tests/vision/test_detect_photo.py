@@ -73,15 +73,33 @@ def test_the_reader_moves_the_red_mats_thick_tiles_cut_across_onto_their_tiles()
 
 @needs_photos
 def test_the_detector_at_other_tile_sizes_finds_what_it_missed_at_the_given_one():
-    """Columns of thick tiles on the red mat that the detector at the labels' size cuts badly (21 of 42 found, with
-    the check); at 8% less and more it cuts right much of what it missed (``vision.verify.find_checked``: 30)."""
+    """Columns of thick tiles on the red mat, the tile size given 10% small: the detector's equal cuts of a column
+    (``detect._run``) count a tile too many (36 of 42 found, with the check); at 8% less and more it cuts right
+    much of what it missed (``vision.verify.find_checked``: 41)."""
     image, labels = _photo("IMG_2779")
-    width, height = scenes.tile_size(labels)
+    width, height = (0.9 * side for side in scenes.tile_size(labels))
     model = load_model()
     once = verify.refine(model, model.check, image, [tile.quad for tile in find_in_photo(image, width, height).tiles])
     found = verify.find_checked(model, model.check, image, width, height)
-    assert _matched_quads(found, labels) >= _matched_quads(once, labels) + 5
+    assert _matched_quads(found, labels) >= _matched_quads(once, labels) + 4
     assert len(found) - _matched_quads(found, labels) <= len(once) - _matched_quads(once, labels) + 1
+
+
+@needs_photos
+def test_columns_of_thick_tiles_side_by_side_are_cut_into_their_tiles(monkeypatch):
+    """Three columns of 14 thick tiles on the red mat, each tile lying sideways and showing its side below its face
+    (issue 29): the seams between tiles are fainter than the line between a face and its side, so the watershed
+    parts a column into 3, 7 and 10 regions of a tile and a half; cut in equal parts (``detect._run``) all 42 are
+    found, none false, their boxes on their labels'."""
+    image, labels = _photo("IMG_2779")
+    width, height = scenes.tile_size(labels)
+    boxes = [verify.box_of(tile.quad) for tile in find_in_photo(image, width, height).tiles]
+    hits = scenes.pairs(boxes, labels)
+    assert len(hits) == len(labels) == len(boxes) == 42
+    overlaps = [boxes[i].iou(labels[j]) for i, j in hits.items()]
+    assert min(overlaps) >= 0.55 and np.median(overlaps) >= 0.7
+    monkeypatch.setattr(detect, "_run", lambda *_: [])
+    assert _matched(find_in_photo(image, width, height).tiles, labels) <= 30
 
 
 def _matched_quads(quads, labels) -> int:
