@@ -6,6 +6,10 @@
 #include <Python.h>
 #include <stdint.h>
 
+#ifndef SOURCE_DIGEST
+#define SOURCE_DIGEST "" /* setup.py defines it: the sha256 of this file, which engine/native.py checks */
+#endif
+
 #define NUM_KINDS 34
 #define HAND_SIZE 13
 #define MAX_TILES 64
@@ -652,5 +656,10 @@ PyMODINIT_FUNC PyInit__native(void) {
         small_ints[i] = PyLong_FromLong(i);
         if (small_ints[i] == NULL) return NULL;
     }
-    return PyModule_Create(&module_def);
+    PyObject *module = PyModule_Create(&module_def);
+    if (module != NULL && PyModule_AddStringConstant(module, "SOURCE_DIGEST", SOURCE_DIGEST) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
 }

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import native as native_module
 from engine.analysis.fast import is_win, is_win_pure, waits, waits_pure
 from engine.analysis.shanten import shanten, shanten_pure
 from engine.analysis.shapes import ShapeRules
@@ -141,6 +142,14 @@ def test_the_core_finds_every_wait_the_pure_search_finds(native, counts: list[in
     fast = native.waits(counts, rules.native_code)
     assert fast is None if isinstance(pure, tuple) else fast == pure
     assert _outcome(waits, counts, rules) == pure
+
+
+def test_a_core_built_from_other_source_is_not_trusted(native, tmp_path, monkeypatch) -> None:
+    assert native_module.load() is native
+    moved_on = tmp_path / "_native.c"
+    moved_on.write_bytes(native_module.SOURCE.read_bytes() + b"\n")
+    monkeypatch.setattr(native_module, "SOURCE", moved_on)
+    assert native_module.load() is None
 
 
 def test_mjtable_pure_keeps_the_core_out() -> None:
