@@ -152,6 +152,17 @@ def test_a_core_built_from_other_source_is_not_trusted(native, tmp_path, monkeyp
     assert native_module.load() is None
 
 
+@pytest.mark.slow  # about 30 s on two workers: the engine's whole suite once more
+def test_the_engine_suite_passes_on_the_pure_path_too() -> None:
+    """CI installs the core, so the default run takes the compiled path; this runs the rest of the engine's tests
+    on the pure one (a machine without a compiler)."""
+    environment = {**os.environ, "PYTHONPATH": str(REPO), "MJTABLE_PURE": "1"}
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2", "-m", "not slow"]
+    ignored = f"--ignore={REPO / 'tests' / 'engine' / 'test_native.py'}"
+    run = subprocess.run([*command, ignored, str(REPO / "tests" / "engine")], env=environment, cwd=REPO, check=False)
+    assert run.returncode == 0
+
+
 def test_mjtable_pure_keeps_the_core_out() -> None:
     probe = "from engine.native import NATIVE; print(NATIVE is None)"
     environment = {**os.environ, "PYTHONPATH": str(REPO), "MJTABLE_PURE": "1"}
