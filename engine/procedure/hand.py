@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.procedure.breaking import Method, WallBreak, break_wall
+from engine.procedure.breaking import TWO_THROW_METHODS, Method, WallBreak, break_wall
 from engine.procedure.dealing import FlowerOrder, Hands, deal_marked, replace_flowers
 from engine.procedure.dice import Dice, check_dice, throw_dice
 from engine.procedure.errors import ProcedureError
@@ -80,7 +80,7 @@ def new_hand(
     dice = check_dice(dice, "dice") if dice is not None else throw_dice(rng)
     if dice2 is not None:
         dice2 = check_dice(dice2, "dice2")
-    elif method not in ("one_throw", "sum"):
+    elif method in TWO_THROW_METHODS:
         dice2 = throw_dice(rng)
     layout = layout or WallLayout.for_size(tile_set.size)
     wall_break = break_wall(dealer, dice, dice2, method, stacks_per_wall=layout.stack_counts)
