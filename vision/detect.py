@@ -52,17 +52,22 @@ angle (radians, clockwise as the image shows it, at most 45 degrees either way) 
 
 def _piece(rect: tuple) -> Piece | None:
     """The tile a rotated rectangle is, if its sides have a tile's proportions."""
-    (_, _), (w, h), _ = rect
+    _, (w, h), _ = rect
     if min(w, h) <= 0 or not 1.1 < max(w, h) / min(w, h) < 1.75:
         return None
     return _oriented(rect)
 
 
+def _long_axis(w: float, h: float, angle: float) -> np.ndarray:
+    """The unit vector along a rotated rectangle's longer side (OpenCV's ``minAreaRect`` sides and angle)."""
+    theta = np.deg2rad(angle)
+    return np.array([np.cos(theta), np.sin(theta)]) if w >= h else np.array([-np.sin(theta), np.cos(theta)])
+
+
 def _oriented(rect: tuple) -> Piece:
     """The piece a rotated rectangle is, whatever its proportions."""
     (cx, cy), (w, h), angle = rect
-    theta = np.deg2rad(angle)
-    long_axis = np.array([np.cos(theta), np.sin(theta)]) if w >= h else np.array([-np.sin(theta), np.cos(theta)])
+    long_axis = _long_axis(w, h, angle)
     sideways = bool(abs(long_axis[0]) > abs(long_axis[1]))
     if sideways:
         long_axis = long_axis if long_axis[0] > 0 else -long_axis
@@ -79,8 +84,7 @@ def _cut_run(rect: tuple, tile_area: float, zone: np.ndarray | None = None) -> l
     as one tile more laid touching (a long row in front of a player: 16 tiles with gaps, or 17 without) is cut
     into the count whose cuts fall on the seams ``zone`` shows (``_seams``)."""
     (cx, cy), (w, h), angle = rect
-    theta = np.deg2rad(angle)
-    axis = np.array([np.cos(theta), np.sin(theta)]) if w >= h else np.array([-np.sin(theta), np.cos(theta)])
+    axis = _long_axis(w, h, angle)
     length, across = max(w, h), min(w, h)
     short, long = np.sqrt(tile_area * TILE_W_MM / TILE_H_MM), np.sqrt(tile_area * TILE_H_MM / TILE_W_MM)
     side = short if abs(across - long) < abs(across - short) else long
@@ -544,8 +548,7 @@ def _run(blob: np.ndarray, tile_area: float) -> list[Piece]:
     (cx, cy), (w, h), angle = cv2.minAreaRect(points)
     if len(points) < RUN_FILL * w * h:
         return []
-    theta = np.deg2rad(angle)
-    axis = np.array([np.cos(theta), np.sin(theta)]) if w >= h else np.array([-np.sin(theta), np.cos(theta)])
+    axis = _long_axis(w, h, angle)
     if min(abs(axis[0]), abs(axis[1])) > np.sin(np.deg2rad(RUN_TILT)):
         return []
     length, across = max(w, h), min(w, h)

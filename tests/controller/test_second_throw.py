@@ -21,7 +21,7 @@ from engine.actions import Action, ActionKind
 from engine.procedure import WallLayout, break_wall
 from engine.procedure.dice import dice_seat
 from tests.controller.test_journal_integrity import _crash_after
-from tests.controller.test_people import SAME
+from tests.controller.test_people import _results
 
 HARBIN = Config().with_service(http="off", seed=3, hands=2, speed=1000.0, rules="harbin")
 
@@ -29,7 +29,7 @@ HARBIN = Config().with_service(http="off", seed=3, hands=2, speed=1000.0, rules=
 def _serve(config: Config, state: Path) -> list[dict[str, Any]]:
     lines: list[dict[str, Any]] = []
     serve(config.with_service(state_dir=str(state)), lines.append)
-    return [{key: line.get(key) for key in (*SAME, "dice2")} for line in lines if "wins" in line]
+    return _results(lines)
 
 
 def _events(config: Config, state: Path) -> list[list[Event]]:
