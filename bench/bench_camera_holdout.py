@@ -9,7 +9,8 @@ in one run, on one core.
   sizes) checked, moved and completed by the reader's "is this a tile" check (``vision.verify.find_checked``, as
   ``mjtable vision detect`` does) fitted on the other series' photos only (each series
   held out in turn; the reader's network itself learned from every series but the red mat's set, ``pink``: the red
-  mat is the one series held out from both).
+  mat is the one series held out from both). ``--tilt``: the photos and their labels seen that many degrees off
+  overhead (``vision.tilt``; the tile size given is then the median of the warped labels'), each tilt in turn.
 - Never seen: the shipped reader on each face-on set of ``shared/photos/sets`` and on the scene set it was trained
   without (``vision.train.HELD_OUT``), 34 kinds: top-1 >= 0.97 and precision (answers not ``unknown`` right) >= 0.995.
 - Enrolled: per scene set, 5 tiles of each kind enrolled from its overhead photos, tested on its other overhead
@@ -18,8 +19,8 @@ in one run, on one core.
 - Speed: one crop read, and a rendered 1280 x 720 frame with 20 discards found and read, medians in ms on one core
   (targets 2 ms and 30 ms), and the model folder's size (target 5 MB).
 
-    python bench/bench_camera_holdout.py [--seed 1] [--photos N] [--skip detect,reader,speed] [--without SET=DIR]
-                                         [--json]
+    python bench/bench_camera_holdout.py [--seed 1] [--photos N] [--tilt 0,10,20] [--skip detect,reader,speed]
+                                         [--without SET=DIR] [--json]
 """
 
 from __future__ import annotations
@@ -68,7 +69,18 @@ def figures(rows: list[tuple[str, int, int, int]]) -> dict[str, dict]:
     return out
 
 
-def detection(model: Model, seed: int, limit: int | None) -> dict:
+def detection(model: Model, seed: int, limit: int | None, tilts: list[float]) -> dict:
+    """The detector's figures per series, each tilt (degrees off overhead, ``vision.tilt``: keys prefixed ``tilt
+    D,`` but at 0) and tile size setting."""
+    out = {}
+    for degrees in tilts:
+        prefix = f"tilt {degrees:g}, " if degrees else ""
+        for key, value in _detection_at(model, seed, limit, degrees).items():
+            out[prefix + key] = value
+    return out
+
+
+def _detection_at(model: Model, seed: int, limit: int | None, degrees: float) -> dict:
     folder = default_photos_dir() / "scenes"
     names = verify.overhead_names()[:limit]
     settings = {"exact": dict.fromkeys(names, 1.0), f"off {verify.OFF_SIZE:.0%}": verify.fitting_factors(names, seed)}
@@ -76,7 +88,7 @@ def detection(model: Model, seed: int, limit: int | None) -> dict:
     for setting, factors in settings.items():
         started = time.perf_counter()
         rng = np.random.default_rng(seed)
-        photos = [verify.propose(folder, name, factors[name], rng) for name in names]
+        photos = [verify.propose(folder, name, factors[name], rng, degrees=degrees) for name in names]
         today, checked, refining = [], [], 0.0
         for label in sorted({photo.series for photo in photos}):
             others = [photo for photo in photos if photo.series != label]
@@ -85,7 +97,7 @@ def detection(model: Model, seed: int, limit: int | None) -> dict:
                 if photo.series != label:
                     continue
                 today.append((label, len(photo.labels), int(photo.matched.sum()), len(photo.quads)))
-                image, _ = verify.read_photo(folder, photo.name)
+                image, _ = verify.read_photo(folder, photo.name, degrees)
                 width, height = (photo.factor * side for side in scenes.tile_size(photo.labels))
                 began = time.perf_counter()
                 quads = photo.quads if check is None else verify.find_checked(model, check, image, width, height)
@@ -95,7 +107,11 @@ def detection(model: Model, seed: int, limit: int | None) -> dict:
         out[f"{setting}, today"] = figures(today)
         out[f"{setting}, checked"] = figures(checked)
         out[f"{setting}, checked"]["ms_per_photo"] = round(1000 * refining / max(len(photos), 1), 1)
-        print(f"detection {setting}: {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+        print(
+            f"detection {degrees:g} degrees, {setting}: {time.perf_counter() - started:.0f} s",
+            file=sys.stderr,
+            flush=True,
+        )
     return out
 
 
@@ -140,6 +156,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=1, help="the tile size errors and the rendered frame")
     parser.add_argument("--photos", type=int, help="only the first N overhead photos")
+    parser.add_argument(
+        "--tilt", default="0", help="degrees off overhead the photos are seen at (comma-separated, e.g. 0,10,20)"
+    )
     parser.add_argument("--per-kind", type=int, default=5)
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--skip", default="", help="parts left out: detect, reader, speed (comma-separated)")
@@ -155,11 +174,17 @@ def main() -> int:
     skip = set(filter(None, args.skip.split(",")))
     if any("=" not in value for value in args.without):
         parser.error("--without: expected SET=DIR")
+    try:
+        tilts = [float(value) for value in args.tilt.split(",")]
+    except ValueError:
+        parser.error(f"--tilt: expected degrees, comma-separated, got {args.tilt!r}")
+    if any(not 0 <= value < 60 for value in tilts):
+        parser.error("--tilt: degrees from 0 to below 60")
     without = {name: load_model(Path(folder)) for name, folder in (value.split("=", 1) for value in args.without)}
     model = load_model()
     result = {"targets": TARGETS}
     if "detect" not in skip:
-        result["detection"] = detection(model, args.seed, args.photos)
+        result["detection"] = detection(model, args.seed, args.photos, tilts)
     if "reader" not in skip:
         result |= reader(model, args.per_kind, without)
     if "speed" not in skip:

@@ -30,6 +30,7 @@ from vision.errors import LabelsError
 from vision.features import warp_face
 from vision.geometry import TILE_H_MM, TILE_W_MM
 from vision.scenes import Box
+from vision.tilt import tilted
 
 if TYPE_CHECKING:
     from vision.classify import Model
@@ -250,17 +251,22 @@ class Proposed:
         return scenes.series(self.name)
 
 
-def read_photo(folder: Path, name: str) -> tuple[np.ndarray, list[Box]]:
-    """A labelled photo of ``folder`` (``images/``, ``labels/``) and its boxes."""
+def read_photo(folder: Path, name: str, degrees: float = 0.0) -> tuple[np.ndarray, list[Box]]:
+    """A labelled photo of ``folder`` (``images/``, ``labels/``) and its boxes, seen ``degrees`` off overhead
+    (``vision.tilt``)."""
     image = cv2.imread(str(folder / "images" / name), cv2.IMREAD_COLOR)
     if image is None:
         raise LabelsError(f"{folder / 'images' / name}: not an image OpenCV can read")
-    return image, scenes.read_boxes(folder / "labels" / f"{Path(name).stem}.txt", image.shape[1], image.shape[0])
+    labels = scenes.read_boxes(folder / "labels" / f"{Path(name).stem}.txt", image.shape[1], image.shape[0])
+    return tilted(image, labels, degrees) if degrees else (image, labels)
 
 
-def propose(folder: Path, name: str, factor: float, rng: np.random.Generator, off: int = OFF_TILES) -> Proposed:
-    """``find_in_photo`` on one labelled photo, its tile size (``vision.scenes.tile_size``) times ``factor``."""
-    image, labels = read_photo(folder, name)
+def propose(
+    folder: Path, name: str, factor: float, rng: np.random.Generator, off: int = OFF_TILES, degrees: float = 0.0
+) -> Proposed:
+    """``find_in_photo`` on one labelled photo seen ``degrees`` off overhead, its tile size
+    (``vision.scenes.tile_size``) times ``factor``."""
+    image, labels = read_photo(folder, name, degrees)
     width, height = scenes.tile_size(labels)
     quads = [tile.quad for tile in find_in_photo(image, width * factor, height * factor).tiles]
     hits = scenes.pairs([box_of(quad) for quad in quads], labels)

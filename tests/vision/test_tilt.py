@@ -33,8 +33,7 @@ def test_a_trays_photo_tilted_20_degrees_keeps_its_tiles():
     """A tray of 36 tiles, tilted 20 degrees off overhead, the tile size that of its warped labels (the median: the
     far tiles are smaller): 35 found, 6 false (36 and none overhead)."""
     path = next((PHOTOS / "scenes" / "images").glob("IMG_20231217_172349*.jpg"))
-    image, labels = verify.read_photo(path.parent.parent, path.name)
-    image, labels = tilted(image, labels, 20)
+    image, labels = verify.read_photo(path.parent.parent, path.name, 20)
     width, height = scenes.tile_size(labels)
     quads = [tile.quad for tile in find_in_photo(image, width, height).tiles]
     found = scenes.match([verify.box_of(quad) for quad in quads], labels)
