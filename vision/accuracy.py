@@ -10,13 +10,17 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from engine.tiles import Tile, tile_code
 from vision.classify import Model
 from vision.detect import face_crop
 from vision.enroll import enroll
+from vision.errors import LabelsError
 from vision.features import CROP_H, CROP_W
+from vision.kinds import Face
+from vision.layout import kinds_for, read_layout
 from vision.photos import Sample
 
 SUITS_AND_HONOURS = 34
@@ -102,15 +106,70 @@ TABLE_VIEW = "overhead"
 looks down on tiles lying face up at the table's distance. Standing hands are seen from the side, and close-ups have
 a few tiles fill the frame."""
 
+LAYOUT_ROWS = {34: (9, 9, 9, 7), 42: (9, 9, 9, 7, 8)}
+"""The rows a set of this many kinds is laid out in for ``vision enroll --layout`` (``vision.layout.LAYOUTS``)."""
+LAYOUT_FACE = (36, 48)
+"""Px of a tile's top face in a composed layout: about what a photo's box holds (``vision.photos.PATCH_H`` / 2)."""
+MAT = (52, 96, 40)
+"""BGR of the green mat a composed layout lies on."""
+
+
+def laid_out(
+    faces: list[np.ndarray | None],
+    lengths: tuple[int, ...],
+    face: tuple[int, int] = LAYOUT_FACE,
+    body: tuple[int, int, int] | None = None,
+    seed: int = 0,
+) -> np.ndarray:
+    """A photo of tiles laid out on a green mat in rows of ``lengths`` (centred, 14 px apart), each face resized to
+    ``face`` (w, h) inside a 3 px rim of tile body: ``body`` (BGR), or the median of that face's own edge (None: an
+    empty place)."""
+    w, h, gap, margin, rim = face[0] + 6, face[1] + 6, 14, 40, 3
+    rng = np.random.default_rng(seed)
+    size = (len(lengths) * (h + gap) + 2 * margin, max(lengths) * (w + gap) + 2 * margin)
+    canvas = np.full((*size, 3), MAT, np.float64) + rng.normal(0, 4, (1, 1, 3))
+    canvas = np.clip(canvas + rng.normal(0, 4, canvas.shape), 0, 255).astype(np.uint8)
+    starts = np.cumsum((0, *lengths))
+    for row, count in enumerate(lengths):
+        for column, image in enumerate(faces[starts[row] : starts[row] + count]):
+            if image is None:
+                continue
+            x = margin + column * (w + gap) + (max(lengths) - count) * (w + gap) // 2
+            y = margin + row * (h + gap)
+            resized = cv2.resize(image, face, interpolation=cv2.INTER_AREA)
+            edge = np.concatenate([resized[0], resized[-1], resized[:, 0], resized[:, -1]])
+            canvas[y : y + h, x : x + w] = body if body is not None else np.median(edge, axis=0)
+            canvas[y + rim : y + h - rim, x + rim : x + w - rim] = resized
+    return canvas
+
+
+def layout_faces(samples: list[Sample]) -> list[tuple[np.ndarray, Face]]:
+    """What ``vision enroll --layout`` takes from one photo of a set laid out, that photo composed of one tile of
+    each kind among ``samples`` (the first), as the detector finds them at the given tile size."""
+    first: dict[Face, Sample] = {}
+    for sample in samples:
+        first.setdefault(sample.tile, sample)
+    lengths = LAYOUT_ROWS.get(len(first))
+    if lengths is None or set(first) != set(kinds_for(lengths)):
+        raise LabelsError(f"a set of {len(first)} kinds: no layout (expected the 34 kinds, or all 42)")
+    image = laid_out([first[kind].crop(LAYOUT_FACE) for kind in kinds_for(lengths)], lengths)
+    return read_layout(image, LAYOUT_FACE[0]).faces(image)
+
 
 def enrolled(
-    model: Model, samples: list[Sample], per_kind: int = 5, views: tuple[str, ...] = (TABLE_VIEW,)
+    model: Model,
+    samples: list[Sample],
+    per_kind: int = 5,
+    views: tuple[str, ...] = (TABLE_VIEW,),
+    layout: bool = False,
 ) -> tuple[Score, int]:
-    """The model after enrolling ``per_kind`` tiles per kind of one set from its ``TABLE_VIEW`` photos, on the set's
-    other photos of ``views``; and how many kinds were enrolled."""
+    """The model after enrolling ``per_kind`` tiles per kind of one set from its ``TABLE_VIEW`` photos (``layout``:
+    only the first of each kind, laid out in one composed photo, ``layout_faces``), on the set's other photos of
+    ``views``; and how many kinds were enrolled. Both ways test on the same photos."""
     enrol, _ = enrolment_split([s for s in samples if s.view == TABLE_VIEW], per_kind)
     used = {s.photo for s in enrol}
     test = [s for s in samples if s.view in views and s.photo not in used]
     crops, truth = sample_crops(enrol)
-    model = enroll(model, list(zip(crops, truth, strict=True)))
+    faces = layout_faces(enrol) if layout else list(zip(crops, truth, strict=True))
+    model = enroll(model, faces)
     return score(model, *sample_crops(test)), len(set(truth))

@@ -10,6 +10,7 @@ import pytest
 
 from engine.tiles import tile_code
 from tests.paths import PHOTOS, needs_photos
+from vision.accuracy import laid_out
 from vision.artwork import default_artwork_dir, parse_class_code
 from vision.calibrate import Calibration, save
 from vision.cli import main
@@ -52,22 +53,8 @@ def compose(skip: int | None = None) -> tuple[np.ndarray, list]:
     the kinds in reading order (``skip``: leave that one out)."""
     by_kind = {tile: path for path, tile in read_labels(FACES / "labels.csv", FACES)}
     kinds = [parse_class_code(code) for code in CLASS_ORDER[:34]]
-    w, h, gap = 66, 88, 14
-    rng = np.random.default_rng(0)
-    canvas = np.clip(
-        np.full((5 * (h + gap) + 80, 9 * (w + gap) + 80, 3), (52, 96, 40)) + rng.normal(0, 4, (1, 1, 3)), 0, 255
-    )
-    canvas = np.clip(canvas + rng.normal(0, 4, canvas.shape), 0, 255).astype(np.uint8)
-    k = 0
-    for row, count in enumerate((9, 9, 9, 7)):
-        for column in range(count):
-            x, y = 40 + column * (w + gap) + (9 - count) * (w + gap) // 2, 40 + row * (h + gap)
-            if k != skip:
-                canvas[y : y + h, x : x + w] = (200, 215, 220)
-                face = cv2.resize(load_image(by_kind[kinds[k]]), (w - 6, h - 6), interpolation=cv2.INTER_AREA)
-                canvas[y + 3 : y + h - 3, x + 3 : x + w - 3] = face
-            k += 1
-    return canvas, kinds
+    faces = [None if k == skip else load_image(by_kind[kind]) for k, kind in enumerate(kinds)]
+    return laid_out(faces, (9, 9, 9, 7), face=(60, 82), body=(200, 215, 220)), kinds
 
 
 def test_a_rendered_layout_gives_every_tile_its_kind_by_place(rendered):

@@ -9,7 +9,8 @@ from tests.paths import needs_photos
 from vision import accuracy
 from vision.classify import CREDIT_FILE, DEFAULT_MODEL, condense, load_model
 from vision.enroll import enroll
-from vision.errors import ImageError
+from vision.errors import ImageError, LabelsError
+from vision.layout import kinds_for
 from vision.photos import face_sets, scene_samples
 from vision.train import HELD_OUT
 
@@ -51,6 +52,27 @@ def test_five_photos_per_kind_of_a_set_with_flowers_make_all_42_kinds_read(model
     score, kinds = accuracy.enrolled(model, [s for s in samples() if s.set == "hk"], per_kind=5)
     assert kinds == NUM_TILE_IDS and score.count >= 600
     assert score.right >= 0.99, score.to_dict()
+
+
+@needs_photos
+def test_one_layout_photo_of_a_set_never_seen_makes_it_read(model):
+    """``vision enroll --layout`` on a photo of the held-out set laid out (composed of its own tiles: no photo shows
+    a whole set), tested on the same 80 tiles as five per kind."""
+    held = [s for s in samples() if s.set in HELD_OUT]
+    enrol, _ = accuracy.enrolment_split([s for s in held if s.view == accuracy.TABLE_VIEW], 5)
+    faces = accuracy.layout_faces(enrol)
+    assert [kind for _, kind in faces] == kinds_for((9, 9, 9, 7))
+    score, kinds = accuracy.enrolled(model, held, per_kind=5, layout=True)
+    assert kinds == 34 and score.count >= 75
+    assert score.right >= 0.98, score.to_dict()
+
+
+@needs_photos
+def test_a_set_of_other_kinds_than_a_layout_holds_has_none():
+    hk = [s for s in samples() if s.set == "hk"]
+    for kinds, chosen in ((27, [s for s in hk if s.tile < 27]), (34, [s for s in hk if s.tile >= 8])):
+        with pytest.raises(LabelsError, match=f"a set of {kinds} kinds: no layout"):
+            accuracy.layout_faces(chosen)
 
 
 def test_the_shipped_model_is_small_and_carries_the_photos_credit():
