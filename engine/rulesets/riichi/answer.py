@@ -121,17 +121,17 @@ def as_seats(part: Mapping[str, Any]) -> Payments:
 def with_red_fives(request: SettleRequest) -> WinContext:
     """The request's context with ``red_fives`` = the rank-0 tiles written in hand, melds and winning tile."""
     texts = " ".join(text for text in (request.hand, request.win_tile or "", *request.melds) if isinstance(text, str))
-    per_suit = Counter(suit for digits, suit in _RUNS.findall(texts) for digit in digits if digit == "0")
-    for suit, count in per_suit.items():
-        if count > 1:
-            raise SettleError(f"hand: {count} red fives 0{suit}; the set has one red five per suit")
-    red = sum(per_suit.values())
-    situation = dict(request.situation)
+    red = 0
+    if "0" in texts:  # most hands hold no red five: their text is not searched
+        per_suit = Counter(suit for digits, suit in _RUNS.findall(texts) for digit in digits if digit == "0")
+        for suit, count in per_suit.items():
+            if count > 1:
+                raise SettleError(f"hand: {count} red fives 0{suit}; the set has one red five per suit")
+        red = sum(per_suit.values())
+    situation = request.situation
     if "red_fives" in situation:
         raise SettleError("situation field 'red_fives': write red fives as rank 0 in the tiles (0m 0p 0s) instead")
-    if red:
-        situation["red_fives"] = red
-    return WinContext.from_dict(situation)
+    return WinContext.from_dict({**situation, "red_fives": red} if red else situation)
 
 
 def answer_discarder(request: SettleRequest) -> int:

@@ -17,7 +17,9 @@ standings (``uma``, ``oka``; the sticks left at the end go to the first, ties to
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -83,10 +85,25 @@ UMA = {"none": (0, 0), "5-10": (10, 5), "10-20": (20, 10), "10-30": (30, 10), "2
 """ウマ in thousands of points: (first and last, second and third)."""
 
 
+_RUN = re.compile(r"[0-9]+[mpsz]")
+"""A run of ranks and its suit letter: a well-formed tile string is nothing else."""
+
+
+@lru_cache(maxsize=1024)
+def _run_tiles(run: str) -> tuple[Tile, ...]:
+    """Tiles of one run (``123m``, ``0p``); runs repeat across hands far more than whole strings."""
+    return tuple(parse_tiles(run.replace("0", "5")))
+
+
 @lru_cache(maxsize=1024)
 def read_riichi_tiles(text: str, where: str) -> tuple[Tile, ...]:
     """Tiles of a compact string, rank 0 read as a (red) five; indicator strings repeat from hand to hand, so
-    each text is read once."""
+    each text is read once, and a new one run by run. A string that is not runs alone (or holds a rank its suit
+    has not) is read whole, for the error that names the place."""
+    runs = _RUN.findall(text)
+    if sum(map(len, runs)) == len(text):
+        with suppress(ValueError):
+            return tuple(tile for run in runs for tile in _run_tiles(run))
     try:
         return tuple(parse_tiles(text.replace("0", "5")))
     except ValueError as error:
@@ -332,8 +349,8 @@ class RiichiRuleset(Ruleset):
     def answer_score(self, request: SettleRequest) -> dict[str, Any]:
         """One win: ``payments`` are the seats' net change for the hand, honba and riichi sticks (they sum to
         1,000 × ``riichi_sticks``: the sticks come from the table, not from a seat)."""
-        ctx = self.win_context(request)
-        return settle_answer(self.evaluate(request.read_hand(self, ctx), ctx))
+        ctx = self.win_context(request)  # the hand without MCR's situation block: no riichi scorer reads it
+        return settle_answer(self.evaluate(request.read_hand(self), ctx))
 
     def answer_multi_win(self, request: SettleRequest) -> dict[str, Any]:
         """Several ron on one discard (option ``multiple_ron`` = ``double`` or ``all``): each winner is paid his

@@ -13,6 +13,7 @@ from engine.errors import MjtableError
 from engine.rulesets import registry
 from engine.rulesets.base import MultipleWinners
 from engine.rulesets.basic import BasicRuleset
+from engine.settle import answer as settle_answer
 from engine.settle.answer import settle_object
 
 
@@ -110,6 +111,7 @@ class AllWin(BasicRuleset):
 
 def test_several_winners_each_settle_and_the_payments_add_up(monkeypatch):
     monkeypatch.setitem(registry._RULESETS, "basic", AllWin)
+    monkeypatch.setattr(settle_answer, "_built", {})  # the rulesets built before, kept by settle_object
     situation = {
         "winner": 1,
         "dealer": 0,
@@ -160,3 +162,15 @@ def test_the_cli_answers_every_line_in_order_and_errors_carry_hu_false():
     assert answers[2]["hu"] is False and "line 3: empty line" in answers[2]["error"]
     assert answers[3] == {"hu": False, "error": "line 4: request: not JSON (nested too deeply)"}
     assert answers[4]["hu"] is False and answers[4]["payments"] == {"0": 0, "1": 0, "2": 0, "3": 0}
+
+
+def test_a_ruleset_is_built_once_per_options_and_one_is_not_true(monkeypatch):
+    """``settle_object`` keeps the rulesets it built: a second request with the same options meets the same one,
+    and an option written 1 is refused though ``true`` was accepted before (the kept key holds the type)."""
+    monkeypatch.setattr(settle_answer, "_built", {})
+    request = {"rules": "riichi", "options": {"kiriage": True}, "query": "next_dealer", "situation": {"dealer": 0}}
+    settle_object(request)
+    settle_object(request)
+    assert len(settle_answer._built) == 1
+    with pytest.raises(MjtableError, match="kiriage"):
+        settle_object({**request, "options": {"kiriage": 1}})
