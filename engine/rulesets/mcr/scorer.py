@@ -56,7 +56,7 @@ from engine.rulesets.mcr.pungs import PUNG_SHAPES, kong_fans, prime_pung_shapes
 from engine.rulesets.mcr.situation import WinFlags, corrected_flags, flag_fans
 from engine.rulesets.mcr.special import honors_and_knitted, nine_gates, seven_pairs_family, thirteen_orphans
 from engine.rulesets.mcr.traits import CODE_BIT, code_mask, pack_trait_fan, tile_fans
-from engine.rulesets.mcr.waiting import unique_wait, waiting_form_fan
+from engine.rulesets.mcr.waiting import unique_wait, wait_tables, waiting_form_fan
 from engine.tiles import Tile
 
 Fans = dict[int, int]
@@ -187,7 +187,8 @@ def _wind_fans(pungs: Sequence[Code], summary: HandSummary, fans: Fans) -> None:
 
 def _finish(fans: Fans, pungs: Sequence[Code], summary: HandSummary) -> Fans:
     apply_exclusions(fans)
-    _wind_fans(pungs, summary, fans)
+    if pungs and max(pungs) >= E:  # an honor pung: the wind fans are looked for only then
+        _wind_fans(pungs, summary, fans)
     if not fans:
         fans[CHICKEN_HAND] = 1
     return fans
@@ -276,10 +277,11 @@ def meld_facts(meld: Meld) -> MeldFacts:
 @cache
 def prime_tables() -> None:
     """Fill the tables a fresh process would otherwise fill hand by hand: the splits of the common group keys,
-    the shapes of up to three chows or three pungs. This moves the first-sight cost of a shape off the path of a
-    declaration at the table (a hand then costs the same whether its shapes were met before or not). Built once
-    (about 0.3 s) and kept on disk (``table_cache``), so a later process reads them in a few hundredths of a
-    second; a file that is damaged, or older than this package's MCR code, is built again."""
+    the shapes of up to three chows or three pungs, the wait test's static tables. This moves the first-sight cost
+    of a shape off the path of a declaration at the table (a hand then costs the same whether its shapes were met
+    before or not). Built once (about 0.3 s) and kept on disk (``table_cache``), so a later process reads them in
+    a few hundredths of a second; a file that is damaged, or older than this package's MCR code, is built again."""
+    wait_tables()
     tables = (*_SPLITS, CHOW_SHAPES, PUNG_SHAPES)
     found = table_cache.cached("mcr-shapes", _SOURCES, _primed, lambda value: _primed_shape(value, len(tables)))
     for table, entries in zip(tables, found, strict=True):
@@ -324,16 +326,18 @@ def hand_fans(
     counts[win_id] += 1
     concealed_kinds = kinds
     held = list(counts)
-    melds = tuple(meld_facts(meld) for meld in hand.melds) if hand.melds else ()
-    for _, tiles, bits in melds:
+    melds = tuple(map(meld_facts, hand.melds))
+    has_kong = False
+    for pack, tiles, bits in melds:
         kinds |= bits
+        has_kong = has_kong or pack.kind == KONG
         for tile in tiles:
             held[tile] += 1
     flags = corrected_flags(
         flags,
         win_in_standing=counts[win_id],
         win_in_melds=held[win_id] - counts[win_id],
-        has_kong=any(pack.kind == KONG for pack, _, _ in melds),
+        has_kong=has_kong,
         infer_last_tile=options.infer_last_tile,
     )
     rest = list(counts)

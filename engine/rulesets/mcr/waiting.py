@@ -49,8 +49,9 @@ def _fills(table: dict[tuple[int, ...], int]) -> Memo[tuple[int, ...], int]:
 
 
 @cache
-def _groups() -> tuple[Group, ...]:
-    """Per ``engine.tiles`` id, its group (built on first use)."""
+def wait_tables() -> tuple[Group, ...]:
+    """Per ``engine.tiles`` id, its group: built on first use, or by ``scorer.prime_tables`` at start-up (loading
+    the complete keys takes ~20 ms, which a process's first scored hand would otherwise pay)."""
     groups = []
     for start, size in _GROUP_STARTS:
         table = suit_bits(size == 9)
@@ -66,7 +67,7 @@ def unique_wait(rest: list[int], win: Tile, skip: int = 0) -> bool:
     Only two groups can take a tile: the winning tile's own, and, when that group is complete with a pair
     without it, the group that held the pair (a 对倒 wait). So at most two groups are looked at, each in a
     table of the tiles completing its key (filled as keys are met): no wait list is built."""
-    groups = _groups()
+    groups = wait_tables()
     start, size, table, fills = groups[win]
     key = tuple(rest[start : start + size])
     if fills[key] & ~(1 << (win - start)) & ~(skip >> start):

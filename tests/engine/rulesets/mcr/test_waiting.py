@@ -10,7 +10,8 @@ import pytest
 from engine.analysis import MCR_SHAPES
 from engine.analysis.standard import standard_waits
 from engine.rulesets.mcr.divisions import readings
-from engine.rulesets.mcr.waiting import seven_pairs_wait, unique_wait
+from engine.rulesets.mcr.scorer import prime_tables
+from engine.rulesets.mcr.waiting import seven_pairs_wait, unique_wait, wait_tables
 from tests.engine.rulesets.mcr.generator import random_winning_hand
 
 
@@ -47,3 +48,11 @@ def test_unique_wait_matches_the_wait_list(seed: int) -> None:
         checked += 1
         unique += expected
     assert 0 < unique < checked
+
+
+def test_the_wait_tables_are_loaded_with_the_start_up_tables() -> None:
+    """Loading the complete keys takes ~20 ms: start-up (``prime_tables``) pays it, not the first scored hand."""
+    prime_tables.cache_clear()
+    wait_tables.cache_clear()
+    prime_tables()
+    assert wait_tables.cache_info().currsize == 1
