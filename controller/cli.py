@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 from controller.errors import ConfigError, TableStopped
 from controller.jsonin import read_json
 from engine.errors import MissingSituation, MjtableError, TileCountError, quoted
+from engine.native import NATIVE
+from engine.notation import _MELDS, _SITUATIONS  # the reader's caches of the melds and situations it has read
 from engine.rulesets.base import Ruleset, Score, WinContext
 from engine.rulesets.registry import all_rulesets, get_ruleset
 
@@ -130,34 +132,49 @@ def _batch(
     *,
     expected: str = "a hand in MCR notation",
     failed: Mapping[str, Any] = MappingProxyType({}),
+    compiled: Callable[[list[str]], list[str | None]] | None = None,
 ) -> None:
     """One JSON line out per line in; errors are answers too, never tracebacks. ``failed`` holds the fields an
-    error answer carries beside ``error`` (``mjtable settle`` answers ``"hu": false``). A bug met on one line is
-    that line's answer (and one log line), so the lines after it are still answered. ``answer`` may give its
-    answer as JSON text already (``ScoreText``)."""
+    error answer carries beside ``error`` (``mjtable settle`` answers ``"hu": false``). ``answer`` may give its
+    answer as JSON text already (``ScoreText``). ``compiled`` answers a chunk of lines at once as text, None where
+    ``answer`` must (``waits_compiled``)."""
     number = 0
     for lines in _chunks(source):
-        answers = []
-        for line in lines:
-            number += 1
-            text = line.rstrip("\r")
-            try:
-                if text == OVERLONG:
-                    raise MjtableError(f"longer than {MAX_LINE:,} bytes: expected {expected}")
-                if "\ufffd" in text:
-                    raise MjtableError("the line is not valid UTF-8 text")
-                if not text.strip():
-                    raise MjtableError(f"empty line: expected {expected}")
-                result = answer(text)
-            except MjtableError as error:
-                result = {**failed, "error": f"line {number}: {error}"}
-            except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError, MemoryError) as error:
-                log.error("line %d: %s: %s", number, type(error).__name__, error)
-                problem = f"{type(error).__name__}: {quoted(str(error))}"
-                result = {**failed, "error": f"line {number}: could not be answered ({problem}); please report it"}
-            answers.append(result if isinstance(result, str) else _dump(result))
+        known = compiled(lines) if compiled else [None] * len(lines)
+        answers = [
+            text or _answer(number + index, line, answer, expected, failed)
+            for index, (line, text) in enumerate(zip(lines, known, strict=True), 1)
+        ]
+        number += len(lines)
         out.write("\n".join(answers) + "\n")
         out.flush()
+
+
+def _answer(
+    number: int,
+    line: str,
+    answer: Callable[[str], dict[str, Any] | str],
+    expected: str,
+    failed: Mapping[str, Any],
+) -> str:
+    """One line's answer text. A bug met on one line is that line's answer (and one log line), so the lines after
+    it are still answered."""
+    text = line.rstrip("\r")
+    try:
+        if text == OVERLONG:
+            raise MjtableError(f"longer than {MAX_LINE:,} bytes: expected {expected}")
+        if "\ufffd" in text:
+            raise MjtableError("the line is not valid UTF-8 text")
+        if not text.strip():
+            raise MjtableError(f"empty line: expected {expected}")
+        result = answer(text)
+    except MjtableError as error:
+        result = {**failed, "error": f"line {number}: {error}"}
+    except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError, MemoryError) as error:
+        log.error("line %d: %s: %s", number, type(error).__name__, error)
+        problem = f"{type(error).__name__}: {quoted(str(error))}"
+        result = {**failed, "error": f"line {number}: could not be answered ({problem}); please report it"}
+    return result if isinstance(result, str) else _dump(result)
 
 
 def win_context(hand: Hand) -> WinContext:
@@ -232,6 +249,19 @@ def waits_line(ruleset: Ruleset, text: str) -> dict[str, Any]:
         raise TileCountError(f"{len(standing)} standing tiles beside {len(hand.melds)} melds; expected {expected}")
     found, steps = ruleset.waits_of(hand.melds, standing)
     return {"waits": [ruleset.tile_code(tile) for tile in found], "shanten": steps}
+
+
+def waits_compiled(ruleset: Ruleset) -> Callable[[list[str]], list[str | None]] | None:
+    """The compiled core's ``waits_line`` for whole chunks of lines (parse, check, shanten, waits and the answer's
+    text in one call, None where the pure path must answer), for a ruleset that reads, checks and analyses a hand
+    as ``Ruleset`` does over four copies of each playing kind; None where there is no core or no such ruleset."""
+    kind = type(ruleset)
+    if NATIVE is None or not ruleset.tile_set.four_of_each_kind:
+        return None
+    if any(getattr(kind, name) is not getattr(Ruleset, name) for name in ("parse_hand", "tile_code", "waits_of")):
+        return None
+    code = ruleset.shape_rules.native_code
+    return lambda lines: NATIVE.waits_answers(lines, code, _MELDS, _SITUATIONS)
 
 
 def _settle(text: str) -> dict[str, Any]:
@@ -607,7 +637,7 @@ def _command(args: argparse.Namespace, commands: Mapping[str, Command], source: 
         text_of = ScoreText()
         _batch(source, lambda text: text_of(score_of(ruleset, text)), out)
     else:
-        _batch(source, lambda text: waits_line(ruleset, text), out)
+        _batch(source, lambda text: waits_line(ruleset, text), out, compiled=waits_compiled(ruleset))
     return 0
 
 

@@ -87,6 +87,56 @@ static PyObject *new_hand(PyTypeObject *type, PyObject *melds, PyObject *standin
     return hand;
 }
 
+/* One line of MCR notation as the pure parser reads it when it is well formed and its melds and situation block are
+ * in that parser's caches of successes (``melds``, ``situations``); the parts are borrowed from those caches. */
+typedef struct {
+    PyObject *melds[4];
+    int meld_count;
+    int tiles[MAX_TILES];
+    Py_ssize_t count; /* the standing tiles, the winning tile last unless ``waiting`` */
+    int waiting;
+    PyObject *situation, *flowers; /* Py_None when absent */
+} Parsed;
+
+/* Reads the ASCII text ``s`` into ``out``: 1 when read, 0 when the pure parser must (anything unusual), -1 on a Python error. */
+static int read_hand(const Py_UCS1 *s, Py_ssize_t n, PyObject *meld_cache, PyObject *situation_cache, Parsed *out) {
+    out->waiting = n > 0 && s[n - 1] == ' ';
+    Py_ssize_t end = out->waiting ? n - 1 : n;
+    Py_ssize_t bars[2] = {end, end};
+    int sections = 1;
+    for (Py_ssize_t i = 0; i < end; i++) {
+        if (s[i] == '|') {
+            if (sections == 3) return 0;
+            bars[sections++ - 1] = i;
+        }
+    }
+    Py_ssize_t tiles_end = bars[0];
+    out->meld_count = 0;
+    Py_ssize_t position = 0;
+    while (position < tiles_end && s[position] == '[') {
+        Py_ssize_t close = position + 1;
+        while (close < tiles_end && s[close] != ']') close++;
+        if (close == tiles_end || out->meld_count == 4) return 0;
+        PyObject *meld = cached_part(meld_cache, s + position + 1, close - position - 1);
+        if (meld == NULL) return PyErr_Occurred() ? -1 : 0;
+        out->melds[out->meld_count++] = meld;
+        position = close + 1;
+    }
+    out->count = read_tiles(s + position, tiles_end - position, out->tiles);
+    if (out->count < 0 || (!out->waiting && out->count == 0)) return 0;
+    out->situation = out->flowers = Py_None;
+    if (sections > 1) {
+        Py_ssize_t stop = sections > 2 ? bars[1] : end;
+        out->situation = cached_part(situation_cache, s + bars[0] + 1, stop - bars[0] - 1);
+        if (out->situation == NULL) return PyErr_Occurred() ? -1 : 0;
+    }
+    if (sections > 2) {
+        if (end - bars[1] != 2 || s[end - 1] < '0' || s[end - 1] > '8') return 0;
+        out->flowers = small_ints[s[end - 1] - '0'];
+    }
+    return 1;
+}
+
 /* parse_hand(text, melds, situations, hand_type) -> Hand | None: engine.notation.parse_hand for a well-formed hand
  * whose melds and situation block the pure parser has met before (``melds``, ``situations``: its caches). */
 static PyObject *parse_hand(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
@@ -95,67 +145,26 @@ static PyObject *parse_hand(PyObject *module, PyObject *const *args, Py_ssize_t 
         PyErr_SetString(PyExc_TypeError, "parse_hand(text, melds, situations, hand_type)");
         return NULL;
     }
-    PyObject *text = args[0];
-    if (!PyUnicode_IS_ASCII(text)) Py_RETURN_NONE;
-    const Py_UCS1 *s = PyUnicode_1BYTE_DATA(text);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
-    int waiting = n > 0 && s[n - 1] == ' ';
-    Py_ssize_t end = waiting ? n - 1 : n;
-    Py_ssize_t bars[2] = {end, end};
-    int sections = 1;
-    for (Py_ssize_t i = 0; i < end; i++) {
-        if (s[i] == '|') {
-            if (sections == 3) Py_RETURN_NONE;
-            bars[sections++ - 1] = i;
-        }
-    }
-    Py_ssize_t tiles_end = bars[0];
-    PyObject *melds[4];
-    int meld_count = 0;
-    Py_ssize_t position = 0;
-    while (position < tiles_end && s[position] == '[') {
-        Py_ssize_t close = position + 1;
-        while (close < tiles_end && s[close] != ']') close++;
-        if (close == tiles_end || meld_count == 4) Py_RETURN_NONE;
-        PyObject *meld = cached_part(args[1], s + position + 1, close - position - 1);
-        if (meld == NULL) {
-            if (PyErr_Occurred()) return NULL;
-            Py_RETURN_NONE;
-        }
-        melds[meld_count++] = meld;
-        position = close + 1;
-    }
-    int tiles[MAX_TILES];
-    Py_ssize_t count = read_tiles(s + position, tiles_end - position, tiles);
-    if (count < 0 || (!waiting && count == 0)) Py_RETURN_NONE;
-    PyObject *situation = Py_None, *flowers = Py_None;
-    if (sections > 1) {
-        Py_ssize_t stop = sections > 2 ? bars[1] : end;
-        situation = cached_part(args[2], s + bars[0] + 1, stop - bars[0] - 1);
-        if (situation == NULL) {
-            if (PyErr_Occurred()) return NULL;
-            Py_RETURN_NONE;
-        }
-    }
-    if (sections > 2) {
-        if (end - bars[1] != 2 || s[end - 1] < '0' || s[end - 1] > '8') Py_RETURN_NONE;
-        flowers = small_ints[s[end - 1] - '0'];
-    }
-    Py_ssize_t standing_count = waiting ? count : count - 1;
-    PyObject *meld_tuple = PyTuple_New(meld_count);
+    if (!PyUnicode_IS_ASCII(args[0])) Py_RETURN_NONE;
+    Parsed parsed;
+    int read = read_hand(PyUnicode_1BYTE_DATA(args[0]), PyUnicode_GET_LENGTH(args[0]), args[1], args[2], &parsed);
+    if (read < 0) return NULL;
+    if (read == 0) Py_RETURN_NONE;
+    Py_ssize_t count = parsed.count, standing_count = parsed.waiting ? count : count - 1;
+    PyObject *meld_tuple = PyTuple_New(parsed.meld_count);
     PyObject *standing = PyTuple_New(standing_count);
     PyObject *hand = NULL;
     if (meld_tuple != NULL && standing != NULL) {
-        for (int i = 0; i < meld_count; i++) {
-            Py_INCREF(melds[i]);
-            PyTuple_SET_ITEM(meld_tuple, i, melds[i]);
+        for (int i = 0; i < parsed.meld_count; i++) {
+            Py_INCREF(parsed.melds[i]);
+            PyTuple_SET_ITEM(meld_tuple, i, parsed.melds[i]);
         }
         for (Py_ssize_t i = 0; i < standing_count; i++) {
-            Py_INCREF(small_ints[tiles[i]]);
-            PyTuple_SET_ITEM(standing, i, small_ints[tiles[i]]);
+            Py_INCREF(small_ints[parsed.tiles[i]]);
+            PyTuple_SET_ITEM(standing, i, small_ints[parsed.tiles[i]]);
         }
-        PyObject *win_tile = waiting ? Py_None : small_ints[tiles[count - 1]];
-        hand = new_hand((PyTypeObject *)args[3], meld_tuple, standing, win_tile, situation, flowers);
+        PyObject *win_tile = parsed.waiting ? Py_None : small_ints[parsed.tiles[count - 1]];
+        hand = new_hand((PyTypeObject *)args[3], meld_tuple, standing, win_tile, parsed.situation, parsed.flowers);
     }
     Py_XDECREF(meld_tuple);
     Py_XDECREF(standing);
@@ -428,43 +437,47 @@ static PyObject *is_win(PyObject *module, PyObject *const *args, Py_ssize_t narg
  * placed on held tiles only (shanten.py's _choices: a block covering nothing is a free block, added by ``finish``):
  * a rank-by-rank programme over (chows started one and two ranks back, sets, pair). */
 static void compute_group(const int *held, const int *caps, const int *pairs, int size, int chows, int *out) {
-    int dp[2][5][5][5][2];
-    for (int i = 0; i < 5 * 5 * 5 * 2; i++) (&dp[0][0][0][0][0])[i] = INF;
-    dp[0][0][0][0][0] = 0;
-    int now = 0;
+    /* costs[c1][c2][2k + p]: chows started one and two ranks back (c1 + c2 <= 4), k sets and p pairs so far */
+    int costs[2][5][5][10];
+    int now = 0, reach1 = 0, reach2 = 0; /* the most chows started one and two ranks back */
+    for (int i = 0; i < 10; i++) costs[0][0][0][i] = INF;
+    costs[0][0][0][0] = 0;
     for (int r = 0; r < size; r++) {
         int next = 1 - now, h = held[r];
-        for (int i = 0; i < 5 * 5 * 5 * 2; i++) (&dp[next][0][0][0][0])[i] = INF;
         int chow_limit = 0;
         if (chows && r + 2 < size) {
             chow_limit = h > held[r + 1] ? h : held[r + 1];
             if (held[r + 2] > chow_limit) chow_limit = held[r + 2];
         }
+        if (chow_limit > 4) chow_limit = 4;
+        for (int n = 0; n <= chow_limit; n++)
+            for (int c1 = 0; c1 <= reach1 && n + c1 <= 4; c1++)
+                for (int i = 0; i < 10; i++) costs[next][n][c1][i] = INF;
         int pungs = h ? 1 : 0, pair_room = pairs[r] && h;
-        for (int c1 = 0; c1 < 5; c1++)
-            for (int c2 = 0; c1 + c2 < 5; c2++)
-                for (int k = 0; k < 5; k++)
-                    for (int p = 0; p < 2; p++) {
-                        int cost = dp[now][c1][c2][k][p];
-                        if (cost >= INF) continue;
-                        for (int n = 0; n <= chow_limit && k + n <= 4; n++)
-                            for (int pung = 0; pung <= pungs && k + n + pung <= 4; pung++)
-                                for (int pair = 0; pair <= (pair_room && !p); pair++) {
-                                    int used = c1 + c2 + n + 3 * pung + 2 * pair;
-                                    if (used > caps[r]) continue;
-                                    int total = cost + (used > h ? used - h : 0);
-                                    int *slot = &dp[next][n][c1][k + n + pung][p + pair];
-                                    if (total < *slot) *slot = total;
+        for (int c1 = 0; c1 <= reach1; c1++)
+            for (int c2 = 0; c2 <= reach2 && c1 + c2 <= 4; c2++) {
+                const int *from = costs[now][c1][c2];
+                for (int n = 0; n <= chow_limit && n + c1 <= 4; n++)
+                    for (int pung = 0; pung <= pungs; pung++)
+                        for (int pair = 0; pair <= pair_room; pair++) {
+                            int used = c1 + c2 + n + 3 * pung + 2 * pair, sets = n + pung;
+                            if (used > caps[r] || sets > 4) continue;
+                            int extra = used > h ? used - h : 0, *to = costs[next][n][c1];
+                            for (int k = 0; k + sets <= 4; k++)
+                                for (int p = 0; p + pair <= 1; p++) {
+                                    int cost = from[2 * k + p] + extra, *slot = &to[2 * (k + sets) + p + pair];
+                                    if (cost < *slot) *slot = cost;
                                 }
-                    }
-        now = next;
+                        }
+            }
+        reach2 = reach1, reach1 = chow_limit, now = next;
     }
-    for (int k = 0; k < 5; k++)
-        for (int p = 0; p < 2; p++) out[2 * k + p] = dp[now][0][0][k][p];
+    for (int i = 0; i < 10; i++) out[i] = costs[now][0][0][i] < INF ? costs[now][0][0][i] : INF;
 }
 
 /* Group costs met before, direct-mapped by (counts, caps, pair flags): a batch meets the same suits again and again. */
-#define GROUP_SLOTS (1 << 16)
+#define GROUP_BITS 18
+#define GROUP_SLOTS (1 << GROUP_BITS)
 static struct {
     uint64_t tag;
     signed char costs[10];
@@ -477,7 +490,7 @@ static void group_costs(const int *held, const int *caps, int variant, const int
     for (int r = 0; r < size; r++) tag = tag * 2 + (uint64_t)pairs[r];
     tag = ((tag * 4 + (uint64_t)variant) * 2 + (uint64_t)chows) * 16 + (uint64_t)size + 1; /* never 0: empty slot */
     uint64_t mixed = tag * 0x9E3779B97F4A7C15ull;
-    size_t slot = (size_t)(mixed >> 48) & (GROUP_SLOTS - 1);
+    size_t slot = (size_t)(mixed >> (64 - GROUP_BITS));
     if (group_cache[slot].tag == tag) {
         for (int i = 0; i < 10; i++) out[i] = group_cache[slot].costs[i];
         return;
@@ -515,13 +528,9 @@ static int finish(int costs[4][10], int sets, int free_pair) {
 
 static const int four_caps[9] = {4, 4, 4, 4, 4, 4, 4, 4, 4};
 
-/* shanten(counts, rules) -> int | None: engine.analysis.shanten.shanten for 34 counts of at most four copies and
- * 14-3k or 13-3k tiles that some allowed shape fits; None for anything else (the pure path raises). */
-static PyObject *shanten(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
-    int c[NUM_KINDS], rules, size = read_counts(args, nargs, 4, c, &rules);
-    if (size == -2) return NULL;
-    if (size < 0) Py_RETURN_NONE;
-    if (size % 3 == 0 || size < 1 || size > 14) Py_RETURN_NONE;
+/* The fewest tiles 34 counts of at most four copies (``size`` of them, 14-3k or 13-3k) lack to complete a shape
+ * ``rules`` allows (shanten + 1), or INF when none fits. */
+static int shanten_best(const int *c, int size, int rules) {
     int melds = (14 - size) / 3;
     int pairs[4][9] = {{0}};
     for (int g = 0; g < 4; g++) {
@@ -566,42 +575,50 @@ static PyObject *shanten(PyObject *module, PyObject *const *args, Py_ssize_t nar
     }
     if ((rules & KNITTED_STRAIGHT) && melds <= 1) {
         for (int k = 0; k < 6; k++) {
-            int lacking = 0, rest[4][10];
+            /* the series tiles lacking bound the pattern's cost from below: most patterns end here, unsplit */
+            int lacking = 0;
+            for (int suit = 0; suit < 3; suit++)
+                for (int rank = knitted_starts[k][suit]; rank < 9; rank += 3) lacking += c[9 * suit + rank] == 0;
+            if (lacking >= best) continue;
+            int rest[4][10];
             for (int suit = 0; suit < 3; suit++) {
                 int key[9], caps[9];
                 for (int rank = 0; rank < 9; rank++) {
                     int series = (rank - knitted_starts[k][suit]) % 3 == 0;
                     key[rank] = c[9 * suit + rank] - (series && c[9 * suit + rank] > 0);
                     caps[rank] = series ? 3 : 4;
-                    lacking += series && c[9 * suit + rank] == 0;
                 }
-                if (lacking >= best) break;
                 group_costs(key, caps, 1 + knitted_starts[k][suit], pairs[suit], 9, 1, rest[suit]);
             }
-            if (lacking >= best) continue;
             memcpy(rest[3], costs[3], sizeof rest[3]);
             int cost = lacking + finish(rest, 1 - melds, free_pair);
             if (cost < best) best = cost;
         }
     }
+    return best;
+}
+
+/* shanten(counts, rules) -> int | None: engine.analysis.shanten.shanten for 34 counts of at most four copies and
+ * 14-3k or 13-3k tiles that some allowed shape fits; None for anything else (the pure path raises). */
+static PyObject *shanten(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    int c[NUM_KINDS], rules, size = read_counts(args, nargs, 4, c, &rules);
+    if (size == -2) return NULL;
+    if (size < 0) Py_RETURN_NONE;
+    if (size % 3 == 0 || size < 1 || size > 14) Py_RETURN_NONE;
+    int best = shanten_best(c, size, rules);
     if (best >= INF) Py_RETURN_NONE;
     return PyLong_FromLong(best - 1);
 }
 
-/* waits(counts, rules) -> list[int] | None: engine.analysis.fast.waits for 34 counts of at most four copies and
- * 13-3k tiles: the tiles held at most three times that complete the hand. The suits the added tile leaves alone are
- * split once; the special shapes are tried only where the kinds held allow one. */
-static PyObject *waits(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
-    int c[NUM_KINDS], rules, size = read_counts(args, nargs, 4, c, &rules);
-    if (size == -2) return NULL;
-    if (size < 0 || size % 3 != 1 || size > 13) Py_RETURN_NONE;
-    int base[4], kinds = 0, suited_kinds = 0;
+/* The tiles held at most three times that complete 34 counts of at most four copies and ``size`` = 13-3k tiles, into
+ * ``found`` (ascending); their number. The suits the added tile leaves alone are split once; the special shapes are
+ * tried only where the kinds held allow one. */
+static int wait_tiles(int *c, int size, int rules, int *found) {
+    int base[4], kinds = 0, suited_kinds = 0, count = 0;
     for (int g = 0; g < 4; g++) base[g] = group_pairs(c + 9 * g, g < 3 ? 9 : 7, g < 3);
     for (int k = 0; k < NUM_KINDS; k++) kinds += c[k] > 0, suited_kinds += k < 27 && c[k] > 0;
     int specials = (size == 13 && (kinds <= 7 || kinds >= 12)) ||
                    ((rules & KNITTED_STRAIGHT) && (size == 13 || size == 10) && suited_kinds >= 8);
-    PyObject *found = PyList_New(0);
-    if (found == NULL) return NULL;
     for (int t = 0; t < NUM_KINDS; t++) {
         if (c[t] > 3) continue;
         int g = t / 9 < 3 ? t / 9 : 3, won = 0;
@@ -617,15 +634,87 @@ static PyObject *waits(PyObject *module, PyObject *const *args, Py_ssize_t nargs
         }
         if (!won && specials) won = special(c, size + 1, rules);
         c[t]--;
-        if (won) {
-            PyObject *tile = small_ints[t];
-            if (PyList_Append(found, tile) < 0) {
-                Py_DECREF(found);
-                return NULL;
-            }
-        }
+        if (won) found[count++] = t;
     }
-    return found;
+    return count;
+}
+
+/* waits(counts, rules) -> list[int] | None: engine.analysis.fast.waits for 34 counts of at most four copies and
+ * 13-3k tiles; None for anything else. */
+static PyObject *waits(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    int c[NUM_KINDS], rules, size = read_counts(args, nargs, 4, c, &rules);
+    if (size == -2) return NULL;
+    if (size < 0 || size % 3 != 1 || size > 13) Py_RETURN_NONE;
+    int found[NUM_KINDS], count = wait_tiles(c, size, rules, found);
+    PyObject *list = PyList_New(count);
+    if (list == NULL) return NULL;
+    for (int i = 0; i < count; i++) {
+        Py_INCREF(small_ints[found[i]]);
+        PyList_SET_ITEM(list, i, small_ints[found[i]]);
+    }
+    return list;
+}
+
+/* ``mjtable waits``'s answer to one line (controller/cli.py's waits_line and _dump, Ruleset.waits_of over four copies
+ * of each playing kind) written into ``answer``: its length, 0 when the pure path must answer, -1 on a Python error.
+ * A hand that is not ready (shanten above 0) has no wait, so the waits are searched for ready hands alone. */
+static Py_ssize_t waits_answer(PyObject *line, int rules, PyObject *meld_cache, PyObject *situation_cache, char *answer) {
+    if (!PyUnicode_Check(line) || !PyUnicode_IS_ASCII(line)) return 0;
+    const Py_UCS1 *s = PyUnicode_1BYTE_DATA(line);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(line);
+    while (n > 0 && s[n - 1] == '\r') n--; /* the batch's line.rstrip("\r") */
+    Parsed parsed;
+    int read = read_hand(s, n, meld_cache, situation_cache, &parsed);
+    if (read <= 0) return read;
+    if (parsed.count != HAND_SIZE - 3 * parsed.meld_count) return 0;
+    int c[NUM_KINDS] = {0}, used[NUM_KINDS];
+    for (Py_ssize_t i = 0; i < parsed.count; i++) c[parsed.tiles[i]]++;
+    memcpy(used, c, sizeof used);
+    for (int i = 0; i < parsed.meld_count; i++) {
+        int added = add_meld(parsed.melds[i], used);
+        if (added < 0) return added == -2 ? -1 : 0;
+    }
+    for (int k = 0; k < NUM_KINDS; k++) {
+        if (used[k] > 4) return 0;
+    }
+    int best = shanten_best(c, (int)parsed.count, rules);
+    if (best >= INF) return 0;
+    int found[NUM_KINDS], count = best == 1 ? wait_tiles(c, (int)parsed.count, rules, found) : 0;
+    char *at = answer + sprintf(answer, "{\"waits\": [");
+    int listed = 0;
+    for (int i = 0; i < count; i++) {
+        int t = found[i];
+        if (used[t] >= 4) continue; /* every copy is in this hand: the wait cannot come */
+        at += sprintf(at, "%s\"%d%c\"", listed++ ? ", " : "", t % 9 + 1, "mpsz"[t / 9]);
+    }
+    at += sprintf(at, "], \"shanten\": %d}", best - 1);
+    return at - answer;
+}
+
+/* waits_answers(lines, rules, melds, situations) -> list[str | None]: ``mjtable waits``'s answer to each line of a
+ * batch under ShapeRules.native_code ``rules``, None where the pure path must answer (any error, anything unusual);
+ * ``melds``, ``situations``: the pure parser's caches, as for parse_hand. */
+static PyObject *waits_answers(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4 || !PyList_Check(args[0]) || !PyLong_Check(args[1]) || !PyDict_Check(args[2]) ||
+        !PyDict_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "waits_answers(lines, rules, melds, situations)");
+        return NULL;
+    }
+    int rules = (int)PyLong_AsLong(args[1]);
+    Py_ssize_t size = PyList_GET_SIZE(args[0]);
+    PyObject *answers = PyList_New(size);
+    if (answers == NULL) return NULL;
+    char answer[40 + 6 * NUM_KINDS];
+    for (Py_ssize_t i = 0; i < size; i++) {
+        Py_ssize_t length = waits_answer(PyList_GET_ITEM(args[0], i), rules, args[2], args[3], answer);
+        PyObject *text = length > 0 ? PyUnicode_FromStringAndSize(answer, length) : length == 0 ? Py_NewRef(Py_None) : NULL;
+        if (text == NULL) {
+            Py_DECREF(answers);
+            return NULL;
+        }
+        PyList_SET_ITEM(answers, i, text);
+    }
+    return answers;
 }
 
 static PyMethodDef methods[] = {
@@ -635,6 +724,8 @@ static PyMethodDef methods[] = {
     {"is_win", (PyCFunction)(void (*)(void))is_win, METH_FASTCALL, "Whether 34 counts are a winning shape, or None."},
     {"shanten", (PyCFunction)(void (*)(void))shanten, METH_FASTCALL, "Shanten of 34 counts, or None."},
     {"waits", (PyCFunction)(void (*)(void))waits, METH_FASTCALL, "The waits of 34 counts, or None."},
+    {"waits_answers", (PyCFunction)(void (*)(void))waits_answers, METH_FASTCALL,
+     "mjtable waits's answer text to each line, or None where the pure path must answer."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,10 +1,12 @@
 """The compiled core (``engine/_native.c``) against the pure-Python path, hand by hand: the 3,000 oracle hands and
 thousands of their mutations (bad characters, cut and doubled pieces, wrong sizes, a fifth copy) go through both, and
-every answer (a hand, a count vector, or the error's type and text) must be the same. CI (``MJTABLE_NO_SKIPS=1``,
+every answer (a hand, a count vector, or the error's type and text) must be the same; so must every line ``mjtable
+waits`` writes, the core answering whole lines (``waits_answers``). CI (``MJTABLE_NO_SKIPS=1``,
 gcc present) builds the core, so there the test fails instead of skipping when it is missing."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
@@ -14,9 +16,10 @@ import sys
 from collections.abc import Callable
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from controller import cli
 from engine import native as native_module
 from engine.analysis.fast import is_win, is_win_pure, waits, waits_pure
 from engine.analysis.shanten import shanten, shanten_pure
@@ -25,8 +28,10 @@ from engine.errors import MjtableError
 from engine.native import NATIVE
 from engine.notation import _MELDS, _SITUATIONS, Hand, parse_hand, parse_hand_pure
 from engine.rulesets.handcheck import concealed_counts, concealed_counts_pure
+from engine.rulesets.registry import get_ruleset
+from engine.tiles import tile_code
 from engine.tilesets import TILE_SETS
-from tests.engine.analysis.hands import near_winning_hands, random_hands, winning_hands
+from tests.engine.analysis.hands import WALL, counts_of, near_winning_hands, random_hands, winning_hands
 from tests.paths import ANCHOR, REPO
 
 ORACLE = [json.loads(line)["notation"] for line in (ANCHOR / "mcr-oracle-pymahjonggb-1.4.0.jsonl").open()]
@@ -142,6 +147,75 @@ def test_the_core_finds_every_wait_the_pure_search_finds(native, counts: list[in
     fast = native.waits(counts, rules.native_code)
     assert fast is None if isinstance(pure, tuple) else fast == pure
     assert _outcome(waits, counts, rules) == pure
+
+
+def _notation(counts: list[int]) -> str:
+    return "".join(tile_code(tile) * n for tile, n in enumerate(counts))
+
+
+def _less_one_tile(rng: random.Random, text: str) -> str:
+    """An oracle hand with one standing tile taken out: 13 - 3k tiles, most of them ready, melds and all."""
+    tiles, rest = text.split("|", 1)
+    start = tiles.rfind("]") + 1
+    codes = [tiles[i : i + 2] for i in range(start, len(tiles), 2)]
+    if any(code[1] not in "mpsz" for code in codes):  # honor letters (one character): the last tile goes
+        return f"{tiles[: -2 if tiles[-1] in 'mpsz' else -1]}|{rest}"
+    codes.pop(rng.randrange(len(codes)))
+    return f"{tiles[:start]}{''.join(codes)}|{rest}"
+
+
+def _waits_lines() -> list[str]:
+    """Ready hands with melds, fresh random 13-tile hands and mutations of both: bad and non-ASCII characters, a CR
+    or a space at the end, cut and doubled pieces, a fifth copy."""
+    rng = random.Random(19)
+    good = [_less_one_tile(rng, text) for text in ORACLE]
+    good += [_notation(counts_of(rng.sample(WALL, 13))) for _ in range(3000)]
+    fuzzed = [mutation for text in rng.sample(good, 1500) for mutation in _mutations(rng, text)]
+    odd = [f"{text}\r" for text in good[:200]] + [f"{text} " for text in good[-200:]] + ["", " ", "\r", "é1m", "\0"]
+    return good + fuzzed + odd + [cli.OVERLONG]
+
+
+def _waits_batch(ruleset_name: str, lines: list[str], compiled: bool) -> list[str]:
+    ruleset = get_ruleset(ruleset_name)
+    out = io.StringIO()
+    answer = cli.waits_compiled(ruleset) if compiled else None
+    cli._batch(io.StringIO("\n".join(lines) + "\n"), lambda text: cli.waits_line(ruleset, text), out, compiled=answer)
+    return out.getvalue().splitlines()
+
+
+@pytest.mark.parametrize("ruleset_name", ["mcr", "basic", "riichi", "hangzhou", "contest111"])
+def test_the_core_answers_every_waits_line_as_the_pure_path_does(native, ruleset_name: str) -> None:
+    lines = _waits_lines()
+    pure = _waits_batch(ruleset_name, lines, compiled=False)  # first: it fills the reader's caches the core reads
+    assert len(pure) == len(lines)
+    assert _waits_batch(ruleset_name, lines, compiled=True) == pure
+    answered = native.waits_answers(lines, get_ruleset(ruleset_name).shape_rules.native_code, _MELDS, _SITUATIONS)
+    assert sum(text is not None for text in answered) > len(lines) / 2  # most lines are the core's to answer
+
+
+def test_the_waits_batch_answers_as_the_pure_path_alone_does(native) -> None:
+    """Every line of ``mjtable waits --rules mcr`` through a pipe, compiled and with ``MJTABLE_PURE=1``."""
+    data = "\n".join(_waits_lines()) + "\n"
+    outputs = []
+    for pure in ("0", "1"):
+        environment = {**os.environ, "PYTHONPATH": str(REPO), "MJTABLE_PURE": pure}
+        command = [sys.executable, "-m", "controller.cli", "waits", "--rules", "mcr"]
+        run = subprocess.run(command, input=data, env=environment, capture_output=True, text=True, check=True, cwd=REPO)
+        outputs.append(run.stdout)
+    assert outputs[0] == outputs[1] and outputs[0].count("\n") == data.count("\n")
+
+
+@settings(max_examples=3000)
+@given(st.one_of(near_winning_hands(), random_hands((13,))), shape_rules)
+def test_the_core_answers_a_waits_line_as_waits_and_shanten_do(native, counts: list[int], rules: ShapeRules) -> None:
+    """Under any shape rules: the core looks for waits in ready hands alone, and writes the answer as the CLI does."""
+    assume(sum(counts) == 13)
+    try:
+        found = [tile_code(tile) for tile in waits_pure(counts, rules) if counts[tile] < 4]
+        expected = cli._dump({"waits": found, "shanten": shanten_pure(counts, rules)})
+    except MjtableError:
+        expected = None
+    assert native.waits_answers([_notation(counts)], rules.native_code, _MELDS, _SITUATIONS) == [expected]
 
 
 def test_a_core_built_from_other_source_is_not_trusted(native, tmp_path, monkeypatch) -> None:
