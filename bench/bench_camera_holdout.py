@@ -16,8 +16,9 @@ in one run, on one core.
 - Enrolled: per scene set, 5 tiles of each kind enrolled from its overhead photos, tested on its other overhead
   photos, every kind it has: top-1 >= 0.99. ``enrolled_layout``: the same, enrolled by ``vision enroll --layout``'s
   path (``vision.layout.read_layout`` at the given tile size) from one photo of the set laid out; no photo of
-  ``shared/photos`` shows a whole set laid out (29 kinds at most), so that photo is composed of the first enrolment
-  tile of each kind, on a green mat (``vision.accuracy.laid_out``), and tested on the same photos. The shipped reader
+  ``shared/photos`` shows a whole set laid out (29 kinds at most), so that photo is composed of one enrolment tile
+  of each kind (the most typical of its 5, under one light: ``vision.accuracy.layout_faces``), on a green mat, and
+  tested on the same photos. The shipped reader
   learned from every scene set but ``pink``; ``--without SET=DIR`` adds a reader trained without ``SET`` as well
   (never seen, and enrolled, on that set).
 - Speed: one crop read, and a rendered 1280 x 720 frame with 20 discards found and read, medians in ms on one core

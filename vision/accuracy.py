@@ -112,18 +112,19 @@ LAYOUT_FACE = (36, 48)
 """Px of a tile's top face in a composed layout: about what a photo's box holds (``vision.photos.PATCH_H`` / 2)."""
 MAT = (52, 96, 40)
 """BGR of the green mat a composed layout lies on."""
+WHITE = 215.0
+"""Grey level of a composed layout's brightest tile body: one photo has one light, its tiles' photos had many."""
 
 
 def laid_out(
     faces: list[np.ndarray | None],
     lengths: tuple[int, ...],
     face: tuple[int, int] = LAYOUT_FACE,
-    body: tuple[int, int, int] | None = None,
+    body: tuple[float, float, float] = (WHITE, WHITE, WHITE),
     seed: int = 0,
 ) -> np.ndarray:
     """A photo of tiles laid out on a green mat in rows of ``lengths`` (centred, 14 px apart), each face resized to
-    ``face`` (w, h) inside a 3 px rim of tile body: ``body`` (BGR), or the median of that face's own edge (None: an
-    empty place)."""
+    ``face`` (w, h) inside a 3 px rim of tile body (BGR; None in ``faces``: an empty place)."""
     w, h, gap, margin, rim = face[0] + 6, face[1] + 6, 14, 40, 3
     rng = np.random.default_rng(seed)
     size = (len(lengths) * (h + gap) + 2 * margin, max(lengths) * (w + gap) + 2 * margin)
@@ -136,23 +137,40 @@ def laid_out(
                 continue
             x = margin + column * (w + gap) + (max(lengths) - count) * (w + gap) // 2
             y = margin + row * (h + gap)
-            resized = cv2.resize(image, face, interpolation=cv2.INTER_AREA)
-            edge = np.concatenate([resized[0], resized[-1], resized[:, 0], resized[:, -1]])
-            canvas[y : y + h, x : x + w] = body if body is not None else np.median(edge, axis=0)
-            canvas[y + rim : y + h - rim, x + rim : x + w - rim] = resized
+            canvas[y : y + h, x : x + w] = body
+            canvas[y + rim : y + h - rim, x + rim : x + w - rim] = cv2.resize(image, face, interpolation=cv2.INTER_AREA)
     return canvas
+
+
+def typical(samples: list[Sample]) -> Sample:
+    """The sample whose crop is nearest the others' (grey, light and contrast cancelled, either way up): no reader
+    takes part, and a tile cut askew or half hidden, which no layout photo would show, is not chosen."""
+    grey = np.array([cv2.cvtColor(s.crop((CROP_W, CROP_H)), cv2.COLOR_BGR2GRAY).astype(np.float32) for s in samples])
+    grey = (grey - grey.mean(axis=(1, 2), keepdims=True)) / (grey.std(axis=(1, 2), keepdims=True) + 1.0)
+    turned = grey[:, ::-1, ::-1]
+    apart = np.minimum(
+        np.abs(grey[:, None] - grey[None]).mean(axis=(2, 3)), np.abs(grey[:, None] - turned[None]).mean(axis=(2, 3))
+    )
+    return samples[int(apart.sum(axis=1).argmin())]
+
+
+def one_light(crop: np.ndarray) -> np.ndarray:
+    """The crop lit as a layout photo's tiles are: its brightest tenth at ``WHITE``."""
+    level = float(np.percentile(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), 90))
+    return np.clip(crop.astype(np.float32) * (WHITE / max(level, 1.0)), 0, 255).astype(np.uint8)
 
 
 def layout_faces(samples: list[Sample]) -> list[tuple[np.ndarray, Face]]:
     """What ``vision enroll --layout`` takes from one photo of a set laid out, that photo composed of one tile of
-    each kind among ``samples`` (the first), as the detector finds them at the given tile size."""
-    first: dict[Face, Sample] = {}
+    each kind among ``samples`` (the ``typical`` one), as the detector finds them at the given tile size."""
+    by_kind: dict[Face, list[Sample]] = {}
     for sample in samples:
-        first.setdefault(sample.tile, sample)
-    lengths = LAYOUT_ROWS.get(len(first))
-    if lengths is None or set(first) != set(kinds_for(lengths)):
-        raise LabelsError(f"a set of {len(first)} kinds: no layout (expected the 34 kinds, or all 42)")
-    image = laid_out([first[kind].crop(LAYOUT_FACE) for kind in kinds_for(lengths)], lengths)
+        by_kind.setdefault(sample.tile, []).append(sample)
+    lengths = LAYOUT_ROWS.get(len(by_kind))
+    if lengths is None or set(by_kind) != set(kinds_for(lengths)):
+        raise LabelsError(f"a set of {len(by_kind)} kinds: no layout (expected the 34 kinds, or all 42)")
+    faces = [one_light(typical(by_kind[kind]).crop(LAYOUT_FACE)) for kind in kinds_for(lengths)]
+    image = laid_out(faces, lengths)
     return read_layout(image, LAYOUT_FACE[0]).faces(image)
 
 
