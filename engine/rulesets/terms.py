@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from functools import cache
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
@@ -295,6 +296,12 @@ def _count(name: str, value: Any, least: int) -> None:
         raise RulesetError(f"situation field {name!r}: expected a whole number {least} or more, found {quoted(value)}")
 
 
+@cache
+def _core_names(cls: type) -> frozenset[str]:
+    """The fields of a context class but ``extra``, read once per class (``fields`` is slow for a line's work)."""
+    return frozenset(f.name for f in fields(cls) if f.name != "extra")
+
+
 class _Situation:
     """``to_dict``/``from_dict`` of the contexts: the core fields by name, every other key in ``extra``."""
 
@@ -323,7 +330,7 @@ class _Situation:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Any:
         """Read a settle-contract situation; keys other than the core ones go to ``extra``."""
-        names = {f.name for f in fields(cls) if f.name != "extra"}  # type: ignore[arg-type]
+        names = _core_names(cls)
         for name in cls._REQUIRED:
             if name not in data:
                 raise MissingSituation(name)

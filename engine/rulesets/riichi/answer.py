@@ -107,10 +107,9 @@ def settle_answer(score: Score) -> dict[str, Any]:
     """``Score.to_settle`` with ``payments`` including the riichi sticks from the table."""
     data = score.to_settle()
     breakdown = score.extra.get("breakdown")
-    if breakdown is not None:
-        data["payments"] = {
-            str(seat): amount for seat, amount in combine(*(as_seats(part) for part in breakdown.values())).items()
-        }
+    if breakdown is not None:  # the hand and honba are the score's payments already
+        sticks = breakdown["riichi_sticks"]
+        data["payments"] = {seat: amount + sticks[seat] for seat, amount in data["payments"].items()}
     return data
 
 

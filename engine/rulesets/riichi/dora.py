@@ -25,4 +25,8 @@ def dora_count(tiles: Iterable[Tile], indicators: Iterable[Tile]) -> int:
     """Han from the indicators: each indicator counts every copy of its dora (two indicators of one tile count
     its dora twice)."""
     held = list(tiles)
-    return sum(held.count(dora_of(indicator)) for indicator in indicators)
+    return sum(held.count(_DORA[indicator]) for indicator in indicators)
+
+
+_DORA = tuple(dora_of(indicator) for indicator in range(34))
+"""``dora_of`` of every tile, looked up once per indicator of each hand."""

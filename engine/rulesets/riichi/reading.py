@@ -61,10 +61,12 @@ class Reading(NamedTuple):
     """Seven pairs: the seven pair tiles."""
 
 
+_SET_KINDS = {MeldKind.CHOW: SetKind.CHI, MeldKind.PUNG: SetKind.PON, MeldKind.KONG: SetKind.KAN}
+
+
 def meld_groups(hand: Hand) -> tuple[Group, ...]:
     """The declared melds as groups: chows and pungs open, a kong concealed only when declared concealed."""
-    kinds = {MeldKind.CHOW: SetKind.CHI, MeldKind.PUNG: SetKind.PON, MeldKind.KONG: SetKind.KAN}
-    return tuple(Group(kinds[meld.kind], meld.tile, meld.is_concealed_kong) for meld in hand.melds)
+    return tuple(Group(_SET_KINDS[meld.kind], meld.tile, meld.is_concealed_kong) for meld in hand.melds)
 
 
 def chow_wait(low: int, win: int) -> Wait:

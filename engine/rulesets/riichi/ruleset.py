@@ -61,7 +61,7 @@ from engine.rulesets.riichi.reading import RIICHI_SHAPES
 from engine.rulesets.riichi.scorer import NO_SHAPE, HandValue, Options, hand_value
 from engine.rulesets.riichi.situation import Counters, read_situation
 from engine.settlement import Payments, combine, no_payments
-from engine.tiles import Tile, parse_tiles, to_counts
+from engine.tiles import NUM_KINDS, Tile, parse_tiles, to_counts
 from engine.tilesets import TILE_SETS, TileSet
 
 if TYPE_CHECKING:
@@ -319,7 +319,7 @@ class RiichiRuleset(Ruleset):
         ``ctx.extra["red_fives"]`` is the number of red fives held (``answer_score`` counts the rank-0 tiles)."""
         facts, bonus, counters = read_situation(hand, ctx, self.options, read_riichi_tiles)
         seen = [*hand.all_tiles(), *bonus.indicators, *bonus.ura_indicators]
-        if max(to_counts(seen)) > MAX_COPIES:
+        if max(seen) >= NUM_KINDS or max(to_counts(seen)) > MAX_COPIES:  # an indicator a flower, or a fifth copy
             self.tile_set.check(seen, "hand and indicators")
         return hand_value(hand, facts, bonus, self.scoring), counters
 

@@ -34,6 +34,7 @@ class Options(NamedTuple):
 
 
 NO_LIMIT = Limit(0, "")
+YAKUMAN = frozenset(key for key, yaku in YAKU.items() if yaku.yakuman)
 
 
 class HandValue(NamedTuple):
@@ -48,7 +49,7 @@ class HandValue(NamedTuple):
 
     @property
     def yakuman(self) -> bool:
-        return any(YAKU[key].yakuman for key, _ in self.yaku)
+        return any(key in YAKUMAN for key, _ in self.yaku)
 
 
 NO_SHAPE = "not a winning shape (four sets and a pair, seven distinct pairs, thirteen orphans)"
@@ -58,18 +59,23 @@ NO_YAKU = "no yaku: a riichi hand needs at least one yaku to win (dora are not y
 @lru_cache(maxsize=4096)
 def hand_value(hand: Hand, facts: WinFacts, bonus: Bonus, options: Options) -> HandValue:
     """The best reading's value, cached by hand and situation (a table asks about the same hand repeatedly)."""
-    assert hand.win_tile is not None
-    concealed = to_counts([*hand.standing, hand.win_tile])
+    win = hand.win_tile
+    assert win is not None
+    concealed = to_counts([*hand.standing, win])
     candidates = readings(hand, concealed, facts.self_drawn)
     if not candidates:
         return HandValue(False, reason=NO_SHAPE)
     tiles = hand.all_tiles()
-    common = situation_yaku(facts) + tile_yaku(frozenset(tiles), facts)
+    kinds = 0
+    for tile in tiles:
+        kinds |= 1 << tile
+    common = situation_yaku(facts) + tile_yaku(kinds, facts)
+    dora = _dora(tiles, facts, bonus)
     counts = tuple(concealed)
     best: tuple[tuple[int, bool, int, int], HandValue] | None = None
     for reading in candidates:
-        found = common + reading_yaku(reading, facts, counts, hand.win_tile)
-        value = _value(found, reading_fu(reading, facts, ("pinfu", 1) in found), tiles, facts, bonus, options)
+        found = common + reading_yaku(reading, facts, counts, win)
+        value = _value(found, reading_fu(reading, facts, ("pinfu", 1) in found), dora, options)
         rank = (value.limit.basic, value.yakuman, value.han, value.fu)
         if best is None or rank > best[0]:
             best = (rank, value)
@@ -77,19 +83,23 @@ def hand_value(hand: Hand, facts: WinFacts, bonus: Bonus, options: Options) -> H
     return best[1]
 
 
-def _value(found: YakuList, fu: int, tiles: list[int], facts: WinFacts, bonus: Bonus, options: Options) -> HandValue:
-    yakuman = tuple(entry for entry in found if YAKU[entry[0]].yakuman)
-    if yakuman:
-        han = sum(value for _, value in yakuman)
-        return HandValue(True, han, fu, yakuman, basic_points(han, fu, yakuman=True))
-    han = sum(value for _, value in found)
-    if han == 0:
-        return HandValue(False, 0, fu, (), reason=NO_YAKU)
+def _dora(tiles: list[int], facts: WinFacts, bonus: Bonus) -> YakuList:
+    """The dora entries of the hand (those above zero), counted once for all its readings."""
     extra = [("dora", dora_count(tiles, bonus.indicators))]
     if facts.riichi or facts.double_riichi:
         extra.append(("ura_dora", dora_count(tiles, bonus.ura_indicators)))
     extra.append(("aka_dora", bonus.red_fives))
-    found = found + tuple(entry for entry in extra if entry[1])
+    return tuple(entry for entry in extra if entry[1])
+
+
+def _value(found: YakuList, fu: int, dora: YakuList, options: Options) -> HandValue:
+    yakuman = tuple(entry for entry in found if entry[0] in YAKUMAN)
+    if yakuman:
+        han = sum(value for _, value in yakuman)
+        return HandValue(True, han, fu, yakuman, basic_points(han, fu, yakuman=True))
+    if not any(value for _, value in found):
+        return HandValue(False, 0, fu, (), reason=NO_YAKU)
+    found = found + dora
     han = sum(value for _, value in found)
     limit = basic_points(han, fu, yakuman=False, counted=options.counted_yakuman, kiriage=options.kiriage)
     return HandValue(True, han, fu, found, limit)

@@ -81,8 +81,12 @@ def read_situation(
     if not extra.keys() <= _KNOWN:
         unknown = sorted(set(extra) - _KNOWN)
         raise RulesetError(f"situation field {unknown[0]!r} is not a riichi situation key; known: {RIICHI_KEYS}")
-    riichi, double, ippatsu = (boolean(extra, key) for key in ("riichi", "double_riichi", "ippatsu"))
-    closed = all(meld.is_concealed_kong for meld in hand.melds)
+    riichi, double, ippatsu = boolean(extra, "riichi"), boolean(extra, "double_riichi"), boolean(extra, "ippatsu")
+    kans = 0
+    closed = True
+    for meld in hand.melds:
+        kans += meld.kind is MeldKind.KONG
+        closed = closed and meld.is_concealed_kong
     self_drawn = ctx.discarder is None
     if (riichi or double) and not closed:
         raise RulesetError("situation field 'riichi': riichi needs a closed hand (no chi, pon or open kan)")
@@ -90,7 +94,6 @@ def read_situation(
         raise RulesetError("situation field 'ippatsu': ippatsu needs riichi or double_riichi")
     if ctx.after_kong and not self_drawn:
         raise RulesetError("situation field 'after_kong': a win on the replacement tile is a self-draw")
-    kans = sum(meld.kind is MeldKind.KONG for meld in hand.melds)
     if ctx.after_kong and not kans:
         raise RulesetError("situation field 'after_kong': the hand declares no kan")
     if ctx.last_tile and (ctx.after_kong or ctx.robbing_kong):

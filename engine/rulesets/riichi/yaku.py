@@ -17,6 +17,7 @@ Rule choices (the common rules; rules-A §13 lists no yaku), each also the oracl
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -26,6 +27,8 @@ from engine.tiles import DRAGONS, GREEN, TERMINALS, WINDS
 GREENS = frozenset({19, 20, 21, 23, 25, GREEN})
 """2 3 4 6 8 bamboo and the green dragon (緑一色)."""
 _TERMINAL_SET = frozenset(TERMINALS)
+_DRAGON_SET = frozenset(DRAGONS)
+_HONOR_SET = frozenset(range(27, 34))
 
 YakuList = tuple[tuple[str, int], ...]
 """(yaku key, han) pairs."""
@@ -79,15 +82,26 @@ def situation_yaku(facts: WinFacts) -> YakuList:
     return tuple(found)
 
 
-def tile_yaku(kinds: frozenset[int], facts: WinFacts) -> YakuList:
-    """Yaku of the tile kinds the hand holds (melds included)."""
+def _mask(tiles: Iterable[int]) -> int:
+    return sum(1 << tile for tile in set(tiles))
+
+
+_HONORS = _mask(range(27, 34))
+_TERMINALS = _mask(TERMINALS)
+_SIMPLES = _mask(range(27)) & ~_TERMINALS
+_SUITS = tuple(_mask(range(9 * suit, 9 * suit + 9)) for suit in range(3))
+_NOT_GREEN = ~_mask(GREENS)
+
+
+def tile_yaku(kinds: int, facts: WinFacts) -> YakuList:
+    """Yaku of the tile kinds the hand holds (melds included), as a bit mask (bit ``tile`` set for each kind)."""
     found: list[tuple[str, int]] = []
-    honors = any(tile >= 27 for tile in kinds)
-    suits = {tile // 9 for tile in kinds if tile < 27}
-    outside = all(tile >= 27 or tile in _TERMINAL_SET for tile in kinds)
-    if not honors and not any(tile in _TERMINAL_SET for tile in kinds) and (facts.closed or facts.open_tanyao):
+    honors = kinds & _HONORS
+    suits = sum(1 for suit in _SUITS if kinds & suit)
+    outside = not kinds & _SIMPLES
+    if not honors and not kinds & _TERMINALS and (facts.closed or facts.open_tanyao):
         found.append(("tanyao", 1))
-    if len(suits) == 1:
+    if suits == 1:
         found.append(("honitsu", 3 if facts.closed else 2) if honors else ("chinitsu", 6 if facts.closed else 5))
     if not suits:
         found.append(("tsuuiisou", 13))
@@ -95,7 +109,7 @@ def tile_yaku(kinds: frozenset[int], facts: WinFacts) -> YakuList:
         found.append(("chinroutou", 13))
     elif outside:
         found.append(("honroutou", 2))
-    if kinds <= GREENS:
+    if not kinds & _NOT_GREEN:
         found.append(("ryuuiisou", 13))
     return tuple(found)
 
@@ -108,32 +122,43 @@ def reading_yaku(reading: Reading, facts: WinFacts, counts: tuple[int, ...], win
         return (("chiitoitsu", 2),)
     found: list[tuple[str, int]] = []
     closed = facts.closed
-    sets = reading.sets
     pair = reading.pair
-    chows = sorted(group.tile for group in sets if group.kind is SetKind.CHI)
-    triplets = [group for group in sets if group.kind is not SetKind.CHI]
+    chows: list[int] = []
+    triplets: list[Group] = []
+    for group in reading.sets:
+        if group.kind is SetKind.CHI:
+            chows.append(group.tile)
+        else:
+            triplets.append(group)
+    chows.sort()
     triplet_tiles = {group.tile for group in triplets}
-    valued = {*DRAGONS, facts.seat_wind, facts.round_wind}
-    if closed and len(chows) == 4 and pair not in valued and reading.wait is Wait.RYANMEN:
+    valued = pair in _DRAGON_SET or pair == facts.seat_wind or pair == facts.round_wind
+    if closed and len(chows) == 4 and not valued and reading.wait is Wait.RYANMEN:
         found.append(("pinfu", 1))
-    if closed:
+    if closed and len(chows) >= 2:
         doubles = sum(chows.count(low) // 2 for low in set(chows))
         if doubles >= 2:
             found.append(("ryanpeikou", 3))
         elif doubles == 1:
             found.append(("iipeikou", 1))
-    for tile, key in zip(DRAGONS, ("haku", "hatsu", "chun"), strict=True):
-        if tile in triplet_tiles:
-            found.append((key, 1))
-    if facts.seat_wind in triplet_tiles:
-        found.append(("seat_wind", 1))
-    if facts.round_wind in triplet_tiles:
-        found.append(("round_wind", 1))
-    found.extend(_sequence_yaku(chows, closed))
-    found.extend(_outside_yaku(reading, bool(chows), closed))
-    found.extend(_triplet_yaku(reading, triplets, facts))
-    found.extend(_honor_set_yaku(triplet_tiles, pair, facts))
-    found.extend(_nine_gates(counts, win, facts))
+    honors = not triplet_tiles.isdisjoint(_HONOR_SET)
+    if honors:
+        for tile, key in zip(DRAGONS, ("haku", "hatsu", "chun"), strict=True):
+            if tile in triplet_tiles:
+                found.append((key, 1))
+        if facts.seat_wind in triplet_tiles:
+            found.append(("seat_wind", 1))
+        if facts.round_wind in triplet_tiles:
+            found.append(("round_wind", 1))
+    if chows:
+        found.extend(_sequence_yaku(chows, closed))
+        found.extend(_outside_yaku(reading, closed))
+    if triplets:
+        found.extend(_triplet_yaku(reading, triplets, facts))
+    if honors:
+        found.extend(_honor_set_yaku(triplet_tiles, pair, facts))
+    if closed and not facts.kans:
+        found.extend(_nine_gates(counts, win, facts))
     return tuple(found)
 
 
@@ -149,10 +174,9 @@ def _sequence_yaku(chows: list[int], closed: bool) -> YakuList:
     return tuple(found)
 
 
-def _outside_yaku(reading: Reading, has_chows: bool, closed: bool) -> YakuList:
-    """Chanta / junchan: every set and the pair hold a terminal or honour, with at least one chow."""
-    if not has_chows:
-        return ()
+def _outside_yaku(reading: Reading, closed: bool) -> YakuList:
+    """Chanta / junchan: every set and the pair hold a terminal or honour, with at least one chow (the caller's
+    test)."""
     ends = [(group.tile, group.tile + 2 if group.kind is SetKind.CHI else group.tile) for group in reading.sets]
     if reading.pair is not None:
         ends.append((reading.pair, reading.pair))

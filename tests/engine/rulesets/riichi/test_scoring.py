@@ -288,6 +288,8 @@ def test_red_fives_with_the_option() -> None:
         ({"honba": -1}, "honba"),
         ({"dora_indicators": "1m1m1m1m1m1m"}, "at most 5"),
         ({"dora_indicators": "9s9s9s"}, "copies"),
+        ({"dora_indicators": "1f"}, "1f is not in the 136-tile set"),
+        ({"riichi": True, "ura_dora_indicators": "2f"}, "2f is not in the 136-tile set"),
     ],
 )
 def test_impossible_situations_are_refused(situation: dict, message: str) -> None:

@@ -51,3 +51,22 @@ def test_settle_lines() -> None:
     assert (answers[5]["next_dealer"], answers[5]["next_honba"]) == (1, 0)
     # Two ron on seat 0's 2p: each hand is paid; honba and sticks go to seat 1, the first after the discarder.
     assert answers[6]["payments"] == {"0": -3900 - 300 - 1600, "1": 3900 + 300 + 2000, "2": 0, "3": 1600}
+
+
+FREEZE_COUNT = (
+    "import gc, io, sys; from controller.cli import main; {call}; print(gc.get_freeze_count(), file=sys.stderr)"
+)
+"""A process that settles (``{call}``) and writes on stderr how many objects it froze."""
+
+
+def test_a_settle_process_keeps_its_start_up_out_of_the_collector() -> None:
+    """A settle process reading its own stdin freezes what start-up built (``gc.freeze``: a quarter of a riichi
+    line's time went to the collector's passes over it); a caller passing its own stream keeps its collector."""
+    line = json.dumps({"rules": "riichi", "query": "next_dealer", "situation": {"dealer": 0}})
+    own = FREEZE_COUNT.format(call="main(['settle'])")
+    given = FREEZE_COUNT.format(call="main(['settle'], io.StringIO(sys.stdin.read()), io.StringIO())")
+    counts = [
+        int(subprocess.run([sys.executable, "-c", code], input=line, capture_output=True, text=True).stderr)
+        for code in (own, given)
+    ]
+    assert counts[0] > 0 and counts[1] == 0
