@@ -53,7 +53,7 @@ from engine.rulesets.mcr.fans import (
 from engine.rulesets.mcr.knitted import holds_knitted_straight, knitted_straight_fans
 from engine.rulesets.mcr.packs import CHOW, KONG, Pack, pack_of_meld
 from engine.rulesets.mcr.pungs import PUNG_SHAPES, kong_fans, prime_pung_shapes
-from engine.rulesets.mcr.situation import WinFlags, corrected_flags, flag_fans
+from engine.rulesets.mcr.situation import WinFlags, situation_fans
 from engine.rulesets.mcr.special import honors_and_knitted, nine_gates, seven_pairs_family, thirteen_orphans
 from engine.rulesets.mcr.traits import CODE_BIT, code_mask, pack_trait_fan, tile_fans
 from engine.rulesets.mcr.waiting import unique_wait, wait_tables, waiting_form_fan
@@ -78,7 +78,7 @@ class HandSummary:
     """What every reading of one hand shares; the unique-wait test runs only if a reading asks for it."""
 
     __slots__ = (
-        "_rest",
+        "_counts",
         "_skip",
         "_unique",
         "common_fans",
@@ -86,6 +86,7 @@ class HandSummary:
         "fixed_chows",
         "fixed_pungs",
         "fours",
+        "held",
         "melded_kongs",
         "melds",
         "prevalent_wind",
@@ -100,19 +101,23 @@ class HandSummary:
     def __init__(
         self,
         melds: tuple[MeldFacts, ...],
+        counts: list[int],
         win_id: Tile,
-        held: list[int],
         kinds: int,
         flags: WinFlags,
         winds: tuple[int, int],
-        rest: list[int],
-        exhausted_waits: bool,
+        options: ScoringOptions,
     ) -> None:
+        """``counts``: the concealed tiles by id, winning tile included; ``kinds``: their ``code_mask``."""
         self.melds = melds
+        held = list(counts) if melds else counts  # read only: without melds, the concealed tiles are all
         chows: list[Code] = []
         pungs: list[Code] = []
         melded = melded_kongs = concealed_kongs = 0
-        for (kind, tile, exposed), _, _ in melds:
+        for (kind, tile, exposed), tiles, bits in melds:
+            kinds |= bits
+            for meld_tile in tiles:
+                held[meld_tile] += 1
             melded += exposed
             if kind == CHOW:
                 chows.append(tile)
@@ -121,26 +126,31 @@ class HandSummary:
             if kind == KONG:
                 melded_kongs += exposed
                 concealed_kongs += not exposed
+        self.held = held
+        """Every tile of the hand by id, melds included."""
         self.fixed_chows = tuple(chows)
         self.fixed_pungs = tuple(pungs)
         self.melded_kongs = melded_kongs
         self.concealed_kongs = concealed_kongs
         self.win_id = win_id
         self.win_tile = CODE_OF[win_id]
-        self.self_drawn = flags.self_drawn
+        self.self_drawn = self_drawn = flags.self_drawn
         self.fours = held.count(4)
         """Kinds held four times (四归一 unless they are a kong)."""
         self.tile_fans = tile_fans(kinds)
-        self.situation_fans = flag_fans(flags)
+        in_standing = counts[win_id]
+        self.situation_fans = situation_fans(
+            flags, in_standing, held[win_id] - in_standing, melded_kongs + concealed_kongs > 0, options.infer_last_tile
+        )
         common = dict(self.situation_fans)
-        common.update(_concealment_fans(melded, flags.self_drawn))
+        common.update(_concealment_fans(melded, self_drawn))
         common.update(self.tile_fans)
         self.common_fans = common
         """The fans of every reading that do not depend on it: situation, concealment, tiles held."""
         self.prevalent_wind = E + winds[0]
         self.seat_wind = E + winds[1]
-        self._rest = rest
-        self._skip = 0 if exhausted_waits else sum(1 << tile for tile, n in enumerate(held) if n == 4)
+        self._counts = counts
+        self._skip = 0 if options.exhausted_waits else sum(1 << tile for tile, n in enumerate(held) if n == 4)
         self._unique: bool | None = None
 
     def waits_alone(self, rest: list[int]) -> bool:
@@ -151,7 +161,9 @@ class HandSummary:
     def unique_wait(self) -> bool:
         """Whether the concealed tiles without the winning tile wait on one tile only."""
         if self._unique is None:
-            self._unique = self.waits_alone(self._rest)
+            rest = list(self._counts)
+            rest[self.win_id] -= 1
+            self._unique = self.waits_alone(rest)
         return self._unique
 
 
@@ -324,26 +336,9 @@ def hand_fans(
         counts[tile] += 1
         kinds |= CODE_BIT[tile]
     counts[win_id] += 1
-    concealed_kinds = kinds
-    held = list(counts)
-    melds = tuple(map(meld_facts, hand.melds))
-    has_kong = False
-    for pack, tiles, bits in melds:
-        kinds |= bits
-        has_kong = has_kong or pack.kind == KONG
-        for tile in tiles:
-            held[tile] += 1
-    flags = corrected_flags(
-        flags,
-        win_in_standing=counts[win_id],
-        win_in_melds=held[win_id] - counts[win_id],
-        has_kong=has_kong,
-        infer_last_tile=options.infer_last_tile,
-    )
-    rest = list(counts)
-    rest[win_id] -= 1
-    summary = HandSummary(melds, win_id, held, kinds, flags, winds, rest, options.exhausted_waits)
-    special = _special_fans(summary, counts, held, concealed_kinds, options) if len(melds) <= 1 else None
+    summary = HandSummary(tuple(map(meld_facts, hand.melds)), counts, win_id, kinds, flags, winds, options)
+    melds = summary.melds
+    special = _special_fans(summary, counts, kinds, options) if len(melds) <= 1 else None
     if special is not None and SEVEN_PAIRS not in special:
         return tuple(special.items())
     best, best_total = special, total(special) if special else 0
@@ -359,7 +354,7 @@ def hand_fans(
 
 
 def _special_fans(
-    summary: HandSummary, counts: list[int], held: list[int], concealed_kinds: int, options: ScoringOptions
+    summary: HandSummary, counts: list[int], concealed_kinds: int, options: ScoringOptions
 ) -> Fans | None:
     """The special forms, in summerinsects' order: seven pairs, honors and knitted, thirteen orphans, knitted
     straight, nine gates (only the knitted straight admits an exposed meld). Each is tried only when the count
@@ -387,7 +382,7 @@ def _special_fans(
         knitted = knitted_straight_fans(
             counts,
             tuple(pack for pack, _, _ in summary.melds),
-            held,
+            summary.held,
             win,
             summary.self_drawn,
             summary.waits_alone,

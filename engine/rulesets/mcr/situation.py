@@ -45,6 +45,22 @@ def corrected_flags(
 
 
 @cache
+def situation_fans(
+    flags: WinFlags, win_in_standing: int, win_in_melds: int, has_kong: bool, infer_last_tile: bool
+) -> tuple[tuple[int, int], ...]:
+    """``flag_fans`` of the ``corrected_flags``, cached by their arguments: one lookup a hand."""
+    return flag_fans(
+        corrected_flags(
+            flags,
+            win_in_standing=win_in_standing,
+            win_in_melds=win_in_melds,
+            has_kong=has_kong,
+            infer_last_tile=infer_last_tile,
+        )
+    )
+
+
+@cache
 def flag_fans(flags: WinFlags) -> tuple[tuple[int, int], ...]:
     """(fan, count) of the situation: 妙手回春 and 杠上开花 replace 自摸; 抢杠和 replaces 和绝张."""
     fans: Fans = {}

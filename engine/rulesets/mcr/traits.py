@@ -123,10 +123,14 @@ def pung_trait_counts(tiles: tuple[Code, ...]) -> TraitCounts:
     return outside, five, even
 
 
+_PAIR_TRAITS: dict[Code, TraitCounts] = {code: pung_trait_counts((code,)) for code in CODE_OF}
+"""The trait counts of a pair, by its tile (a lookup per reading instead of a loop)."""
+
+
 def pack_trait_fan(chows: TraitCounts, pungs: TraitCounts, pair: Code) -> int | None:
     """全带幺 (every pack has a terminal or honor), else 全带五 (a 5), else 全双刻 (even pungs and pair), from the
     counts of the chows and of the pungs (tabled with their shape fans) and the pair."""
-    outside, five, even = pung_trait_counts((pair,))
+    outside, five, even = _PAIR_TRAITS[pair]
     if outside + chows[0] + pungs[0] == 5:
         return OUTSIDE_HAND
     if five + chows[1] + pungs[1] == 5:
