@@ -32,6 +32,10 @@ _RUNS = re.compile(r"([0-9]+)([mpsz])")
 """A run of rank digits and its suit letter in compact notation (a meld string holds one among its words)."""
 
 
+SEAT_KEYS = tuple((seat, str(seat)) for seat in range(4))
+"""Each seat with its key in an answer."""
+
+
 @cache
 def yaku_entry(key: str, han: int) -> FanEntry:
     yaku = YAKU[key]
@@ -93,7 +97,7 @@ def answer_fields(value: HandValue, parts: Mapping[str, Payments] | None) -> dic
         "basic_points": value.limit.basic,
     }
     if parts is not None:
-        fields["breakdown"] = {name: {str(seat): part[seat] for seat in range(4)} for name, part in parts.items()}
+        fields["breakdown"] = {name: {key: part[seat] for seat, key in SEAT_KEYS} for name, part in parts.items()}
     return fields
 
 

@@ -64,6 +64,13 @@ class Reading(NamedTuple):
 _SET_KINDS = {MeldKind.CHOW: SetKind.CHI, MeldKind.PUNG: SetKind.PON, MeldKind.KONG: SetKind.KAN}
 
 
+_CONCEALED = {
+    "chow": tuple(Group(SetKind.CHI, tile, True) for tile in range(34)),
+    "pung": tuple(Group(SetKind.PON, tile, True) for tile in range(34)),
+}
+"""The concealed sets of a decomposition as groups, built once (each hand's readings look them up)."""
+
+
 def meld_groups(hand: Hand) -> tuple[Group, ...]:
     """The declared melds as groups: chows and pungs open, a kong concealed only when declared concealed."""
     return tuple(Group(_SET_KINDS[meld.kind], meld.tile, meld.is_concealed_kong) for meld in hand.melds)
@@ -97,7 +104,7 @@ def _standard_readings(
     sets: tuple[tuple[str, int], ...], pair: int | None, win: int, melds: tuple[Group, ...], self_drawn: bool
 ) -> list[Reading]:
     assert pair is not None
-    concealed = [Group(SetKind.CHI if kind == "chow" else SetKind.PON, tile, True) for kind, tile in sets]
+    concealed = [_CONCEALED[kind][tile] for kind, tile in sets]
     found = []
     seen: set[tuple[SetKind, int]] = set()
     if pair == win:

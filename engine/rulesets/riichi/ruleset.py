@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from dataclasses import replace
 from functools import lru_cache
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from engine.analysis import ShapeRules
@@ -103,7 +104,7 @@ def read_riichi_tiles(text: str, where: str) -> tuple[Tile, ...]:
     runs = _RUN.findall(text)
     if sum(map(len, runs)) == len(text):
         with suppress(ValueError):
-            return tuple(tile for run in runs for tile in _run_tiles(run))
+            return tuple(chain.from_iterable(map(_run_tiles, runs)))
     try:
         return tuple(parse_tiles(text.replace("0", "5")))
     except ValueError as error:
@@ -202,6 +203,8 @@ class RiichiRuleset(Ruleset):
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         super().__init__(options)
         self.scoring = Options(self.options["counted_yakuman"], self.options["kiriage"])
+        self.pao_yaku = PAO_YAKU | {"suukantsu"} if self.options["pao_suukantsu"] else PAO_YAKU
+        """The yakuman a seat can be liable for under these options."""
 
     @property
     def shape_rules(self) -> ShapeRules:
@@ -327,8 +330,7 @@ class RiichiRuleset(Ruleset):
         """Verdict and payments of the hand and its honba (summing to 0); ``extra["breakdown"]`` adds the riichi
         sticks the winner collects from the table."""
         value, counters = self.value(hand, ctx)
-        pao_yaku = PAO_YAKU | {"suukantsu"} if self.options["pao_suukantsu"] else PAO_YAKU
-        parts = win_parts(value, ctx, counters, pao_yaku) if value.hu else None
+        parts = win_parts(value, ctx, counters, self.pao_yaku) if value.hu else None
         return Score(
             hu=value.hu,
             shape_ok=value.reason != NO_SHAPE,

@@ -93,11 +93,11 @@ def _dora(tiles: list[int], facts: WinFacts, bonus: Bonus) -> YakuList:
 
 
 def _value(found: YakuList, fu: int, dora: YakuList, options: Options) -> HandValue:
-    yakuman = tuple(entry for entry in found if entry[0] in YAKUMAN)
+    yakuman = tuple([entry for entry in found if entry[0] in YAKUMAN])
     if yakuman:
         han = sum(value for _, value in yakuman)
         return HandValue(True, han, fu, yakuman, basic_points(han, fu, yakuman=True))
-    if not any(value for _, value in found):
+    if not found:  # every yaku is worth a han or more
         return HandValue(False, 0, fu, (), reason=NO_YAKU)
     found = found + dora
     han = sum(value for _, value in found)

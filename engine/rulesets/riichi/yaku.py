@@ -28,6 +28,8 @@ GREENS = frozenset({19, 20, 21, 23, 25, GREEN})
 """2 3 4 6 8 bamboo and the green dragon (緑一色)."""
 _TERMINAL_SET = frozenset(TERMINALS)
 _DRAGON_SET = frozenset(DRAGONS)
+_OUTSIDE_RANKS = (0, 6)
+"""The ranks (0-8) of a chow's lowest tile that hold a terminal: 123 and 789."""
 _HONOR_SET = frozenset(range(27, 34))
 
 YakuList = tuple[tuple[str, int], ...]
@@ -177,12 +179,19 @@ def _sequence_yaku(chows: list[int], closed: bool) -> YakuList:
 def _outside_yaku(reading: Reading, closed: bool) -> YakuList:
     """Chanta / junchan: every set and the pair hold a terminal or honour, with at least one chow (the caller's
     test)."""
-    ends = [(group.tile, group.tile + 2 if group.kind is SetKind.CHI else group.tile) for group in reading.sets]
-    if reading.pair is not None:
-        ends.append((reading.pair, reading.pair))
-    if any(low < 27 and low not in _TERMINAL_SET and high not in _TERMINAL_SET for low, high in ends):
-        return ()
-    honors = any(low >= 27 for low, _ in ends)
+    honors = False
+    for group in reading.sets:
+        tile = group.tile
+        if tile >= 27:
+            honors = True
+        elif tile % 9 not in _OUTSIDE_RANKS if group.kind is SetKind.CHI else tile not in _TERMINAL_SET:
+            return ()
+    pair = reading.pair
+    if pair is not None:
+        if pair >= 27:
+            honors = True
+        elif pair not in _TERMINAL_SET:
+            return ()
     if honors:
         return (("chanta", 2 if closed else 1),)
     return (("junchan", 3 if closed else 2),)
