@@ -152,8 +152,9 @@ def reading_yaku(reading: Reading, facts: WinFacts, counts: tuple[int, ...], win
             found.append(("seat_wind", 1))
         if facts.round_wind in triplet_tiles:
             found.append(("round_wind", 1))
-    if chows:
+    if len(chows) >= 3:
         found.extend(_sequence_yaku(chows, closed))
+    if chows:
         found.extend(_outside_yaku(reading, closed))
     if triplets:
         found.extend(_triplet_yaku(reading, triplets, facts))
@@ -165,8 +166,7 @@ def reading_yaku(reading: Reading, facts: WinFacts, counts: tuple[int, ...], win
 
 
 def _sequence_yaku(chows: list[int], closed: bool) -> YakuList:
-    if len(chows) < 3:
-        return ()
+    """Sanshoku and ittsu, of three chows or more (the caller's test)."""
     found: list[tuple[str, int]] = []
     lows = set(chows)
     if any(all(rank + 9 * suit in lows for suit in range(3)) for rank in range(7)):
@@ -234,12 +234,12 @@ def _honor_set_yaku(triplet_tiles: set[int], pair: int | None, facts: WinFacts) 
 def _nine_gates(counts: tuple[int, ...], win: int, facts: WinFacts) -> YakuList:
     """九蓮宝燈: 1112345678999 + one tile of the same suit, all concealed without a kan; pure when the 13 tiles
     before the win were exactly that shape (the winning tile then is the one held twice, or four times)."""
-    if not facts.closed or facts.kans or sum(counts) != 14:
+    if not facts.closed or facts.kans or win >= 27:
         return ()
-    suit = win // 9 if win < 27 else -1
-    if suit < 0 or sum(counts[9 * suit : 9 * suit + 9]) != 14:
-        return ()
+    suit = win // 9
     ranks = counts[9 * suit : 9 * suit + 9]
+    if sum(ranks) != 14 or sum(counts) != 14:
+        return ()
     base = (3, 1, 1, 1, 1, 1, 1, 1, 3)
     if any(n < need for n, need in zip(ranks, base, strict=True)):
         return ()
