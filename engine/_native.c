@@ -442,7 +442,12 @@ static void compute_group(const int *held, const int *caps, const int *pairs, in
     int now = 0, reach1 = 0, reach2 = 0; /* the most chows started one and two ranks back */
     for (int i = 0; i < 10; i++) costs[0][0][0][i] = INF;
     costs[0][0][0][0] = 0;
-    for (int r = 0; r < size; r++) {
+    /* ranks two or more before the first held one or after the last leave the costs as they are: nothing is placed */
+    int first = 0, last = size - 1;
+    while (first < size && held[first] == 0) first++;
+    while (last >= first && held[last] == 0) last--;
+    int from_rank = first > 2 ? first - 2 : 0, to_rank = last + 3 < size ? last + 3 : size;
+    for (int r = from_rank; r < to_rank; r++) {
         int next = 1 - now, h = held[r];
         int chow_limit = 0;
         if (chows && r + 2 < size) {
@@ -465,6 +470,7 @@ static void compute_group(const int *held, const int *caps, const int *pairs, in
                             int extra = used > h ? used - h : 0, *to = costs[next][n][c1];
                             for (int k = 0; k + sets <= 4; k++)
                                 for (int p = 0; p + pair <= 1; p++) {
+                                    if (from[2 * k + p] >= INF) continue;
                                     int cost = from[2 * k + p] + extra, *slot = &to[2 * (k + sets) + p + pair];
                                     if (cost < *slot) *slot = cost;
                                 }
@@ -472,19 +478,28 @@ static void compute_group(const int *held, const int *caps, const int *pairs, in
             }
         reach2 = reach1, reach1 = chow_limit, now = next;
     }
-    for (int i = 0; i < 10; i++) out[i] = costs[now][0][0][i] < INF ? costs[now][0][0][i] : INF;
+    memcpy(out, costs[now][0][0], sizeof costs[now][0][0]);
 }
 
 /* Group costs met before, direct-mapped by (counts, caps, pair flags): a batch meets the same suits again and again. */
-#define GROUP_BITS 18
+#define GROUP_BITS 16
 #define GROUP_SLOTS (1 << GROUP_BITS)
 static struct {
     uint64_t tag;
     signed char costs[10];
 } group_cache[GROUP_SLOTS];
 
-/* ``compute_group`` through the cache; ``variant`` names the caps (0: four of each, 1-3: a knitted series taken). */
+/* ``compute_group`` through the cache; ``variant`` names the caps (0: four of each, 1-3: a knitted series taken).
+ * A group read backwards has the same costs where its caps and pairs read the same backwards (chows are symmetric):
+ * the lesser of the two readings is looked up, which nearly halves the groups a batch meets for the first time. */
 static void group_costs(const int *held, const int *caps, int variant, const int *pairs, int size, int chows, int *out) {
+    int mirrored[9], backwards = 0, symmetric = variant == 0;
+    for (int r = 0; r < size; r++) {
+        mirrored[r] = held[size - 1 - r];
+        symmetric &= pairs[r] == pairs[size - 1 - r];
+        if (backwards == 0 && mirrored[r] != held[r]) backwards = mirrored[r] < held[r] ? 1 : -1;
+    }
+    if (symmetric && backwards > 0) held = mirrored;
     uint64_t tag = 0;
     for (int r = 0; r < size; r++) tag = tag * 5 + (uint64_t)held[r];
     for (int r = 0; r < size; r++) tag = tag * 2 + (uint64_t)pairs[r];
@@ -680,14 +695,20 @@ static Py_ssize_t waits_answer(PyObject *line, int rules, PyObject *meld_cache, 
     int best = shanten_best(c, (int)parsed.count, rules);
     if (best >= INF) return 0;
     int found[NUM_KINDS], count = best == 1 ? wait_tiles(c, (int)parsed.count, rules, found) : 0;
-    char *at = answer + sprintf(answer, "{\"waits\": [");
-    int listed = 0;
-    for (int i = 0; i < count; i++) {
+    static const char head[] = "{\"waits\": [", tail[] = "], \"shanten\": ";
+    char *at = answer + sizeof head - 1;
+    memcpy(answer, head, sizeof head - 1);
+    for (int i = 0, listed = 0; i < count; i++) {
         int t = found[i];
         if (used[t] >= 4) continue; /* every copy is in this hand: the wait cannot come */
-        at += sprintf(at, "%s\"%d%c\"", listed++ ? ", " : "", t % 9 + 1, "mpsz"[t / 9]);
+        if (listed++) *at++ = ',', *at++ = ' ';
+        *at++ = '"', *at++ = (char)('1' + t % 9), *at++ = "mpsz"[t / 9], *at++ = '"';
     }
-    at += sprintf(at, "], \"shanten\": %d}", best - 1);
+    memcpy(at, tail, sizeof tail - 1);
+    at += sizeof tail - 1;
+    int steps = best - 1; /* 0 to 13: 13 - 3k tiles are never complete */
+    if (steps >= 10) *at++ = (char)('0' + steps / 10);
+    *at++ = (char)('0' + steps % 10), *at++ = '}';
     return at - answer;
 }
 
