@@ -39,6 +39,7 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -156,9 +157,11 @@ def speed(model: Model, seed: int, repeat: int) -> dict:
     recognizer = Recognizer(from_markers(frame), model)
     located = [tile for _, _, tiles, _ in recognizer.zones.locate(frame) for tile in tiles]
     crop = located[0].found.crop(frame)
+    always = replace(model, second_look=1.1)  # every crop read twice: the cost of an unsure one
     return {
         "frame_tiles": len(located),
         "crop_ms": round(median_ms(lambda: model.classify(crop), repeat * 10), 3),
+        "crop_ms_second_look": round(median_ms(lambda: always.classify(crop), repeat * 10), 3),
         "frame_ms": round(median_ms(lambda: recognizer.read(frame), repeat), 2),
         "model_mb": round(sum(p.stat().st_size for p in DEFAULT_MODEL.iterdir()) / 1e6, 2),
     }
@@ -199,6 +202,11 @@ def main() -> int:
         result["detection"] = detection(model, args.seed, args.photos, tilts)
     if "reader" not in skip:
         result |= reader(model, args.per_kind, without)
+        once = {name: replace(other, second_look=0.0) for name, other in without.items()}  # as read before it
+        result |= {
+            f"{part}, no second look": v
+            for part, v in reader(replace(model, second_look=0.0), args.per_kind, once).items()
+        }
     if "speed" not in skip:
         result["speed"] = speed(model, args.seed, args.repeat)
     if args.json:

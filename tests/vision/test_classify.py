@@ -1,10 +1,12 @@
 import json
+from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
 from engine.tiles import NUM_TILE_IDS
-from vision.classify import Prediction, load_model
+from vision.classify import LOOKS, Prediction, load_model, looks
 from vision.errors import ModelError
 from vision.features import HALF_TURN, features
 from vision.render import PATCH_SPOT, Hand, Placed, Scene, patch_camera, random_look, render
@@ -55,6 +57,34 @@ def test_a_crop_across_two_tiles_is_unknown(model):
         picture = render(Scene(tiles, markers=False), patch_camera(rng, (32, 40), (0.9, 1.1)), random_look(rng), rng)
         unknown += model.classify(picture)[0].tile is None
     assert unknown >= 9
+
+
+class Counting:
+    """A reader that counts the crops it embeds."""
+
+    def __init__(self, inner):
+        self.inner, self.crops = inner, 0
+
+    def views(self, crops):
+        self.crops += len(crops)
+        return self.inner.views(crops)
+
+
+def test_only_unsure_crops_get_a_second_look_from_views_near_them(model):
+    rng = np.random.default_rng(6)
+    sample = [crop for _, crop in crops("uni", [3, 12, 21, 30], 1, rng)]
+    unsure = np.full((40, 32, 3), 128, np.uint8)
+    cv2.line(unsure, (4, 20), (28, 20), (40, 40, 40), 2)  # one stroke: no face the reader is sure of
+    first = replace(model, second_look=0.0).read([*sample, unsure])
+    again = [i for i, (p, _) in enumerate(first) if p.confidence < model.second_look]
+    assert 4 in again and len(again) < 5
+    counting = Counting(model.reader)
+    readings = replace(model, reader=counting).read([*sample, unsure])
+    assert counting.crops == 5 + len(again) * len(LOOKS)
+    assert [r for i, r in enumerate(readings) if i not in again] == [r for i, r in enumerate(first) if i not in again]
+    moved = looks(sample[0])
+    assert len(moved) == len(LOOKS) and all(m.shape == (40, 32, 3) for m in moved)
+    assert all(0 < np.abs(m.astype(int) - sample[0]).mean() < 40 for m in moved)  # near the crop, not the crop
 
 
 def test_prediction_round_trips_through_json():
