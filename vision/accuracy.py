@@ -182,7 +182,7 @@ def enrolled(
     layout: bool = False,
 ) -> tuple[Score, int]:
     """The model after enrolling ``per_kind`` tiles per kind of one set from its ``TABLE_VIEW`` photos (``layout``:
-    only the first of each kind, laid out in one composed photo, ``layout_faces``), on the set's other photos of
+    one of each kind, laid out in one composed photo, ``layout_faces``), on the set's other photos of
     ``views``; and how many kinds were enrolled. Both ways test on the same photos."""
     enrol, _ = enrolment_split([s for s in samples if s.view == TABLE_VIEW], per_kind)
     used = {s.photo for s in enrol}
