@@ -9,7 +9,7 @@ are saturated too: holes are filled by taking outer contours only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -30,6 +30,9 @@ class Found:
     quad: np.ndarray
     centre: tuple[float, float]
     sideways: bool
+    measured: bool = True
+    """Whether the tile's size is its own (a tile alone, or parted at its seams), not cut to the size given (a run's
+    or a block's equal parts, a pair's halves, a grid's proposed neighbour: ``_cut``)."""
 
     def crop(self, frame: np.ndarray) -> np.ndarray:
         return warp_face(frame, self.quad)
@@ -829,6 +832,8 @@ class Detection:
 
     tiles: list[Found]
     stray: float
+    warp: np.ndarray | None = None
+    """The homography that gave a photo's tiles one size before they were found (``find_in_photo``), if any."""
 
 
 def find_tiles(
@@ -860,16 +865,28 @@ def find_tiles(
             pieces = [p for p in pieces if not _blank_at_edge(zone, p) and not _dim(value, mask, floor, p)]
         stray += unexplained
         kept += pieces
+    cut: set[int] = set()
     if not on_mat:
         kept = _halved(zone, kept)
         kept += _completed(zone, mask, value, floor, kept)
+        cut = _cut(kept)
         kept = [_faced(value, piece) for piece in kept]
     found = []
-    for piece in kept:
+    for index, piece in enumerate(kept):
         quad = _corners(piece) if to_image is None else apply(to_image, _corners(piece))
         centre, sideways = piece[0], piece[3]
-        found.append(Found(quad, (float(centre[0]), float(centre[1])), sideways))
+        found.append(Found(quad, (float(centre[0]), float(centre[1])), sideways, index not in cut))
     return Detection(found, stray)
+
+
+def _cut(pieces: list[Piece]) -> set[int]:
+    """The indices of pieces cut to the size given rather than measured: a run's or a block's equal parts, a pair's
+    halves and a grid's proposed neighbours (with the tile they copy) share their sides exactly with another piece;
+    a region's rotated rectangle all but never does."""
+    sizes: dict[tuple[float, float], list[int]] = {}
+    for index, piece in enumerate(pieces):
+        sizes.setdefault((round(piece[1], 6), round(piece[2], 6)), []).append(index)
+    return {index for indices in sizes.values() if len(indices) > 1 for index in indices}
 
 
 def face_crop(image: np.ndarray) -> np.ndarray:
@@ -889,13 +906,77 @@ def face_crop(image: np.ndarray) -> np.ndarray:
     return warp_face(image, _quad(np.array([cx, cy]), axis if axis[1] < 0 else -axis, max(rw, rh), min(rw, rh)))
 
 
-def find_in_photo(image: np.ndarray, tile_w: float, tile_h: float | None = None) -> Detection:
+def find_in_photo(
+    image: np.ndarray,
+    tile_w: float,
+    tile_h: float | None = None,
+    per_place: bool = True,
+    warp: np.ndarray | None = None,
+) -> Detection:
     """Tiles in a whole photo whose upright tile face measures ``tile_w`` x ``tile_h`` px (default: a 3:4 face, square
     pixels), as the table finds them in a zone: the photo is scaled to the zones' 1 px per mm, face corners are given
-    in the photo's own pixels."""
+    in the photo's own pixels. A photo seen off overhead has smaller tiles on its far side than the size given:
+    ``warp`` (a homography of the photo, ``size_warp``) evens them out first; ``per_place`` fits it from the tiles
+    found at the one size given (``size_warp``) and finds them again where it is not the identity."""
     tile_h = tile_w * TILE_H_MM / TILE_W_MM if tile_h is None else tile_h
+    if warp is None and per_place:
+        first = _found_in_photo(image, tile_w, tile_h, None)
+        warp = size_warp([tile.quad for tile in first.tiles if tile.measured], image.shape)
+        if warp is None:
+            return first
+    return _found_in_photo(image, tile_w, tile_h, warp)
+
+
+def _found_in_photo(image: np.ndarray, tile_w: float, tile_h: float, warp: np.ndarray | None) -> Detection:
+    """``find_in_photo`` at one size, the photo first taken through ``warp`` if given (tiles of one size there)."""
     fx, fy = TILE_W_MM / tile_w, TILE_H_MM / tile_h
     size = (max(1, round(image.shape[1] * fx)), max(1, round(image.shape[0] * fy)))
     work = cv2.resize(image, size, interpolation=cv2.INTER_AREA if fx * fy < 1 else cv2.INTER_LINEAR)
     to_image = np.diag([image.shape[1] / size[0], image.shape[0] / size[1], 1.0])
-    return find_tiles(work, 1.0, to_image, on_mat=False)
+    if warp is not None:  # the scaled photo taken through the warp: its scale is about one at the reference
+        scaled = np.linalg.inv(to_image) @ warp @ to_image
+        corners = apply(scaled, np.array([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]], np.float64))
+        low, high = corners.min(axis=0), np.ceil(corners.max(axis=0))
+        scaled = np.array([[1, 0, -low[0]], [0, 1, -low[1]], [0, 0, 1]]) @ scaled
+        shape = (int(high[0] - low[0]), int(high[1] - low[1]))
+        work = cv2.warpPerspective(work, scaled, shape, flags=cv2.INTER_LINEAR)
+        to_image = to_image @ np.linalg.inv(scaled)
+    return replace(find_tiles(work, 1.0, to_image, on_mat=False), warp=warp)
+
+
+PLACE_TILES = 8
+"""Tiles a photo must show for ``size_warp`` to fit their sizes per place."""
+PLACE_CHANGE = 0.1
+"""Least change of the fitted tile side across the tiles (a share) for ``size_warp`` to warp: at 0 degrees the
+fitted change is noise (bodies, stacks and cuts of different sizes); 10 degrees off overhead makes about 0.13."""
+PLACE_TRIM = 2.5
+"""Robust deviations of a tile's size from the fit beyond which it is left out of the fit (two tiles found as one)."""
+
+
+def size_warp(quads: list[np.ndarray], shape: tuple[int, ...]) -> np.ndarray | None:
+    """The homography that gives a photo's tiles one size, fitted on tiles found in it (face corners, 4 x 2 px each),
+    or None where they are about one size already (``PLACE_CHANGE``) or too few (``PLACE_TILES``). A flat table seen
+    in perspective has tiles whose area's cube root is linear in the image's x and y (the homography's denominator
+    w); fitted robustly (``PLACE_TRIM``), the warp (x, y) -> ((x, y) - c) / w keeps the size at the tiles' middle c
+    (the size given) and evens out the rest. Any bias of the tiles found (bodies larger than faces) cancels in the
+    ratio."""
+    if len(quads) < PLACE_TILES:
+        return None
+    centres = np.array([quad.mean(axis=0) for quad in quads])
+    sides = np.cbrt(np.array([cv2.contourArea(quad.astype(np.float32)) for quad in quads]))
+    middle = np.median(centres, axis=0)
+    design = np.hstack([np.ones((len(quads), 1)), centres - middle])
+    inliers = np.ones(len(quads), bool)
+    for _ in range(3):
+        coefficients = np.linalg.lstsq(design[inliers], sides[inliers], rcond=None)[0]
+        residuals = sides - design @ coefficients
+        spread = max(1.4826 * float(np.median(np.abs(residuals[inliers]))), 0.02 * coefficients[0])
+        inliers = np.abs(residuals) <= PLACE_TRIM * spread
+        if inliers.sum() < PLACE_TILES:
+            return None
+    slope = coefficients[1:] / coefficients[0]
+    height, width = shape[:2]
+    corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64) - middle
+    if np.ptp(centres[inliers] @ slope) < PLACE_CHANGE or (1 + corners @ slope).min() < 0.5:
+        return None
+    return np.array([[1, 0, -middle[0]], [0, 1, -middle[1]], [*slope, 1 - slope @ middle]])

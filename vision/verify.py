@@ -310,8 +310,13 @@ def find_checked(
 ) -> list[np.ndarray]:
     """The tiles of a photo whose upright face is about ``tile_w`` x ``tile_h`` px (default: a 3:4 face, square
     pixels): the detector's proposals at that size refined by the check (``refine``), with its proposals at the
-    ``SIZES`` of it where those found none."""
+    ``SIZES`` of it where those found none. The tile size per place (a photo seen off overhead,
+    ``vision.detect.size_warp``) is fitted at the size given and kept at the other sizes."""
     tile_h = tile_w * TILE_H_MM / TILE_W_MM if tile_h is None else tile_h
-    quads = [tile.quad for tile in find_in_photo(image, tile_w, tile_h).tiles]
-    more = [tile.quad for share in SIZES for tile in find_in_photo(image, tile_w * share, tile_h * share).tiles]
-    return refine(model, check, image, quads, more)
+    first = find_in_photo(image, tile_w, tile_h)
+    more = [
+        tile.quad
+        for share in SIZES
+        for tile in find_in_photo(image, tile_w * share, tile_h * share, per_place=False, warp=first.warp).tiles
+    ]
+    return refine(model, check, image, [tile.quad for tile in first.tiles], more)
