@@ -205,7 +205,7 @@ def test_the_waits_batch_answers_as_the_pure_path_alone_does(native) -> None:
     assert outputs[0] == outputs[1] and outputs[0].count("\n") == data.count("\n")
 
 
-@settings(max_examples=3000)
+@settings(max_examples=2000)
 @given(st.one_of(near_winning_hands(), random_hands((13,))), shape_rules)
 def test_the_core_answers_a_waits_line_as_waits_and_shanten_do(native, counts: list[int], rules: ShapeRules) -> None:
     """Under any shape rules: the core looks for waits in ready hands alone, and writes the answer as the CLI does."""
