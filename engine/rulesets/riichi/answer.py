@@ -32,8 +32,9 @@ _RUNS = re.compile(r"([0-9]+)([mpsz])")
 """A run of rank digits and its suit letter in compact notation (a meld string holds one among its words)."""
 
 
-SEAT_KEYS = tuple((seat, str(seat)) for seat in range(4))
-"""Each seat with its key in an answer."""
+SEATS = range(4)
+SEAT_KEYS = tuple(map(str, SEATS))
+"""The seats' keys in an answer."""
 
 
 @cache
@@ -88,6 +89,10 @@ def _parts(basic: int, winner: int, dealer: int, discarder: int | None, honba: i
     }
 
 
+def _seat_keyed(part: Payments) -> dict[str, Any]:
+    return dict(zip(SEAT_KEYS, map(part.__getitem__, SEATS), strict=True))
+
+
 def answer_fields(value: HandValue, parts: Mapping[str, Payments] | None) -> dict[str, Any]:
     fields: dict[str, Any] = {
         "han": value.han,
@@ -97,7 +102,7 @@ def answer_fields(value: HandValue, parts: Mapping[str, Payments] | None) -> dic
         "basic_points": value.limit.basic,
     }
     if parts is not None:
-        fields["breakdown"] = {name: {key: part[seat] for seat, key in SEAT_KEYS} for name, part in parts.items()}
+        fields["breakdown"] = {name: _seat_keyed(part) for name, part in parts.items()}
     return fields
 
 
