@@ -5,7 +5,7 @@
 * batch CLI, start-up excluded (a process fed N lines minus one fed a single line, ``bench_cli.cli_seconds``):
   hu check (``score --rules basic``, 144-tile set; the 3,000 oracle hands 20 times over, as basic keeps nothing
   per hand) and MCR fans (``score --rules mcr``, the 3,000 oracle hands once each) against
-  ``MahjongFanCalculator`` on the oracle hands; waits and shanten (``waits --rules mcr``) on 3 x ``--hands``
+  ``MahjongFanCalculator`` on the oracle hands; waits and shanten (``waits --rules mcr``) on 30 x ``--hands``
   fresh random 13-tile hands against ``MahjongShanten`` (shanten only: PyMahjongGB has no waits call); targets
   0.5x, 0.25x, 2x;
 * in process, every hand seen once (what a replay meets): the hu check ``is_win`` on fresh random hands (winning
@@ -192,7 +192,9 @@ def main() -> None:
         # it is measured beside (four times over, the compiled core's batch took less time than the start-up's noise)
         note("batch CLI hu check (score --rules basic)", batch_rate(lines * 20, *BASIC), oracle_rate(records))
         note("batch CLI MCR fans (score --rules mcr)", batch_rate(lines, "--rules", "mcr"), oracle_rate(records))
-        hands13 = [random_13(rng) for _ in range(3 * args.hands)]
+        # fresh hands, 30 x --hands of them: the compiled core answers a line in about 2 us, and 3 x --hands made a
+        # batch of 20 ms timed against a start-up of 300 ms (rounds from 1.5x to 6x)
+        hands13 = [random_13(rng) for _ in range(30 * args.hands)]
         names13 = [tuple(NAMES[t] for t, n in enumerate(counts) for _ in range(n)) for counts in hands13]
         waits = batch_rate([notation(counts) for counts in hands13], "--rules", "mcr", command="waits")
         note(
