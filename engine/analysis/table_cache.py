@@ -6,9 +6,12 @@ anything that fails a check is built again (and the file rewritten), never trust
     MAGIC | stamp (32 bytes) | digest of the payload (32 bytes) | payload length (8 bytes) | payload (marshal)
 
 The stamp is a SHA-256 of ``FORMAT``, the interpreter's version and the source text of the modules that build the
-table (``sources``), so a change to any of them, or another Python, makes the file stale. The digest catches a
-damaged or truncated file before ``marshal`` reads a byte of it. Writes go to a temporary file renamed into
-place, so a reader never meets a half-written table, and two processes writing at once leave one whole file.
+table (``sources``), so a change to any of them, or another Python, makes the file stale. The file's name carries
+the start of the stamp (``NAME-STAMP.table``): two checkouts or two Pythons sharing the folder each keep their
+own file instead of rebuilding each other's at every start; the oldest beyond ``KEPT`` of a name are removed when a
+new one is written. The digest catches a damaged or truncated file before ``marshal`` reads a byte of it. Writes
+go to a temporary file renamed into place, so a reader never meets a half-written table, and two processes writing
+at once leave one whole file.
 
 The directory is ``$MJTABLE_CACHE_DIR``, else ``$XDG_CACHE_HOME/mjtable``, else ``~/.cache/mjtable``;
 ``MJTABLE_CACHE_DIR=""`` turns the cache off. A directory that cannot be made or written is no error: the table is
@@ -32,6 +35,8 @@ FORMAT = 1
 """The layout of a cache file; raising it makes every file stale."""
 MAGIC = b"MJTABLE-TABLE\n"
 HEADER = len(MAGIC) + 32 + 32 + 8
+KEPT = 3
+"""Files of one table kept side by side (the versions in use on this machine; each about 0.7 MB)."""
 
 
 def cache_dir() -> Path | None:
@@ -92,6 +97,23 @@ def _write(path: Path, version: bytes, value: object) -> None:
             raise
     except OSError:  # a read-only home, a full disk: the table is still right, it is only not kept
         return
+    _prune(path)
+
+
+def _path(folder: Path, name: str, version: bytes) -> Path:
+    return folder / f"{name}-{version.hex()[:16]}.table"
+
+
+def _prune(written: Path) -> None:
+    """Remove the oldest files of ``written``'s table beyond ``KEPT``, and the stamp-less name of older builds."""
+    name = written.name.rsplit("-", 1)[0]
+    try:
+        others = [path for path in written.parent.glob(f"{name}-{'?' * 16}.table") if path != written]
+        others.sort(key=lambda path: path.stat().st_mtime, reverse=True)
+        for path in [*others[KEPT - 1 :], written.parent / f"{name}.table"]:
+            path.unlink(missing_ok=True)
+    except OSError:  # another process removed it first, or the folder is read-only: only space is at stake
+        return
 
 
 def cached(name: str, sources: Iterable[str], build: Callable[[], T], valid: Callable[[object], bool]) -> T:
@@ -102,7 +124,7 @@ def cached(name: str, sources: Iterable[str], build: Callable[[], T], valid: Cal
     version = stamp(sources) if folder is not None else None
     if folder is None or version is None:
         return build()
-    path = folder / f"{name}.table"
+    path = _path(folder, name, version)
     value = _read(path, version)
     if value is not None and valid(value):
         return value  # type: ignore[return-value]

@@ -4,6 +4,7 @@ cache file that is damaged, truncated, of another version or of the wrong shape 
 from __future__ import annotations
 
 import itertools
+import os
 from pathlib import Path
 
 import pytest
@@ -67,10 +68,16 @@ def _get(source: Path, builder: Builder, valid: bool = True) -> object:
     return table_cache.cached("demo", [str(source)], builder, lambda value: valid and isinstance(value, tuple))
 
 
+def _file(folder: Path, name: str = "demo") -> Path:
+    """The one file of table ``name`` in the folder."""
+    (path,) = folder.glob(f"{name}-*.table")
+    return path
+
+
 def test_a_table_is_built_once_then_read(folder: Path, source: Path) -> None:
     builder = Builder(VALUE)
     assert _get(source, builder) == VALUE
-    assert (folder / "demo.table").is_file()
+    assert _file(folder).is_file()
     assert _get(source, builder) == VALUE
     assert builder.calls == 1
 
@@ -78,7 +85,7 @@ def test_a_table_is_built_once_then_read(folder: Path, source: Path) -> None:
 def _damaged(folder: Path, source: Path, change: object) -> tuple[object, Builder, bytes]:
     """The value read after the written file is changed by ``change``, the builder, and the file afterwards."""
     _get(source, Builder(VALUE))
-    path = folder / "demo.table"
+    path = _file(folder)
     data = path.read_bytes()
     path.write_bytes(change(data))  # type: ignore[operator]
     builder = Builder(VALUE)
@@ -106,13 +113,13 @@ def test_a_damaged_file_is_rebuilt_and_rewritten(folder: Path, source: Path, cha
     value, builder, after = _damaged(folder, source, change)
     assert value == VALUE
     assert builder.calls == 1
-    assert table_cache._read(folder / "demo.table", table_cache.stamp([str(source)])) == VALUE  # whole again
+    assert table_cache._read(_file(folder), table_cache.stamp([str(source)])) == VALUE  # whole again
     assert len(after) > table_cache.HEADER
 
 
 def test_a_payload_that_is_no_marshal_data_is_rebuilt(folder: Path, source: Path) -> None:
     _get(source, Builder(VALUE))
-    path = folder / "demo.table"
+    path = _file(folder)
     payload = b"\xff not marshal"
     header = path.read_bytes()[: len(table_cache.MAGIC) + 32]
     digest = table_cache.hashlib.sha256(payload).digest()
@@ -128,6 +135,34 @@ def test_a_changed_builder_makes_the_file_stale(folder: Path, source: Path) -> N
     builder = Builder(("new",))
     assert _get(source, builder) == ("new",)
     assert builder.calls == 1
+
+
+def test_two_versions_in_one_folder_keep_a_file_each(folder: Path, source: Path) -> None:
+    """Two checkouts (or two Pythons) sharing the cache: neither rebuilds the other's table at each start."""
+    other = source.with_name("other.py")
+    other.write_text("TABLE = 2\n")
+    first, second = Builder(VALUE), Builder(("other",))
+    for _ in range(3):
+        assert _get(source, first) == VALUE
+        assert _get(other, second) == ("other",)
+    assert first.calls == second.calls == 1
+    assert len(list(folder.glob("demo-*.table"))) == 2
+
+
+def test_old_versions_beyond_the_kept_are_removed(folder: Path, source: Path) -> None:
+    (folder / "demo.table").parent.mkdir(parents=True)
+    (folder / "demo.table").write_bytes(b"a file of a build before the stamped names")
+    (folder / "demo-extra.table").write_bytes(b"not one of demo's versions")
+    written: list[Path] = []
+    for version in range(table_cache.KEPT + 2):
+        source.write_text(f"TABLE = {version}\n")
+        assert _get(source, Builder(VALUE)) == VALUE
+        newest = table_cache._path(folder, "demo", table_cache.stamp([str(source)]))  # type: ignore[arg-type]
+        os.utime(newest, (1000 + version, 1000 + version))  # written in this order, whatever the clock's grain
+        written.append(newest)
+    assert sorted(folder.glob("demo-????????????????.table")) == sorted(written[-table_cache.KEPT :])
+    assert not (folder / "demo.table").exists()
+    assert (folder / "demo-extra.table").exists()
 
 
 def test_another_format_makes_the_file_stale(folder: Path, source: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -185,7 +220,7 @@ def test_the_bit_tables_from_a_damaged_cache_are_right(folder: Path) -> None:
     suit_tables.bit_tables.cache_clear()
     try:
         assert suit_tables.bit_tables() == expected
-        path = folder / "suit-bits.table"
+        path = _file(folder, "suit-bits")
         data = path.read_bytes()
         path.write_bytes(_flip(data, len(data) - 100))
         suit_tables.bit_tables.cache_clear()
