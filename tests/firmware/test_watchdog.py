@@ -48,10 +48,11 @@ def test_a_frozen_host_is_noticed_within_1_1_s(board):
             pi.wait()
         # On the MCU's clock: the host silent for the 1 s timeout, noticed within 0.1 s more. The freeze came after
         # the last frame, so the freeze is noticed sooner still. Seen from here: at least the timeout less one
-        # heartbeat period (0.25 s); at most 1.1 s plus what a loaded machine adds to QEMU and to this loop.
+        # heartbeat period (0.25 s); at most 1.1 s plus what a loaded machine adds to QEMU and to this loop (a
+        # machine running 14 processes on 2 cores saw more than 1.5 s: the MCU's clock is the firmware's check).
         (silence,) = mcu.watchdog_silences
         assert 1.0 <= silence <= 1.1, f"HOST_SILENT after {silence:.3f} s of silence on the MCU's clock"
-        assert 0.7 < noticed <= 1.5, f"HOST_SILENT {noticed:.3f} s after the host froze"
+        assert 0.7 < noticed <= 2.0, f"HOST_SILENT {noticed:.3f} s after the host froze"
         with Table.connect(BridgeConfig(link=LinkConfig(port=mcu.path))) as table:
             state = table.state
             assert state.fault is FaultKind.HOST_SILENT and state.phase is Phase.IDLE
