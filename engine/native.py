@@ -1,29 +1,36 @@
-"""The optional compiled core (``engine/_native.c``), or None: pip builds it where a C compiler is present, and every
-caller keeps the pure-Python path for a machine without one and for whatever the core declines (it answers None).
-``MJTABLE_PURE=1`` keeps it out, so the tests run both paths; so does a core built from another version of its source
-than the one beside it (a checkout updated since its last build), which is never trusted."""
+"""The optional compiled cores (``engine/_native.c``, ``engine/_mcr_native.c``), or None: pip builds them where a C
+compiler is present, and every caller keeps the pure-Python path for a machine without one and for whatever a core
+declines (it answers None). ``MJTABLE_PURE=1`` keeps them out, so the tests run both paths; so does a core built
+from another version of its source than the one beside it (a checkout updated since its last build), which is never
+trusted."""
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 from pathlib import Path
 from types import ModuleType
 
 SOURCE = Path(__file__).with_name("_native.c")
+MCR_SOURCE = Path(__file__).with_name("_mcr_native.c")
 
 
-def load() -> ModuleType | None:
-    """The compiled core, unless it is absent, stale or ``MJTABLE_PURE=1`` asks for the pure path."""
+def load(name: str = "_native", source: Path | None = None) -> ModuleType | None:
+    """The compiled core ``engine.<name>`` built from ``source`` (default ``SOURCE``), unless it is absent, stale
+    or ``MJTABLE_PURE=1`` asks for the pure path."""
     if os.environ.get("MJTABLE_PURE") == "1":
         return None
     try:
-        from engine import _native
+        module = importlib.import_module(f"engine.{name}")
     except ImportError:
         return None
-    if SOURCE.is_file() and hashlib.sha256(SOURCE.read_bytes()).hexdigest() != getattr(_native, "SOURCE_DIGEST", None):
+    source = source or SOURCE
+    if source.is_file() and hashlib.sha256(source.read_bytes()).hexdigest() != getattr(module, "SOURCE_DIGEST", None):
         return None
-    return _native
+    return module
 
 
 NATIVE = load()
+MCR_NATIVE = load("_mcr_native", MCR_SOURCE)
+"""The MCR fan engine of standard hands (``engine/_mcr_native.c``)."""

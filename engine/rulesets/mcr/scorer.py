@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from engine import tiles as tile_ids
 from engine.analysis import suit_tables, table_cache
+from engine.native import MCR_NATIVE
 from engine.notation import Hand, Meld
 from engine.rulesets.mcr.chows import CHOW_SHAPES, prime_chow_shapes, terminal_chows_fan
 from engine.rulesets.mcr.codes import CODE_OF, TILE_OF, WINDS, Code, E
@@ -326,7 +327,30 @@ def hand_fans(
 ) -> tuple[tuple[int, int], ...] | None:
     """(fan, count) of the best reading of a complete hand (flowers not included), or None when it is no win.
 
-    ``hand.standing`` and ``hand.win_tile`` are the concealed tiles; ``winds`` = (prevalent, seat), 0-3 = E S W N."""
+    ``hand.standing`` and ``hand.win_tile`` are the concealed tiles; ``winds`` = (prevalent, seat), 0-3 = E S W N.
+    The compiled engine (``engine/_mcr_native.c``) answers the standard hands when it is built; the rest, and
+    every hand without it, take the pure path below."""
+    win_id = hand.win_tile
+    assert win_id is not None
+    if MCR_NATIVE is not None:
+        answer = MCR_NATIVE.hand_fans(
+            hand.standing, win_id, _packs(hand.melds), *flags, *winds, options.infer_last_tile, options.exhausted_waits
+        )
+        if answer is not None:
+            return answer or None
+    return pure_hand_fans(hand, flags, winds, options)
+
+
+@cache
+def _packs(melds: tuple[Meld, ...]) -> tuple[Pack, ...]:
+    """The melds as the compiled engine reads them, once per distinct tuple of melds."""
+    return tuple(meld_facts(meld)[0] for meld in melds)
+
+
+def pure_hand_fans(
+    hand: Hand, flags: WinFlags, winds: tuple[int, int], options: ScoringOptions
+) -> tuple[tuple[int, int], ...] | None:
+    """``hand_fans`` in Python, for every hand."""
     prime_tables()
     win_id = hand.win_tile
     assert win_id is not None

@@ -1,0 +1,911 @@
+/* The compiled MCR fan engine (issue 30): the fans of a standard hand (4 sets + pair, concealed or with melds), the
+ * same fan counts as the pure scorer's ``hand_fans`` (engine/rulesets/mcr/scorer.py and the modules it reads), rule
+ * for rule. It answers None for whatever it does not cover (a hand that may take a special form: seven pairs, the
+ * knitted forms, thirteen orphans, nine gates; more readings than it keeps; a tile out of range), and the pure path
+ * answers those. Fans are counted in an array by fan id; the answer is (fan, count) pairs in fan order, () for a
+ * hand with no reading. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+#include <string.h>
+
+#ifndef SOURCE_DIGEST
+#define SOURCE_DIGEST ""
+#endif
+
+enum {
+    BIG_FOUR_WINDS = 1, BIG_THREE_DRAGONS = 2, ALL_GREEN = 3, FOUR_KONGS = 5, ALL_TERMINALS = 8,
+    LITTLE_FOUR_WINDS = 9, LITTLE_THREE_DRAGONS = 10, ALL_HONORS = 11, FOUR_CONCEALED_PUNGS = 12,
+    PURE_TERMINAL_CHOWS = 13, QUADRUPLE_CHOW = 14, FOUR_PURE_SHIFTED_PUNGS = 15, FOUR_PURE_SHIFTED_CHOWS = 16,
+    THREE_KONGS = 17, ALL_TERMINALS_AND_HONORS = 18, ALL_EVEN_PUNGS = 21, FULL_FLUSH = 22, PURE_TRIPLE_CHOW = 23,
+    PURE_SHIFTED_PUNGS = 24, UPPER_TILES = 25, MIDDLE_TILES = 26, LOWER_TILES = 27, PURE_STRAIGHT = 28,
+    THREE_SUITED_TERMINAL_CHOWS = 29, PURE_SHIFTED_CHOWS = 30, ALL_FIVE = 31, TRIPLE_PUNG = 32,
+    THREE_CONCEALED_PUNGS = 33, UPPER_FOUR = 36, LOWER_FOUR = 37, BIG_THREE_WINDS = 38, MIXED_STRAIGHT = 39,
+    REVERSIBLE_TILES = 40, MIXED_TRIPLE_CHOW = 41, MIXED_SHIFTED_PUNGS = 42, CHICKEN_HAND = 43, LAST_TILE_DRAW = 44,
+    LAST_TILE_CLAIM = 45, OUT_WITH_REPLACEMENT_TILE = 46, ROBBING_THE_KONG = 47, ALL_PUNGS = 48, HALF_FLUSH = 49,
+    MIXED_SHIFTED_CHOWS = 50, ALL_TYPES = 51, MELDED_HAND = 52, TWO_CONCEALED_KONGS = 53, TWO_DRAGONS_PUNGS = 54,
+    OUTSIDE_HAND = 55, FULLY_CONCEALED_HAND = 56, TWO_MELDED_KONGS = 57, LAST_TILE = 58, DRAGON_PUNG = 59,
+    PREVALENT_WIND = 60, SEAT_WIND = 61, CONCEALED_HAND = 62, ALL_CHOWS = 63, TILE_HOG = 64, DOUBLE_PUNG = 65,
+    TWO_CONCEALED_PUNGS = 66, CONCEALED_KONG = 67, ALL_SIMPLES = 68, PURE_DOUBLE_CHOW = 69, MIXED_DOUBLE_CHOW = 70,
+    SHORT_STRAIGHT = 71, TWO_TERMINAL_CHOWS = 72, PUNG_OF_TERMINALS_OR_HONORS = 73, MELDED_KONG = 74,
+    ONE_VOIDED_SUIT = 75, NO_HONORS = 76, EDGE_WAIT = 77, CLOSED_WAIT = 78, SINGLE_WAIT = 79, SELF_DRAWN = 80,
+    CONCEALED_KONG_AND_MELDED_KONG = 82, NFANS = 86
+};
+
+static const int POINTS[NFANS] = {
+    0,  88, 88, 88, 88, 88, 88, 88, 64, 64, 64, 64, 64, 64, 48, 48, 32, 32, 32, 24, 24, 24, 24, 24, 24, 24, 24, 24, 16,
+    16, 16, 16, 16, 16, 12, 12, 12, 12, 12, 8,  8,  8,  8,  8,  8,  8,  8,  8,  6,  6,  6,  6,  6,  6,  6,  4,  4,  4,
+    4,  2,  2,  2,  2,  2,  2,  2,  2,  2,  2,  1,  1,  1,  1,  1,  1,  1,  1,  1,  1,  1,  1,  1,  5,  8,  8,  8};
+
+/* Tile codes (suit * 16 + rank, 万 条 饼 字; honors E S W N C F P = 0x41-0x47) by engine.tiles id. */
+static const int CODE_OF[34] = {0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x31, 0x32, 0x33,
+                                0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26,
+                                0x27, 0x28, 0x29, 0x41, 0x42, 0x43, 0x44, 0x47, 0x46, 0x45};
+enum { NCODES = 0x48, EAST = 0x41, NORTH = 0x44, RED = 0x45, GREEN = 0x46, WHITE = 0x47, MAX_READINGS = 64 };
+
+#define IS_WIND(c) ((c) >= EAST && (c) <= NORTH)
+#define IS_DRAGON(c) ((c) >= RED)
+#define IS_TERMINAL(c) ((c) < 0x40 && ((c) & 15) % 8 == 1)
+
+typedef struct {
+    int nchows, npungs, pair;
+    int chows[4], pungs[4]; /* chow middles, pung tiles: concealed ones, in the order found */
+    int key[4];             /* search order of the sets: 2 * first code + (chow) */
+} Reading;
+
+typedef struct {
+    int cnt[NCODES];   /* concealed tiles by code, winning tile included */
+    int held[NCODES];  /* every tile, melds included */
+    int win;           /* winning tile code */
+    int self_drawn, exhausted_waits;
+    int fixed_chows[4], nfixed_chows, fixed_pungs[4], nfixed_pungs;
+    int melded_kongs, concealed_kongs, fours;
+    int prevalent, seat;
+    int common[NFANS];
+    int unique; /* -1 unknown */
+    Reading readings[MAX_READINGS];
+    int nreadings, overflow;
+} Summary;
+
+/* ---- tile fans: from the kinds held (traits.tile_fans) ---- */
+
+static int is_reversible(int c) {
+    switch (c) {
+    case 0x31: case 0x32: case 0x33: case 0x34: case 0x35: case 0x38: case 0x39:
+    case 0x22: case 0x24: case 0x25: case 0x26: case 0x28: case 0x29: case WHITE: return 1;
+    default: return 0;
+    }
+}
+
+static int is_green(int c) {
+    return c == 0x22 || c == 0x23 || c == 0x24 || c == 0x26 || c == 0x28 || c == GREEN;
+}
+
+static void tile_fans(const int *held, int *fans) {
+    int suits[4] = {0, 0, 0, 0}, winds = 0, dragons = 0, orphans = 0, reversible = 1, green = 1, terminals_only = 1;
+    int ranks = 0;
+    for (int c = 0x11; c < NCODES; c++) {
+        if (!held[c])
+            continue;
+        int honor = c > 0x40;
+        if (honor) {
+            winds |= IS_WIND(c);
+            dragons |= IS_DRAGON(c);
+            terminals_only = 0;
+        } else {
+            suits[c >> 4] = 1;
+            ranks |= 1 << (c & 15);
+            if (!IS_TERMINAL(c))
+                terminals_only = 0;
+        }
+        orphans |= honor || IS_TERMINAL(c);
+        reversible &= is_reversible(c);
+        green &= is_green(c);
+    }
+    int numbered = suits[1] + suits[2] + suits[3], honors = winds || dragons;
+    if (numbered == 1) {
+        fans[honors ? HALF_FLUSH : FULL_FLUSH] = 1;
+    } else {
+        if (!honors)
+            fans[NO_HONORS] = 1;
+        if (numbered == 2)
+            fans[ONE_VOIDED_SUIT] = 1;
+        else if (numbered == 3 && winds && dragons)
+            fans[ALL_TYPES] = 1;
+    }
+    if (!orphans)
+        fans[ALL_SIMPLES] = 1;
+    if (reversible)
+        fans[REVERSIBLE_TILES] = 1;
+    if (green)
+        fans[ALL_GREEN] = 1;
+    if (orphans) {
+        if (!numbered)
+            fans[ALL_HONORS] = 1;
+        else if (terminals_only)
+            fans[ALL_TERMINALS] = 1;
+        else if (!(ranks & 0x1FC))
+            fans[ALL_TERMINALS_AND_HONORS] = 1; /* every numbered tile a terminal, honors present */
+    }
+    if (!honors) {
+        const int low = 0x1E, low3 = 0xE, high = 0x3C0, high3 = 0x380, middle = 0x70;
+        if (!(ranks & ~low))
+            fans[(ranks & ~low3) ? LOWER_FOUR : LOWER_TILES] = 1;
+        else if (!(ranks & ~high))
+            fans[(ranks & ~high3) ? UPPER_FOUR : UPPER_TILES] = 1;
+        else if (!(ranks & ~middle))
+            fans[MIDDLE_TILES] = 1;
+    }
+}
+
+/* ---- situation (situation.corrected_flags + flag_fans) and concealment ---- */
+
+static void situation_fans(int self_drawn, int last_tile, int wall_last, int kong, int in_standing, int in_melds,
+                           int has_kong, int infer_last_tile, int *fans) {
+    last_tile = last_tile && in_standing == 1;
+    if (infer_last_tile && in_melds == 3)
+        last_tile = 1;
+    if (kong && self_drawn)
+        kong = has_kong;
+    else if (kong)
+        kong = in_melds == 0 && in_standing == 1;
+    int any = 0;
+    if (self_drawn) {
+        if (wall_last)
+            fans[LAST_TILE_DRAW] = any = 1;
+        if (kong)
+            fans[OUT_WITH_REPLACEMENT_TILE] = any = 1;
+        if (!any)
+            fans[SELF_DRAWN] = 1;
+    } else {
+        if (wall_last)
+            fans[LAST_TILE_CLAIM] = 1;
+        if (kong)
+            fans[ROBBING_THE_KONG] = 1;
+    }
+    if (last_tile && !(kong && !self_drawn))
+        fans[LAST_TILE] = 1;
+}
+
+/* ---- readings: the concealed tiles as sets + one pair, in the reference's search order ---- */
+
+static void search(Summary *s, int *cnt, Reading *r, int from, int last_key, int pair) {
+    int c = from;
+    while (c < NCODES && !cnt[c])
+        c++;
+    if (c == NCODES) {
+        if (!pair)
+            return;
+        if (s->nreadings == MAX_READINGS) {
+            s->overflow = 1;
+            return;
+        }
+        Reading *out = &s->readings[s->nreadings++];
+        *out = *r;
+        out->pair = pair;
+        return;
+    }
+    /* Each reading is found once: its parts are taken in nondecreasing order (pair, pung, chow at a code). */
+    if (!pair && cnt[c] >= 2 && 3 * c >= last_key) {
+        cnt[c] -= 2;
+        search(s, cnt, r, c, 3 * c, c);
+        cnt[c] += 2;
+    }
+    if (cnt[c] >= 3 && 3 * c + 1 >= last_key && r->npungs + r->nchows < 4) {
+        cnt[c] -= 3;
+        r->key[r->npungs + r->nchows] = 2 * c;
+        r->pungs[r->npungs++] = c;
+        search(s, cnt, r, c, 3 * c + 1, pair);
+        r->npungs--;
+        cnt[c] += 3;
+    }
+    if (c < 0x40 && (c & 15) <= 7 && cnt[c + 1] && cnt[c + 2] && 3 * c + 2 >= last_key && r->npungs + r->nchows < 4) {
+        cnt[c]--, cnt[c + 1]--, cnt[c + 2]--;
+        r->key[r->npungs + r->nchows] = 2 * c + 1;
+        r->chows[r->nchows++] = c + 1;
+        search(s, cnt, r, c, 3 * c + 2, pair);
+        r->nchows--;
+        cnt[c]++, cnt[c + 1]++, cnt[c + 2]++;
+    }
+}
+
+static int key_cmp(const Reading *a, const Reading *b) {
+    int n = a->npungs + a->nchows;
+    for (int i = 0; i < n; i++)
+        if (a->key[i] != b->key[i])
+            return a->key[i] - b->key[i];
+    return 0;
+}
+
+static void find_readings(Summary *s) {
+    int cnt[NCODES];
+    Reading r;
+    memcpy(cnt, s->cnt, sizeof cnt);
+    memset(&r, 0, sizeof r);
+    s->nreadings = s->overflow = 0;
+    search(s, cnt, &r, 0x11, 0, 0);
+    for (int i = 0; i < s->nreadings; i++) { /* sort the set keys within each, then the readings (insertion) */
+        Reading *x = &s->readings[i];
+        int n = x->npungs + x->nchows;
+        for (int a = 1; a < n; a++)
+            for (int b = a; b > 0 && x->key[b - 1] > x->key[b]; b--) {
+                int t = x->key[b];
+                x->key[b] = x->key[b - 1];
+                x->key[b - 1] = t;
+            }
+    }
+    for (int i = 1; i < s->nreadings; i++)
+        for (int j = i; j > 0 && key_cmp(&s->readings[j - 1], &s->readings[j]) > 0; j--) {
+            Reading t = s->readings[j];
+            s->readings[j] = s->readings[j - 1];
+            s->readings[j - 1] = t;
+        }
+}
+
+/* ---- the unique-wait test (waiting.unique_wait): no other tile completes the concealed tiles ---- */
+
+static int group_complete(int *cnt, int lo, int hi, int chows, int pair) {
+    int c = lo;
+    while (c < hi && !cnt[c])
+        c++;
+    if (c == hi)
+        return !pair;
+    int ok = 0;
+    if (pair && cnt[c] >= 2) {
+        cnt[c] -= 2;
+        ok = group_complete(cnt, c, hi, chows, 0);
+        cnt[c] += 2;
+    }
+    if (!ok && cnt[c] >= 3) {
+        cnt[c] -= 3;
+        ok = group_complete(cnt, c, hi, chows, pair);
+        cnt[c] += 3;
+    }
+    if (!ok && chows && c + 2 < hi && cnt[c + 1] && cnt[c + 2]) {
+        cnt[c]--, cnt[c + 1]--, cnt[c + 2]--;
+        ok = group_complete(cnt, c, hi, chows, pair);
+        cnt[c]++, cnt[c + 1]++, cnt[c + 2]++;
+    }
+    return ok;
+}
+
+static int complete(int *cnt) {
+    int pairs = 0;
+    for (int g = 1; g <= 4; g++) {
+        int lo = g * 16 + 1, hi = g * 16 + (g == 4 ? 8 : 10), total = 0;
+        for (int c = lo; c < hi; c++)
+            total += cnt[c];
+        if (total % 3 == 1)
+            return 0;
+        pairs += total % 3 == 2;
+        if (pairs > 1 || !group_complete(cnt, lo, hi, g != 4, total % 3 == 2))
+            return 0;
+    }
+    return pairs == 1;
+}
+
+static int seven_pairs_wait(const int *rest) {
+    int pairs = 0, single = -1;
+    for (int i = 0; i < 34; i++) {
+        int n = rest[CODE_OF[i]];
+        if (n) {
+            pairs += n != 3 ? n >> 1 : 1;
+            if ((n & 1) && single < 0)
+                single = CODE_OF[i];
+        }
+    }
+    return pairs == 6 ? single : -1;
+}
+
+static int unique_wait(Summary *s) {
+    if (s->unique >= 0)
+        return s->unique;
+    int rest[NCODES], total = 0;
+    memcpy(rest, s->cnt, sizeof rest);
+    rest[s->win]--;
+    for (int c = 0; c < NCODES; c++)
+        total += rest[c];
+    s->unique = 1;
+    for (int i = 0; i < 34 && s->unique; i++) {
+        int c = CODE_OF[i];
+        if (c == s->win || (!s->exhausted_waits && s->held[c] == 4))
+            continue;
+        rest[c]++;
+        if (complete(rest))
+            s->unique = 0;
+        rest[c]--;
+    }
+    if (s->unique && total == 13) {
+        int tile = seven_pairs_wait(rest);
+        if (tile >= 0 && tile != s->win && (s->exhausted_waits || s->held[tile] != 4))
+            s->unique = 0;
+    }
+    return s->unique;
+}
+
+/* ---- pungs (pungs.py) ---- */
+
+static int three_pungs_fan(int t0, int t1, int t2) {
+    if (t0 < 0x40 && t1 < 0x40 && t2 < 0x40) {
+        int s0 = t0 >> 4, s1 = t1 >> 4, s2 = t2 >> 4;
+        if (s0 != s1 && s0 != s2 && s1 != s2) {
+            int r[3] = {t0 & 15, t1 & 15, t2 & 15};
+            for (int a = 1; a < 3; a++)
+                for (int b = a; b > 0 && r[b - 1] > r[b]; b--) {
+                    int t = r[b];
+                    r[b] = r[b - 1];
+                    r[b - 1] = t;
+                }
+            if (r[0] + 1 == r[1] && r[1] + 1 == r[2])
+                return MIXED_SHIFTED_PUNGS;
+            return r[0] == r[2] ? TRIPLE_PUNG : 0;
+        }
+        return t0 + 1 == t1 && t1 + 1 == t2 ? PURE_SHIFTED_PUNGS : 0;
+    }
+    if (IS_WIND(t0) && IS_WIND(t1) && IS_WIND(t2))
+        return BIG_THREE_WINDS;
+    return IS_DRAGON(t0) && IS_DRAGON(t1) && IS_DRAGON(t2) ? BIG_THREE_DRAGONS : 0;
+}
+
+static int two_pungs_fan(int t0, int t1) {
+    if (t0 < 0x40 && t1 < 0x40)
+        return (t0 & 15) == (t1 & 15) ? DOUBLE_PUNG : 0;
+    return IS_DRAGON(t0) && IS_DRAGON(t1) ? TWO_DRAGONS_PUNGS : 0;
+}
+
+static void pung_fans(const int *t, int n, int *fans) {
+    for (int i = 0; i < n; i++) {
+        if (IS_DRAGON(t[i]))
+            fans[DRAGON_PUNG]++;
+        else if (IS_TERMINAL(t[i]) || IS_WIND(t[i]))
+            fans[PUNG_OF_TERMINALS_OR_HONORS]++;
+    }
+    if (n == 4) {
+        if (t[0] < 0x40 && t[0] + 1 == t[1] && t[1] + 1 == t[2] && t[2] + 1 == t[3]) {
+            fans[FOUR_PURE_SHIFTED_PUNGS] = 1;
+            return;
+        }
+        if (t[0] == EAST && t[1] == EAST + 1 && t[2] == EAST + 2 && t[3] == NORTH) {
+            fans[BIG_FOUR_WINDS] = 1;
+            return;
+        }
+        for (int free = 3; free >= 0; free--) {
+            int g[3], k = 0;
+            for (int i = 0; i < 4; i++)
+                if (i != free)
+                    g[k++] = t[i];
+            int fan = three_pungs_fan(g[0], g[1], g[2]);
+            if (fan) {
+                fans[fan] = 1;
+                for (int i = 0; i < 3; i++) {
+                    int pair = two_pungs_fan(g[i], t[free]);
+                    if (pair) {
+                        fans[pair]++;
+                        break;
+                    }
+                }
+                return;
+            }
+        }
+    } else if (n == 3) {
+        int fan = three_pungs_fan(t[0], t[1], t[2]);
+        if (fan) {
+            fans[fan] = 1;
+            return;
+        }
+    }
+    for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n; b++) {
+            int fan = two_pungs_fan(t[a], t[b]);
+            if (fan)
+                fans[fan]++;
+        }
+}
+
+static void kong_fans(int concealed_pungs, int melded_kongs, int concealed_kongs, int *fans) {
+    int kongs = melded_kongs + concealed_kongs;
+    if (kongs == 3)
+        fans[THREE_KONGS] = 1;
+    else if (kongs == 4)
+        fans[FOUR_KONGS] = 1;
+    else if (kongs) {
+        static const int by[3][3] = {{0, CONCEALED_KONG, TWO_CONCEALED_KONGS},
+                                     {MELDED_KONG, CONCEALED_KONG_AND_MELDED_KONG, 0},
+                                     {TWO_MELDED_KONGS, 0, 0}};
+        fans[by[melded_kongs][concealed_kongs]] = 1;
+    }
+    int hidden = concealed_pungs + concealed_kongs;
+    if (hidden >= 2 && hidden <= 4)
+        fans[hidden == 2 ? TWO_CONCEALED_PUNGS : hidden == 3 ? THREE_CONCEALED_PUNGS : FOUR_CONCEALED_PUNGS] = 1;
+}
+
+/* ---- chows (chows.py) ---- */
+
+static int three_chows_fan(int t0, int t1, int t2) {
+    int s0 = t0 >> 4, s1 = t1 >> 4, s2 = t2 >> 4;
+    if (s0 != s1 && s0 != s2 && s1 != s2) {
+        int r[3] = {t0 & 15, t1 & 15, t2 & 15};
+        for (int a = 1; a < 3; a++)
+            for (int b = a; b > 0 && r[b - 1] > r[b]; b--) {
+                int t = r[b];
+                r[b] = r[b - 1];
+                r[b - 1] = t;
+            }
+        if (r[0] + 1 == r[1] && r[1] + 1 == r[2])
+            return MIXED_SHIFTED_CHOWS;
+        if (r[0] == r[2])
+            return MIXED_TRIPLE_CHOW;
+        return r[0] == 2 && r[1] == 5 && r[2] == 8 ? MIXED_STRAIGHT : 0;
+    }
+    if (t0 + 3 == t1 && t1 + 3 == t2)
+        return PURE_STRAIGHT;
+    if ((t0 + 2 == t1 && t1 + 2 == t2) || (t0 + 1 == t1 && t1 + 1 == t2))
+        return PURE_SHIFTED_CHOWS;
+    return t0 == t1 && t1 == t2 ? PURE_TRIPLE_CHOW : 0;
+}
+
+static int two_chows_fan(int t0, int t1) {
+    if (t0 >> 4 != t1 >> 4)
+        return (t0 & 15) == (t1 & 15) ? MIXED_DOUBLE_CHOW : 0;
+    if (t0 + 3 == t1 || t1 + 3 == t0)
+        return SHORT_STRAIGHT;
+    int r0 = t0 & 15, r1 = t1 & 15;
+    if ((r0 == 2 && r1 == 8) || (r0 == 8 && r1 == 2))
+        return TWO_TERMINAL_CHOWS;
+    return t0 == t1 ? PURE_DOUBLE_CHOW : 0;
+}
+
+static const int PAIR_FANS_ORDER[4] = {PURE_DOUBLE_CHOW, MIXED_DOUBLE_CHOW, SHORT_STRAIGHT, TWO_TERMINAL_CHOWS};
+
+/* 套算一次: keep at most ``limit`` of the 1-fan chow pairs, cutting repeats first, from 老少副 back. */
+static void account_once(const int *found, int count, int limit, int *fans) {
+    int table[4] = {0, 0, 0, 0};
+    for (int i = 0; i < count; i++)
+        for (int k = 0; k < 4; k++)
+            table[k] += found[i] == PAIR_FANS_ORDER[k];
+    for (int keep = 1; count > limit && keep >= 0; keep--)
+        for (int k = 3; k >= 0; k--)
+            while (table[k] > keep && count > limit) {
+                table[k]--;
+                count--;
+            }
+    for (int k = 0; k < 4; k++)
+        fans[PAIR_FANS_ORDER[k]] += table[k];
+}
+
+static void chow_fans(const int *m, int n, int *fans) {
+    if (n == 4) {
+        if ((m[0] + 2 == m[1] && m[1] + 2 == m[2] && m[2] + 2 == m[3]) ||
+            (m[0] + 1 == m[1] && m[1] + 1 == m[2] && m[2] + 1 == m[3])) {
+            fans[FOUR_PURE_SHIFTED_CHOWS] = 1;
+            return;
+        }
+        if (m[0] == m[1] && m[1] == m[2] && m[2] == m[3]) {
+            fans[QUADRUPLE_CHOW] = 1;
+            return;
+        }
+        static const int trios[4][4] = {{0, 1, 2, 3}, {0, 1, 3, 2}, {0, 2, 3, 1}, {1, 2, 3, 0}};
+        for (int t = 0; t < 4; t++) {
+            const int *q = trios[t];
+            int fan = three_chows_fan(m[q[0]], m[q[1]], m[q[2]]);
+            if (fan) {
+                fans[fan] = 1;
+                int found[3];
+                for (int i = 0; i < 3; i++)
+                    found[i] = two_chows_fan(m[q[i]], m[q[3]]);
+                for (int k = 0; k < 4; k++)
+                    if (found[0] == PAIR_FANS_ORDER[k] || found[1] == PAIR_FANS_ORDER[k] ||
+                        found[2] == PAIR_FANS_ORDER[k]) {
+                        fans[PAIR_FANS_ORDER[k]] = 1;
+                        break;
+                    }
+                return;
+            }
+        }
+        int found[6], count = 0, related = 0;
+        for (int a = 0; a < 4; a++)
+            for (int b = a + 1; b < 4; b++) {
+                int fan = two_chows_fan(m[a], m[b]);
+                if (fan) {
+                    found[count++] = fan;
+                    related |= 1 << a | 1 << b;
+                }
+            }
+        int limit = __builtin_popcount(related) - 1;
+        if (limit > 0)
+            account_once(found, count, limit, fans);
+        return;
+    }
+    if (n == 3) {
+        int fan = three_chows_fan(m[0], m[1], m[2]);
+        if (fan) {
+            fans[fan] = 1;
+            return;
+        }
+        int found[3], count = 0;
+        for (int a = 0; a < 3; a++)
+            for (int b = a + 1; b < 3; b++)
+                if ((fan = two_chows_fan(m[a], m[b])))
+                    found[count++] = fan;
+        account_once(found, count, 2, fans);
+        return;
+    }
+    if (n == 2) {
+        int fan = two_chows_fan(m[0], m[1]);
+        if (fan)
+            fans[fan]++;
+    }
+}
+
+static int terminal_chows_fan(const int *m, int pair) {
+    if (pair >= 0x40 || (pair & 15) != 5)
+        return 0;
+    int same = 1, low = 0;
+    for (int i = 0; i < 4; i++) {
+        if ((m[i] & 15) != 2 && (m[i] & 15) != 8)
+            return 0;
+        same &= m[i] >> 4 == pair >> 4;
+        low += (m[i] & 15) == 2;
+    }
+    if (same)
+        return low == 2 ? PURE_TERMINAL_CHOWS : 0;
+    int o0 = pair >> 4 == 1 ? 2 : 1, o1 = pair >> 4 == 3 ? 2 : 3; /* the two other suits, ascending */
+    int want[4] = {o0 * 16 + 2, o0 * 16 + 8, o1 * 16 + 2, o1 * 16 + 8};
+    for (int i = 0; i < 4; i++)
+        if (m[i] != want[i])
+            return 0;
+    return THREE_SUITED_TERMINAL_CHOWS;
+}
+
+/* ---- one reading (scorer.reading_fans) ---- */
+
+static void sort_small(int *v, int n) {
+    for (int a = 1; a < n; a++)
+        for (int b = a; b > 0 && v[b - 1] > v[b]; b--) {
+            int t = v[b];
+            v[b] = v[b - 1];
+            v[b - 1] = t;
+        }
+}
+
+static void pack_traits(int c, int chow, int *outside, int *five, int *even) {
+    int rank = c & 15;
+    if (chow) {
+        *outside += rank == 2 || rank == 8;
+        *five += rank >= 4 && rank <= 6;
+        return;
+    }
+    if (c > 0x40 || rank == 1 || rank == 9)
+        ++*outside;
+    else if (rank == 5)
+        ++*five;
+    else if (!(rank & 1))
+        ++*even;
+}
+
+static void apply_exclusions(int *f) {
+    static const int rows[][6] = {
+        {BIG_FOUR_WINDS, ALL_PUNGS, PUNG_OF_TERMINALS_OR_HONORS},
+        {BIG_THREE_DRAGONS, DRAGON_PUNG},
+        {ALL_GREEN, HALF_FLUSH, ONE_VOIDED_SUIT},
+        {FOUR_KONGS, SINGLE_WAIT},
+        {ALL_TERMINALS, ALL_PUNGS, OUTSIDE_HAND, PUNG_OF_TERMINALS_OR_HONORS, NO_HONORS, DOUBLE_PUNG},
+        {LITTLE_FOUR_WINDS, PUNG_OF_TERMINALS_OR_HONORS},
+        {LITTLE_THREE_DRAGONS, DRAGON_PUNG},
+        {ALL_HONORS, ALL_PUNGS, OUTSIDE_HAND, PUNG_OF_TERMINALS_OR_HONORS, ONE_VOIDED_SUIT},
+        {FOUR_CONCEALED_PUNGS, ALL_PUNGS, CONCEALED_HAND},
+        {PURE_TERMINAL_CHOWS, FULL_FLUSH, ALL_CHOWS, NO_HONORS},
+        {FOUR_PURE_SHIFTED_PUNGS, ALL_PUNGS},
+        {ALL_TERMINALS_AND_HONORS, ALL_PUNGS, OUTSIDE_HAND, PUNG_OF_TERMINALS_OR_HONORS},
+        {ALL_EVEN_PUNGS, ALL_PUNGS, ALL_SIMPLES, NO_HONORS},
+        {UPPER_TILES, NO_HONORS},
+        {MIDDLE_TILES, ALL_SIMPLES, NO_HONORS},
+        {LOWER_TILES, NO_HONORS},
+        {THREE_SUITED_TERMINAL_CHOWS, ALL_CHOWS, NO_HONORS},
+        {ALL_FIVE, ALL_SIMPLES, NO_HONORS},
+        {UPPER_FOUR, NO_HONORS},
+        {LOWER_FOUR, NO_HONORS},
+        {REVERSIBLE_TILES, ONE_VOIDED_SUIT},
+        {LAST_TILE_DRAW, SELF_DRAWN},
+        {OUT_WITH_REPLACEMENT_TILE, SELF_DRAWN},
+        {MELDED_HAND, SINGLE_WAIT},
+        {TWO_DRAGONS_PUNGS, DRAGON_PUNG},
+        {TWO_CONCEALED_KONGS, TWO_CONCEALED_PUNGS},
+        {FULLY_CONCEALED_HAND, SELF_DRAWN},
+        {ALL_CHOWS, NO_HONORS},
+        {ALL_SIMPLES, NO_HONORS},
+    };
+    if (f[FOUR_CONCEALED_PUNGS] && f[FULLY_CONCEALED_HAND]) {
+        f[FULLY_CONCEALED_HAND] = 0;
+        f[SELF_DRAWN] = 1;
+    }
+    int present[NFANS];
+    memcpy(present, f, sizeof present); /* the table is read on the fans present before any removal */
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
+        if (present[rows[r][0]])
+            for (int k = 1; k < 6 && rows[r][k]; k++)
+                f[rows[r][k]] = 0;
+    if (f[BIG_THREE_WINDS] && f[PUNG_OF_TERMINALS_OR_HONORS]) {
+        int left = f[PUNG_OF_TERMINALS_OR_HONORS] - 3;
+        f[PUNG_OF_TERMINALS_OR_HONORS] = left > 0 ? left : 0;
+    }
+}
+
+static void wind_fans(const int *pungs, int n, const Summary *s, int *f) {
+    if (f[BIG_FOUR_WINDS])
+        return;
+    int absorbed = f[BIG_THREE_WINDS] || f[ALL_TERMINALS_AND_HONORS] || f[ALL_HONORS] || f[LITTLE_FOUR_WINDS];
+    for (int i = 0; i < n; i++) {
+        int tile = pungs[i], deduct = 0;
+        if (!IS_WIND(tile))
+            continue;
+        if (tile == s->prevalent)
+            f[PREVALENT_WIND] = deduct = 1;
+        if (tile == s->seat)
+            f[SEAT_WIND] = deduct = 1;
+        if (deduct && !absorbed && f[PUNG_OF_TERMINALS_OR_HONORS])
+            f[PUNG_OF_TERMINALS_OR_HONORS]--;
+    }
+}
+
+static int reading_fans(Summary *s, const Reading *r, int *f) {
+    int win = s->win, chows[4], pungs[4], nchows = r->nchows, npungs = r->npungs, pair = r->pair;
+    int concealed_pungs = npungs;
+    if (!s->self_drawn) {
+        int in_pung = 0, in_chow = 0;
+        for (int i = 0; i < npungs; i++)
+            in_pung |= r->pungs[i] == win;
+        for (int i = 0; i < nchows; i++)
+            in_chow |= r->chows[i] - 1 <= win && win <= r->chows[i] + 1;
+        concealed_pungs -= in_pung && !in_chow;
+    }
+    memcpy(chows, r->chows, sizeof chows);
+    memcpy(pungs, r->pungs, sizeof pungs);
+    for (int i = 0; i < s->nfixed_chows; i++)
+        chows[nchows++] = s->fixed_chows[i];
+    for (int i = 0; i < s->nfixed_pungs; i++)
+        pungs[npungs++] = s->fixed_pungs[i];
+    sort_small(chows, nchows);
+    sort_small(pungs, npungs);
+    memcpy(f, s->common, sizeof(int) * NFANS);
+    int kongs = s->melded_kongs + s->concealed_kongs;
+    if (npungs) {
+        kong_fans(concealed_pungs, s->melded_kongs, s->concealed_kongs, f);
+        if (npungs == 4 && !f[FOUR_KONGS] && !f[FOUR_CONCEALED_PUNGS])
+            f[ALL_PUNGS] = 1;
+    }
+    /* shape_fans */
+    pung_fans(pungs, npungs, f);
+    int terminal = nchows == 4 ? terminal_chows_fan(chows, pair) : 0;
+    if (terminal)
+        f[terminal] = 1;
+    else
+        chow_fans(chows, nchows, f);
+    if (nchows == 4) {
+        if (pair < 0x40)
+            f[ALL_CHOWS] = 1;
+    } else if (f[TWO_DRAGONS_PUNGS]) {
+        if (IS_DRAGON(pair)) {
+            f[LITTLE_THREE_DRAGONS] = 1;
+            f[TWO_DRAGONS_PUNGS] = 0;
+        }
+    } else if (f[BIG_THREE_WINDS] && IS_WIND(pair)) {
+        f[LITTLE_FOUR_WINDS] = 1;
+        f[BIG_THREE_WINDS] = 0;
+    }
+    int outside = 0, five = 0, even = 0;
+    for (int i = 0; i < nchows; i++)
+        pack_traits(chows[i], 1, &outside, &five, &even);
+    for (int i = 0; i < npungs; i++)
+        pack_traits(pungs[i], 0, &outside, &five, &even);
+    pack_traits(pair, 0, &outside, &five, &even);
+    if (outside == 5)
+        f[OUTSIDE_HAND] = 1;
+    else if (five == 5)
+        f[ALL_FIVE] = 1;
+    else if (even == 5)
+        f[ALL_EVEN_PUNGS] = 1;
+    /* the rest of reading_fans */
+    if (!f[QUADRUPLE_CHOW] && s->fours > kongs)
+        f[TILE_HOG] = s->fours - kongs;
+    if (!f[MELDED_HAND] && !f[FOUR_KONGS]) {
+        int closed = 0, fan = 0;
+        for (int i = 0; i < r->nchows && !fan; i++) {
+            int mid = r->chows[i];
+            if (mid == win)
+                closed = 1;
+            else if (mid + 1 == win || mid - 1 == win)
+                fan = EDGE_WAIT;
+        }
+        if (!fan)
+            fan = closed ? CLOSED_WAIT : pair == win ? SINGLE_WAIT : 0;
+        if (fan && unique_wait(s))
+            f[fan] = 1;
+    }
+    /* _finish */
+    apply_exclusions(f);
+    if (npungs && pungs[npungs - 1] >= EAST)
+        wind_fans(pungs, npungs, s, f);
+    int total = 0;
+    for (int i = 1; i < NFANS; i++)
+        total += POINTS[i] * f[i];
+    if (!total) {
+        f[CHICKEN_HAND] = 1;
+        total = POINTS[CHICKEN_HAND];
+    }
+    return total;
+}
+
+/* ---- the special forms the pure path may find: then this engine declines (scorer._special_fans' gates) ---- */
+
+static int may_be_special(const Summary *s, int nmelds) {
+    if (nmelds > 1)
+        return 0;
+    int kinds = 0, even_only = 1;
+    for (int c = 0; c < NCODES; c++)
+        if (s->cnt[c]) {
+            kinds++;
+            even_only &= s->cnt[c] == 2 || s->cnt[c] == 4;
+        }
+    if (!nmelds && (even_only || kinds >= 13))
+        return 1;
+    if (kinds >= 9) {
+        static const int perms[6][3] = {{1, 2, 3}, {1, 3, 2}, {2, 1, 3}, {2, 3, 1}, {3, 1, 2}, {3, 2, 1}};
+        for (int p = 0; p < 6; p++) {
+            int all = 1;
+            for (int i = 0; i < 3 && all; i++)
+                for (int step = 0; step < 3; step++)
+                    all &= s->cnt[perms[p][i] * 16 + 1 + i + 3 * step] > 0;
+            if (all)
+                return 1;
+        }
+    }
+    if (!nmelds && s->win < 0x40) {
+        int base = s->win & 0xF0;
+        for (int r = 1; r <= 9; r++)
+            if (!s->cnt[base + r])
+                return 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- the entry point ---- */
+
+static int as_int(PyObject *o, long lo, long hi, long *out) {
+    long v = PyLong_AsLong(o);
+    if (v == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (v < lo || v > hi)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+/* hand_fans(standing, win, packs, self_drawn, last_tile, wall_last, kong, prevalent, seat, infer_last_tile,
+ * exhausted_waits): ``standing`` a tuple of tile ids, ``packs`` the melds as (kind 1-3 chow/pung/kong, tile code
+ * (a chow's middle), exposed) tuples (scorer's ``Pack``); winds 0-3. (fan, count) pairs, () if no reading, or None
+ * when the pure path is to answer. */
+static PyObject *hand_fans(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 11 || !PyTuple_Check(args[0]) || !PyTuple_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "hand_fans: 11 arguments, standing and packs tuples");
+        return NULL;
+    }
+    static Summary summary;
+    Summary *s = &summary;
+    memset(s, 0, offsetof(Summary, readings));
+    s->unique = -1;
+    long v, win_id, flag[4], prevalent, seat, infer, exhausted;
+    if (!as_int(args[1], 0, 33, &win_id))
+        Py_RETURN_NONE;
+    for (int i = 0; i < 4; i++)
+        if (!as_int(args[3 + i], 0, 1, &flag[i]))
+            Py_RETURN_NONE;
+    if (!as_int(args[7], 0, 3, &prevalent) || !as_int(args[8], 0, 3, &seat) || !as_int(args[9], 0, 1, &infer) ||
+        !as_int(args[10], 0, 1, &exhausted))
+        Py_RETURN_NONE;
+    Py_ssize_t nstanding = PyTuple_GET_SIZE(args[0]), nmelds = PyTuple_GET_SIZE(args[2]);
+    if (nmelds > 4 || nstanding + 1 + 3 * nmelds != 14)
+        Py_RETURN_NONE;
+    s->win = CODE_OF[win_id];
+    s->cnt[s->win] = 1;
+    for (Py_ssize_t i = 0; i < nstanding; i++) {
+        if (!as_int(PyTuple_GET_ITEM(args[0], i), 0, 33, &v))
+            Py_RETURN_NONE;
+        if (++s->cnt[CODE_OF[v]] > 4)
+            Py_RETURN_NONE;
+    }
+    memcpy(s->held, s->cnt, sizeof s->held);
+    int melded = 0;
+    for (Py_ssize_t i = 0; i < nmelds; i++) {
+        PyObject *pack = PyTuple_GET_ITEM(args[2], i);
+        long kind, code, exposed;
+        if (!PyTuple_Check(pack) || PyTuple_GET_SIZE(pack) != 3 || !as_int(PyTuple_GET_ITEM(pack, 0), 1, 3, &kind) ||
+            !as_int(PyTuple_GET_ITEM(pack, 1), 0x11, 0x47, &code) || !as_int(PyTuple_GET_ITEM(pack, 2), 0, 1, &exposed))
+            Py_RETURN_NONE;
+        melded += exposed;
+        if (kind == 1) {
+            if (code > 0x40 || (code & 15) < 2 || (code & 15) > 8)
+                Py_RETURN_NONE;
+            s->held[code - 1]++, s->held[code]++, s->held[code + 1]++;
+            s->fixed_chows[s->nfixed_chows++] = (int)code;
+        } else {
+            if ((code & 15) == 0 || (code < 0x40 && (code & 15) > 9))
+                Py_RETURN_NONE;
+            s->held[code] += kind == 3 ? 4 : 3;
+            s->fixed_pungs[s->nfixed_pungs++] = (int)code;
+            if (kind == 3) {
+                s->melded_kongs += (int)exposed;
+                s->concealed_kongs += !exposed;
+            }
+        }
+    }
+    if (may_be_special(s, (int)nmelds))
+        Py_RETURN_NONE;
+    find_readings(s);
+    if (s->overflow)
+        Py_RETURN_NONE;
+    s->self_drawn = (int)flag[0];
+    s->exhausted_waits = (int)exhausted;
+    s->prevalent = EAST + (int)prevalent;
+    s->seat = EAST + (int)seat;
+    for (int c = 0; c < NCODES; c++)
+        s->fours += s->held[c] == 4;
+    int in_standing = s->cnt[s->win];
+    situation_fans((int)flag[0], (int)flag[1], (int)flag[2], (int)flag[3], in_standing, s->held[s->win] - in_standing,
+                   s->melded_kongs + s->concealed_kongs > 0, (int)infer, s->common);
+    if (!melded)
+        s->common[flag[0] ? FULLY_CONCEALED_HAND : CONCEALED_HAND] = 1;
+    else if (melded == 4 && !flag[0])
+        s->common[MELDED_HAND] = 1;
+    else if (flag[0])
+        s->common[SELF_DRAWN] = 1;
+    tile_fans(s->held, s->common);
+    int best[NFANS], fans[NFANS], best_total = 0, found = 0;
+    for (int i = 0; i < s->nreadings; i++) {
+        int points = reading_fans(s, &s->readings[i], fans);
+        if (!found || points > best_total ||
+            (points == best_total && (fans[PURE_TRIPLE_CHOW] == 1 || fans[TRIPLE_PUNG]))) {
+            memcpy(best, fans, sizeof best);
+            best_total = points;
+            found = 1;
+        }
+    }
+    int n = 0;
+    if (found)
+        for (int i = 1; i < NFANS; i++)
+            n += best[i] > 0;
+    PyObject *out = PyTuple_New(n);
+    if (!out)
+        return NULL;
+    for (int i = 1, k = 0; found && i < NFANS; i++)
+        if (best[i] > 0) {
+            PyObject *item = Py_BuildValue("(ii)", i, best[i]);
+            if (!item) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(out, k++, item);
+        }
+    return out;
+}
+
+static PyMethodDef METHODS[] = {
+    {"hand_fans", (PyCFunction)(void (*)(void))hand_fans, METH_FASTCALL,
+     "The MCR fans of a standard hand as (fan, count) pairs, () if no reading, None to leave it to the pure path."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "engine._mcr_native", NULL, -1, METHODS,
+                                    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__mcr_native(void) {
+    PyObject *module = PyModule_Create(&MODULE);
+    if (module && PyModule_AddStringConstant(module, "SOURCE_DIGEST", SOURCE_DIGEST) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}

@@ -1,0 +1,121 @@
+"""The compiled MCR fan engine (``engine/_mcr_native.c``) against the pure scorer, hand by hand: the 3,000 oracle
+hands, gb-mahjong-js's fan cases, and 20,000 seeded random winning hands (every form, 0-4 melds) and near misses
+under random winds, situation flags and scoring options. Wherever the core answers, its fans (and so the total)
+must be the pure path's; where it declines (the special forms), ``hand_fans`` must still give the pure answer.
+The core is loaded here even under ``MJTABLE_PURE=1`` (which keeps it out of the engine, not out of this
+comparison). CI (``MJTABLE_NO_SKIPS=1``, gcc present) builds it, so there the test fails instead of skipping when
+it is missing."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+from collections.abc import Iterable
+from types import ModuleType
+
+import pytest
+
+from controller.cli import win_context
+from engine import native as native_module
+from engine.notation import Hand, format_hand, parse_hand
+from engine.rulesets.mcr.scorer import ScoringOptions, _packs, hand_fans, pure_hand_fans, total
+from engine.rulesets.mcr.situation import WinFlags
+from tests.engine.rulesets.mcr.generator import near_miss, random_winning_hand
+from tests.paths import ANCHOR
+
+Case = tuple[Hand, WinFlags, tuple[int, int], ScoringOptions]
+
+ORACLE = [json.loads(line)["notation"] for line in (ANCHOR / "mcr-oracle-pymahjonggb-1.4.0.jsonl").open()]
+FAN_CASES = [
+    case["input"]
+    for case in json.loads((ANCHOR / "gb-mahjong-js" / "generated-unit-test-cases.json").read_text())["fanCases"]
+]
+DEFAULTS = ScoringOptions()
+
+
+@pytest.fixture(scope="module")
+def native() -> ModuleType:
+    """The compiled core; where CI builds it (gcc present, no skip allowed) its absence is a failure."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("MJTABLE_PURE", raising=False)
+        core = native_module.load("_mcr_native", native_module.MCR_SOURCE)
+    if core is None:
+        reason = "engine._mcr_native is not built from its source (python setup.py build_ext --inplace)"
+        if os.environ.get("MJTABLE_NO_SKIPS") == "1" and shutil.which("gcc"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return core
+
+
+def stated(hand: Hand, options: ScoringOptions = DEFAULTS) -> Case:
+    """The flags and winds ``McrRuleset.evaluate`` derives from the hand's own situation block."""
+    ctx = win_context(hand)
+    flags = WinFlags(ctx.discarder is None, ctx.fourth_tile, ctx.last_tile, ctx.after_kong or ctx.robbing_kong)
+    return hand, flags, (ctx.round_wind, (ctx.winner - ctx.dealer) % 4), options
+
+
+def shuffled(rng: random.Random, hand: Hand) -> Case:
+    """The hand under random winds, flags (the scorer corrects those the tiles contradict) and options."""
+    flags = WinFlags(*(rng.random() < 0.3 for _ in range(4)))
+    options = ScoringOptions(*(rng.random() < 0.7 for _ in range(3)))
+    return hand, flags, (rng.randrange(4), rng.randrange(4)), options
+
+
+def compare(native: ModuleType, cases: Iterable[Case]) -> tuple[int, int]:
+    """(cases, answered by the core); every difference is printed in notation and fails the test."""
+    seen = answered = 0
+    differ = []
+    for hand, flags, winds, options in cases:
+        seen += 1
+        pure = pure_hand_fans(hand, flags, winds, options)
+        assert hand_fans(hand, flags, winds, options) in (pure, tuple(sorted(pure or ())) or None)
+        got = native.hand_fans(
+            hand.standing, hand.win_tile, _packs(hand.melds), *flags, *winds, options.infer_last_tile,
+            options.exhausted_waits,
+        )  # fmt: skip
+        if got is None:
+            continue
+        answered += 1
+        expected = tuple(sorted(pure or ()))
+        if got != expected or (pure and total(dict(got)) != total(dict(pure))):
+            differ.append(f"{format_hand(hand)} {flags} {winds} {options}: pure {expected}, core {got}")
+    for line in differ[:20]:
+        print(line)
+    assert not differ, f"{len(differ)} of {seen} hands differ between the core and the pure scorer"
+    return seen, answered
+
+
+def test_oracle_hands_agree(native: ModuleType) -> None:
+    seen, answered = compare(native, (stated(parse_hand(text)) for text in ORACLE))
+    print(f"core answered {answered} of {seen} oracle hands")
+    assert answered >= 0.8 * seen, "the core must answer the common case (standard hands)"
+
+
+def test_fan_cases_agree(native: ModuleType) -> None:
+    compare(native, (stated(parse_hand(text)) for text in FAN_CASES))
+
+
+def test_random_hands_agree(native: ModuleType) -> None:
+    """20,000 winning hands and 2,000 near misses, each under its own situation and under a random one."""
+    rng = random.Random(30)
+    hands = [random_winning_hand(rng) for _ in range(20_000)] + [near_miss(rng) for _ in range(2_000)]
+    compare(native, (case for hand in hands for case in (stated(hand), shuffled(rng, hand))))
+
+
+def test_core_declines_what_it_cannot_read(native: ModuleType) -> None:
+    """A tile id out of range, a wrong tile count or a malformed meld: None (the pure path answers or raises)."""
+    flags = (False, False, False, False, 0, 0, True, True)
+    assert native.hand_fans((1, 2, 3) * 4 + (5,), 34, (), *flags) is None
+    assert native.hand_fans((1, 2, 3) * 4, 5, (), *flags) is None
+    assert native.hand_fans((1, 2, 3) * 3 + (5,), 5, ((1, 0x40, True),), *flags) is None
+
+
+def test_a_core_built_from_other_source_is_not_trusted(native: ModuleType, tmp_path, monkeypatch) -> None:
+    monkeypatch.delenv("MJTABLE_PURE", raising=False)
+    moved_on = tmp_path / "_mcr_native.c"
+    moved_on.write_bytes(native_module.MCR_SOURCE.read_bytes() + b"\n")
+    assert native_module.load("_mcr_native", moved_on) is None
+    monkeypatch.setenv("MJTABLE_PURE", "1")
+    assert native_module.load("_mcr_native", native_module.MCR_SOURCE) is None
