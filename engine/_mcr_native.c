@@ -790,10 +790,12 @@ static int as_int(PyObject *o, long lo, long hi, long *out) {
  * when the pure path is to answer. */
 static PyObject *hand_fans(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (nargs != 11 || !PyTuple_Check(args[0]) || !PyTuple_Check(args[2])) {
-        PyErr_SetString(PyExc_TypeError, "hand_fans: 11 arguments, standing and packs tuples");
+    if (nargs != 11) {
+        PyErr_SetString(PyExc_TypeError, "hand_fans takes 11 arguments");
         return NULL;
     }
+    if (!PyTuple_Check(args[0]) || !PyTuple_Check(args[2]))
+        Py_RETURN_NONE; /* standing tiles or melds in another container: the pure path reads those */
     static Summary summary;
     Summary *s = &summary;
     memset(s, 0, offsetof(Summary, readings));

@@ -105,8 +105,11 @@ def test_random_hands_agree(native: ModuleType) -> None:
 
 
 def test_core_declines_what_it_cannot_read(native: ModuleType) -> None:
-    """A tile id out of range, a wrong tile count or a malformed meld: None (the pure path answers or raises)."""
+    """A tile id out of range, a wrong tile count, a malformed meld or a list for a tuple: None (the pure path
+    answers or raises)."""
     flags = (False, False, False, False, 0, 0, True, True)
+    assert native.hand_fans((1, 2, 3) * 3 + (10, 10, 10, 5), 5, (), *flags) is not None
+    assert native.hand_fans([1, 2, 3] * 3 + [10, 10, 10, 5], 5, (), *flags) is None
     assert native.hand_fans((1, 2, 3) * 4 + (5,), 34, (), *flags) is None
     assert native.hand_fans((1, 2, 3) * 4, 5, (), *flags) is None
     assert native.hand_fans((1, 2, 3) * 3 + (5,), 5, ((1, 0x40, True),), *flags) is None
