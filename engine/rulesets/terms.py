@@ -296,6 +296,10 @@ def _count(name: str, value: Any, least: int) -> None:
         raise RulesetError(f"situation field {name!r}: expected a whole number {least} or more, found {quoted(value)}")
 
 
+_FOUR_BOOLS = (bool, bool, bool, bool)
+"""The types of four of ``WinContext``'s flags that are right: the five are checked in one comparison a context."""
+
+
 @cache
 def _core_names(cls: type) -> frozenset[str]:
     """The fields of a context class but ``extra``, read once per class (``fields`` is slow for a line's work)."""
@@ -316,8 +320,12 @@ class _Situation:
         """Check and freeze the fields shared by every context."""
         _seat("dealer", self.dealer)
         _count("consecutive_dealer", self.consecutive_dealer, 1)
-        object.__setattr__(self, "round_wind", _wind(self.round_wind))
-        object.__setattr__(self, "players_out", _seats("players_out", self.players_out))
+        if type(self.round_wind) is not int:  # a letter (the settle contract's)
+            object.__setattr__(self, "round_wind", _wind(self.round_wind))
+        elif not 0 <= self.round_wind <= 3:
+            _wind(self.round_wind)  # its error
+        if self.players_out or type(self.players_out) is not tuple:  # the default () is kept as it is
+            object.__setattr__(self, "players_out", _seats("players_out", self.players_out))
         object.__setattr__(self, "extra", MappingProxyType(dict(self.extra)))
 
     def to_dict(self) -> dict[str, Any]:
@@ -367,10 +375,9 @@ class WinContext(_Situation):
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        for name in ("after_kong", "robbing_kong", "last_tile", "first_turn", "fourth_tile"):
-            if type(getattr(self, name)) is not bool:
-                found = quoted(getattr(self, name))
-                raise RulesetError(f"situation field {name!r}: expected true or false, found {found}")
+        kinds = type(self.after_kong), type(self.robbing_kong), type(self.last_tile), type(self.first_turn)
+        if kinds != _FOUR_BOOLS or type(self.fourth_tile) is not bool:  # one test for the five flags
+            self._check_flags()
         self._normalize()
         _seat("winner", self.winner)
         if self.discarder is not None and _seat("discarder", self.discarder) == self.winner:
@@ -378,8 +385,15 @@ class WinContext(_Situation):
         if self.robbing_kong and self.discarder is None:
             raise RulesetError("situation field 'discarder': a robbed kong needs the konger as discarder")
         _count("flowers", self.flowers, 0)
-        if self.winner in self.players_out or self.discarder in self.players_out:
+        if self.players_out and (self.winner in self.players_out or self.discarder in self.players_out):
             raise RulesetError("situation field 'players_out': the winner and the discarder must still be in the hand")
+
+    def _check_flags(self) -> None:
+        """The error of the first flag that is not a boolean."""
+        for name in ("after_kong", "robbing_kong", "last_tile", "first_turn", "fourth_tile"):
+            if type(getattr(self, name)) is not bool:
+                found = quoted(getattr(self, name))
+                raise RulesetError(f"situation field {name!r}: expected true or false, found {found}")
 
     @property
     def self_drawn(self) -> bool:
@@ -434,6 +448,9 @@ class FanEntry:
         }
 
 
+_SEAT_SET = frozenset(range(4))
+
+
 @dataclass(frozen=True)
 class Score:
     """The verdict and settlement of one winning declaration.
@@ -457,10 +474,11 @@ class Score:
 
     def __post_init__(self) -> None:
         if self.payments is not None:
-            if sorted(self.payments) != [0, 1, 2, 3] or abs(sum(self.payments.values())) > 1e-9:
+            if self.payments.keys() != _SEAT_SET or abs(sum(self.payments.values())) > 1e-9:
                 raise RulesetError(f"score: payments must give seats 0-3 and sum to 0, found {self.payments}")
             object.__setattr__(self, "payments", {seat: exact(amount) for seat, amount in self.payments.items()})
-        object.__setattr__(self, "fans", tuple(self.fans))
+        if type(self.fans) is not tuple:
+            object.__setattr__(self, "fans", tuple(self.fans))
         object.__setattr__(self, "extra", MappingProxyType(dict(self.extra)))
 
     def to_dict(self) -> dict[str, Any]:

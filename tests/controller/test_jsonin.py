@@ -18,6 +18,9 @@ from engine.errors import MjtableError
         ("[" * 100_000, "nested too deeply"),
         (b'"\x80"', "not UTF-8"),
         ("{", "at character 1"),
+        ("\ufeff{}", "Unexpected UTF-8 BOM (decode using utf-8-sig) at character 0"),
+        ("{} x", "Extra data at character 3"),
+        (" ", "Expecting value at character 1"),
     ],
 )
 def test_what_strict_json_does_not_allow_is_one_named_error(text, reason):
@@ -33,3 +36,8 @@ def test_numbers_within_the_bounds_are_read():
         "b": 1e308,
         "c": -0.5,
     }
+
+
+def test_bytes_and_one_decoder_after_another_read_alike():
+    assert read_json(b'{"a": [1, "x"]}', "x") == read_json('{"a": [1, "x"]}', "x") == {"a": [1, "x"]}
+    assert read_json('{"a": 2}', "x") == {"a": 2}  # the decoder kept between documents keeps nothing of them

@@ -51,11 +51,26 @@ def test_payers_exclude_players_already_out():
         ({"winner": 1, "dealer": 0, "players_out": (1,)}, "'players_out'"),
         ({"dealer": 0}, "'winner' is missing"),
         ({"winner": 1, "dealer": 0, "after_kong": "yes"}, "'after_kong'"),
+        ({"winner": 1, "dealer": 0, "fourth_tile": 1}, "'fourth_tile': expected true or false, found 1"),
+        ({"winner": 1, "dealer": 0, "first_turn": None, "last_tile": 0}, "'last_tile': expected true or false"),
+        ({"winner": 1, "dealer": 0, "round_wind": 4}, "'round_wind': expected E, S, W, N or 0-3, found 4"),
+        ({"winner": 1, "dealer": 0, "round_wind": True}, "'round_wind': expected E, S, W, N or 0-3, found True"),
+        ({"winner": 1, "dealer": 0, "players_out": None}, "'players_out': expected a list of seats, found None"),
+        ({"winner": 1, "dealer": 0, "players_out": {}}, "'players_out': expected a list of seats"),
+        ({"winner": 1, "dealer": 0, "players_out": ""}, "'players_out': expected a list of seats"),
+        ({"winner": 1, "dealer": 0, "players_out": [5]}, "'players_out': expected a seat 0-3, found 5"),
+        ({"winner": 1, "dealer": 0, "discarder": 2, "players_out": [2]}, "'players_out': the winner and"),
     ],
 )
 def test_bad_situations_are_named(fields, message):
     with pytest.raises(RulesetError, match=message):
         WinContext.from_dict(fields)
+
+
+@pytest.mark.parametrize(("given", "kept"), [([], ()), ((), ()), ([3, 2], (3, 2)), ((0,), (0,))])
+def test_players_out_become_a_tuple(given, kept):
+    ctx = WinContext.from_dict({"winner": 1, "dealer": 0, "round_wind": 2, "players_out": given})
+    assert ctx.players_out == kept and type(ctx.players_out) is tuple and ctx.round_wind == 2
 
 
 def test_draw_context_from_dict_keeps_ruleset_fields():
@@ -86,9 +101,18 @@ def test_score_to_dict_lists_fans_and_extra_fields():
     assert data["multiplier"] == 1 and "reason" not in data
 
 
-def test_score_rejects_unbalanced_payments():
-    with pytest.raises(RulesetError, match="sum to 0"):
-        Score(True, True, 1, 1, True, payments={0: 1, 1: 0, 2: 0, 3: 0})
+@pytest.mark.parametrize(
+    "payments", [{0: 1, 1: 0, 2: 0, 3: 0}, {0: 0, 1: 0, 2: 0}, {0: 0, 1: 0, 2: 0, 3: 0, 4: 0}, {1: 0, 2: 0, 3: 0, 4: 0}]
+)
+def test_score_rejects_unbalanced_payments(payments):
+    with pytest.raises(RulesetError, match="payments must give seats 0-3 and sum to 0"):
+        Score(True, True, 1, 1, True, payments=payments)
+
+
+def test_score_keeps_its_fans_as_a_tuple_and_payments_exact():
+    score = Score(True, True, 1, 1, True, fans=[FanEntry("x", "x", "x", 1)], payments={0: 1.0, 1: -0.5, 2: -0.5, 3: 0})
+    assert type(score.fans) is tuple and score.payments == {0: 1, 1: -0.5, 2: -0.5, 3: 0}
+    assert type(score.payments[0]) is int
 
 
 # --- wildcards (wild.md §1) ------------------------------------------------------------------------------------
