@@ -56,3 +56,40 @@ def test_a_bug_on_one_line_is_its_answer_and_the_batch_goes_on(monkeypatch, capl
     assert "error" not in second and second["total"] > 0
     assert third["error"].startswith("line 3: could not be answered")
     assert [record.levelname for record in caplog.records] == ["ERROR", "ERROR"]
+
+
+RIICHI = {
+    "rules": "riichi",
+    "hand": "234m567m2p345s678s",
+    "win_tile": "2p",
+    "situation": {"winner": 1, "dealer": 0, "discarder": 2, "dora_indicators": "1m"},
+}
+
+
+def test_a_settle_chunk_answers_as_each_line_alone(monkeypatch, caplog):
+    """The chunk path (``_settle_chunk``: every stage over the chunk) gives each line's answer, error and log line
+    as ``_answer`` gives it alone: lines that are no JSON, no object, refused by the ruleset, a bug, no win, a win."""
+    from engine.settle import answer
+
+    real = answer.settle_object
+
+    def buggy(data):
+        if isinstance(data, dict) and data.get("hand") == "bug":
+            raise ValueError("a bug")
+        return real(data)
+
+    monkeypatch.setattr(answer, "settle_object", buggy)
+    lines = [
+        json.dumps(RIICHI), "", " \r", "{", "[]", '{"rules": "nope"}', "\ufffd", "1e999", cli.OVERLONG,
+        json.dumps({**RIICHI, "hand": "bug"}), json.dumps({**RIICHI, "win_tile": "6p"}), json.dumps(RIICHI) + "\r",
+    ]  # fmt: skip
+    out = io.StringIO()
+    assert cli.main(["settle"], stdin=io.StringIO("\n".join(lines)), stdout=out) == 0
+    logged = [record.getMessage() for record in caplog.records]
+    caplog.clear()
+    alone = [cli._answer(n, line, cli._settle, cli.SETTLE_EXPECTED, {"hu": False}) for n, line in enumerate(lines, 1)]
+    assert out.getvalue().splitlines() == alone
+    assert logged == [record.getMessage() for record in caplog.records] == ["line 10: ValueError: a bug"]
+    answers = _answers(out.getvalue())
+    assert answers[0]["hu"] is True and answers[-1] == answers[0] and answers[10]["hu"] is False  # no wait of it
+    assert ["error" in each for each in answers] == [False, *[True] * 9, False, False]
