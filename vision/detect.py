@@ -97,15 +97,17 @@ def _cut_run(rect: tuple, tile_area: float, zone: np.ndarray | None = None) -> l
     if zone is not None and touching == count + 1 and abs(length / touching - side) < 0.04 * side:
         seams = [_seams(zone, np.array([cx, cy]), axis, (length, across), k) for k in (count, touching)]
         count = touching if seams[1] >= seams[0] else count  # gaps show (the mat between): no seam at all, no gaps
+    parts = [_piece(rect) for rect in _equal_cuts(np.array([cx, cy]), axis, length, across, count)]
+    return [] if None in parts else parts
+
+
+def _equal_cuts(centre: np.ndarray, axis: np.ndarray, length: float, across: float, count: int) -> list[tuple]:
+    """A run of tiles (its middle, the unit vector along it, its length and width) cut in ``count`` equal parts
+    along its length: each part's rotated rectangle, its side along the run first (``_cut_run`` on the mat, ``_run``
+    in a photo: they differ in how they count the tiles, not in how they cut)."""
     step = length / count
-    parts = []
-    for i in range(count):
-        centre = np.array([cx, cy]) + axis * (i - (count - 1) / 2) * step
-        part = _piece((tuple(centre), (step, across), angle if w >= h else angle + 90))
-        if part is None:
-            return []
-        parts.append(part)
-    return parts
+    degrees = float(np.rad2deg(np.arctan2(axis[1], axis[0])))
+    return [(tuple(centre + axis * (i - (count - 1) / 2) * step), (step, across), degrees) for i in range(count)]
 
 
 def _seams(zone: np.ndarray, centre: np.ndarray, axis: np.ndarray, size: tuple[float, float], count: int) -> float:
@@ -560,12 +562,7 @@ def _run(blob: np.ndarray, tile_area: float) -> list[Piece]:
         count = round(length / side)
         fits = RUN_ACROSS[0] <= across / width <= RUN_ACROSS[1] and abs(length / max(count, 1) / side - 1) <= RUN_STEP
         if fits and count >= 3:
-            step = length / count
-            degrees = float(np.rad2deg(np.arctan2(axis[1], axis[0])))
-            return [
-                _oriented((tuple(np.array([cx, cy]) + axis * (i - (count - 1) / 2) * step), (step, across), degrees))
-                for i in range(count)
-            ]
+            return [_oriented(rect) for rect in _equal_cuts(np.array([cx, cy]), axis, length, across, count)]
     return []
 
 
