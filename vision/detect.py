@@ -913,8 +913,9 @@ def find_in_photo(
     """Tiles in a whole photo whose upright tile face measures ``tile_w`` x ``tile_h`` px (default: a 3:4 face, square
     pixels), as the table finds them in a zone: the photo is scaled to the zones' 1 px per mm, face corners are given
     in the photo's own pixels. A photo seen off overhead has smaller tiles on its far side than the size given:
-    ``warp`` (a homography of the photo, ``size_warp``) evens them out first; ``per_place`` fits it from the tiles
-    found at the one size given (``size_warp``) and finds them again where it is not the identity."""
+    ``warp`` (a homography of the photo, ``size_warp``: the size given is the one where it keeps the scale) evens
+    them out first; without it, ``per_place`` fits one on the tiles found at the one size given and finds them again
+    where their size changes enough across the photo to need it."""
     tile_h = tile_w * TILE_H_MM / TILE_W_MM if tile_h is None else tile_h
     if warp is None and per_place:
         first = _found_in_photo(image, tile_w, tile_h, None)
