@@ -323,19 +323,27 @@ static int unique_wait(Summary *s) {
     return s->unique;
 }
 
+/* The ranks of three suited tiles in ascending order, for the fans of sets in three suits. */
+static void sorted_ranks(int t0, int t1, int t2, int r[3]) {
+    r[0] = t0 & 15;
+    r[1] = t1 & 15;
+    r[2] = t2 & 15;
+    for (int a = 1; a < 3; a++)
+        for (int b = a; b > 0 && r[b - 1] > r[b]; b--) {
+            int t = r[b];
+            r[b] = r[b - 1];
+            r[b - 1] = t;
+        }
+}
+
 /* ---- pungs (pungs.py) ---- */
 
 static int three_pungs_fan(int t0, int t1, int t2) {
     if (t0 < 0x40 && t1 < 0x40 && t2 < 0x40) {
         int s0 = t0 >> 4, s1 = t1 >> 4, s2 = t2 >> 4;
         if (s0 != s1 && s0 != s2 && s1 != s2) {
-            int r[3] = {t0 & 15, t1 & 15, t2 & 15};
-            for (int a = 1; a < 3; a++)
-                for (int b = a; b > 0 && r[b - 1] > r[b]; b--) {
-                    int t = r[b];
-                    r[b] = r[b - 1];
-                    r[b - 1] = t;
-                }
+            int r[3];
+            sorted_ranks(t0, t1, t2, r);
             if (r[0] + 1 == r[1] && r[1] + 1 == r[2])
                 return MIXED_SHIFTED_PUNGS;
             return r[0] == r[2] ? TRIPLE_PUNG : 0;
@@ -424,13 +432,8 @@ static void kong_fans(int concealed_pungs, int melded_kongs, int concealed_kongs
 static int three_chows_fan(int t0, int t1, int t2) {
     int s0 = t0 >> 4, s1 = t1 >> 4, s2 = t2 >> 4;
     if (s0 != s1 && s0 != s2 && s1 != s2) {
-        int r[3] = {t0 & 15, t1 & 15, t2 & 15};
-        for (int a = 1; a < 3; a++)
-            for (int b = a; b > 0 && r[b - 1] > r[b]; b--) {
-                int t = r[b];
-                r[b] = r[b - 1];
-                r[b - 1] = t;
-            }
+        int r[3];
+        sorted_ranks(t0, t1, t2, r);
         if (r[0] + 1 == r[1] && r[1] + 1 == r[2])
             return MIXED_SHIFTED_CHOWS;
         if (r[0] == r[2])

@@ -10,7 +10,6 @@ import io
 import json
 import os
 import random
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -32,6 +31,7 @@ from engine.rulesets.registry import get_ruleset
 from engine.tiles import tile_code
 from engine.tilesets import TILE_SETS
 from tests.engine.analysis.hands import WALL, counts_of, near_winning_hands, random_hands, winning_hands
+from tests.engine.cores import required
 from tests.paths import ANCHOR, REPO
 
 ORACLE = [json.loads(line)["notation"] for line in (ANCHOR / "mcr-oracle-pymahjonggb-1.4.0.jsonl").open()]
@@ -41,12 +41,9 @@ ALPHABET = "123456789mpszESWNPFC[],|01 a"
 @pytest.fixture(scope="module")
 def native():
     """The compiled core; where CI builds it (gcc present, no skip allowed) its absence is a failure."""
-    if NATIVE is None:
-        reason = "the compiled core engine._native is not built (python setup.py build_ext --inplace) or MJTABLE_PURE=1"
-        if os.environ.get("MJTABLE_NO_SKIPS") == "1" and shutil.which("gcc"):
-            pytest.fail(reason)
-        pytest.skip(reason)
-    return NATIVE
+    return required(
+        NATIVE, "the compiled core engine._native is not built (python setup.py build_ext --inplace) or MJTABLE_PURE=1"
+    )
 
 
 def _mutations(rng: random.Random, text: str) -> list[str]:
@@ -125,7 +122,6 @@ def test_the_core_finds_every_win_the_pure_check_finds(native, counts: list[int]
     fast = native.is_win(counts, rules.native_code)
     assert fast is None if sum(counts) > 14 else fast is is_win_pure(counts, rules)
     assert is_win(counts, rules) is is_win_pure(counts, rules)
-
 
 
 @settings(max_examples=2000)

@@ -9,9 +9,7 @@ it is missing."""
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
 from collections.abc import Iterable
 from types import ModuleType
 
@@ -22,6 +20,7 @@ from engine import native as native_module
 from engine.notation import Hand, format_hand, parse_hand
 from engine.rulesets.mcr.scorer import ScoringOptions, _packs, hand_fans, pure_hand_fans, total
 from engine.rulesets.mcr.situation import WinFlags
+from tests.engine.cores import required
 from tests.engine.rulesets.mcr.generator import near_miss, random_winning_hand
 from tests.paths import ANCHOR
 
@@ -41,12 +40,7 @@ def native() -> ModuleType:
     with pytest.MonkeyPatch.context() as patch:
         patch.delenv("MJTABLE_PURE", raising=False)
         core = native_module.load("_mcr_native", native_module.MCR_SOURCE)
-    if core is None:
-        reason = "engine._mcr_native is not built from its source (python setup.py build_ext --inplace)"
-        if os.environ.get("MJTABLE_NO_SKIPS") == "1" and shutil.which("gcc"):
-            pytest.fail(reason)
-        pytest.skip(reason)
-    return core
+    return required(core, "engine._mcr_native is not built from its source (python setup.py build_ext --inplace)")
 
 
 def stated(hand: Hand, options: ScoringOptions = DEFAULTS) -> Case:
