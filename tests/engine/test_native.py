@@ -175,7 +175,7 @@ def _waits_batch(ruleset_name: str, lines: list[str], compiled: bool) -> list[st
     ruleset = get_ruleset(ruleset_name)
     out = io.StringIO()
     answer = cli.waits_compiled(ruleset) if compiled else None
-    cli._batch(io.StringIO("\n".join(lines) + "\n"), lambda text: cli.waits_line(ruleset, text), out, compiled=answer)
+    cli._batch(io.StringIO("\n".join(lines) + "\n"), lambda text: cli.waits_line(ruleset, text), out, chunk=answer)
     return out.getvalue().splitlines()
 
 
