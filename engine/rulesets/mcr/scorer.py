@@ -11,7 +11,7 @@ and as met for the rest; the tile fans work on a bitmask of the kinds held (``tr
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from operator import mul
 from pathlib import Path
 from typing import NamedTuple
@@ -341,9 +341,10 @@ def hand_fans(
     return pure_hand_fans(hand, flags, winds, options)
 
 
-@cache
+@lru_cache(maxsize=4096)
 def _packs(melds: tuple[Meld, ...]) -> tuple[Pack, ...]:
-    """The melds as the compiled engine reads them, once per distinct tuple of melds."""
+    """The melds as the compiled engine reads them. Bounded: the tuples of up to four melds are too many to keep
+    every one a long replay meets (a single meld's facts, ``meld_facts``, are few and all kept)."""
     return tuple(meld_facts(meld)[0] for meld in melds)
 
 
