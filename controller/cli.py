@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from controller.errors import ConfigError, TableStopped
 from controller.jsonin import read_json
+from controller.scoretext import ScoreText, dump
 from engine.errors import MissingSituation, MjtableError, TileCountError, quoted
 from engine.native import NATIVE
 from engine.notation import _MELDS, _SITUATIONS  # the reader's caches of the melds and situations it has read
@@ -80,8 +81,7 @@ MAX_HANDS = 1_000_000
 Command = Callable[[argparse.Namespace, TextIO], int]
 
 
-_dump: Callable[[dict[str, Any]], str] = json.JSONEncoder(ensure_ascii=False).encode
-"""``json.dumps(data, ensure_ascii=False)``, its encoder built once instead of once a line (a few µs of each)."""
+_dump = dump
 
 
 MAX_LINE = 1 << 20
@@ -228,27 +228,6 @@ def score_of(ruleset: Ruleset, text: str) -> Score:
 def score_line(ruleset: Ruleset, text: str) -> dict[str, Any]:
     """``mjtable score``'s answer to one line, as a dictionary."""
     return score_of(ruleset, text).to_dict()
-
-
-class ScoreText:
-    """A ``Score``'s answer line, written once per ``Score`` object met again: a ruleset that keeps its verdicts
-    (basic: one per seats, one for every no-win) hands the same immutable object to many lines, so its JSON is
-    written once for them all. Keyed by identity and holding the object, so an id is never reused under a key."""
-
-    KEPT = 1024
-
-    def __init__(self) -> None:
-        self._known: dict[int, tuple[Score, str]] = {}
-
-    def __call__(self, score: Score) -> str:
-        found = self._known.get(id(score))
-        if found is not None and found[0] is score:
-            return found[1]
-        text = _dump(score.to_dict())
-        if len(self._known) >= self.KEPT:
-            self._known.clear()
-        self._known[id(score)] = (score, text)
-        return text
 
 
 def waits_line(ruleset: Ruleset, text: str) -> dict[str, Any]:
