@@ -22,7 +22,7 @@ COMMON = frozenset(("hu", "total", "fans", "payments", "shape_ok", "meets_minimu
 place, which the encoder writes (never met in the rulesets; kept exact all the same)."""
 
 FANS_KEPT = 4096
-"""Fan entries whose text is kept (a ruleset has at most a few hundred distinct ones, counts included)."""
+"""Fan lists and fan entries whose text is kept, each (the rulesets keep theirs: MCR one tuple per combination)."""
 
 
 def _value(value: Any) -> str:
@@ -57,17 +57,11 @@ class ScoreText:
 
     def __init__(self) -> None:
         self._known: dict[int, tuple[Score, str]] = {}
-        self._fans: dict[FanEntry, str] = {}
+        self._lists: dict[int, tuple[tuple[FanEntry, ...], str]] = {}
+        self._fans: dict[int, tuple[FanEntry, str]] = {}
 
     def __call__(self, score: Score) -> str:
-        found = self._known.get(id(score))
-        if found is not None and found[0] is score:
-            return found[1]
-        text = self.write(score)
-        if len(self._known) >= self.KEPT:
-            self._known.clear()
-        self._known[id(score)] = (score, text)
-        return text
+        return _kept(self._known, score, self.write, self.KEPT)
 
     def write(self, score: Score) -> str:
         """``json.dumps(score.to_dict(), ensure_ascii=False)``, written from the score's parts."""
@@ -80,7 +74,7 @@ class ScoreText:
             ', "total": ',
             _value(score.total),
             ', "fans": [',
-            ", ".join([self._fan(fan) for fan in score.fans]),
+            self._fan_list(score.fans),
             '], "payments": ',
             _payments(score.payments),
             ', "shape_ok": ',
@@ -95,11 +89,26 @@ class ScoreText:
         parts.append("}")
         return "".join(parts)
 
-    def _fan(self, fan: FanEntry) -> str:
-        """One fan entry's text, written once per distinct entry."""
-        text = self._fans.get(fan)
-        if text is None:
-            if len(self._fans) >= FANS_KEPT:
-                self._fans.clear()
-            text = self._fans[fan] = dump(fan.to_dict())
-        return text
+    def _fan_list(self, fans: tuple[FanEntry, ...]) -> str:
+        """The fan entries' texts, joined: written once per tuple met again, else from each entry's text."""
+        return _kept(self._lists, fans, self._join_fans, FANS_KEPT)
+
+    def _join_fans(self, fans: tuple[FanEntry, ...]) -> str:
+        return ", ".join([_kept(self._fans, fan, _fan_text, FANS_KEPT) for fan in fans])
+
+
+def _fan_text(fan: FanEntry) -> str:
+    return dump(fan.to_dict())
+
+
+def _kept(kept: dict[int, tuple[Any, str]], thing: Any, write: Callable[[Any], str], limit: int) -> str:
+    """``thing``'s text from ``kept`` (keyed by identity, holding the object, so an id is never reused under a key),
+    written and kept when absent; at most ``limit`` kept."""
+    found = kept.get(id(thing))
+    if found is not None and found[0] is thing:
+        return found[1]
+    if len(kept) >= limit:
+        kept.clear()
+    text = write(thing)
+    kept[id(thing)] = (thing, text)
+    return text

@@ -86,7 +86,7 @@ def test_a_score_of_any_shape_is_written_as_the_encoder_writes_it(score: Score):
 
 
 def test_the_kept_fan_texts_are_bounded(monkeypatch):
-    monkeypatch.setattr("controller.scoretext.FANS_KEPT", 10)
+    monkeypatch.setattr("controller.scoretext.FANS_KEPT", 10)  # read at each call
     text_of = ScoreText()
     rng = random.Random(30)
     for _ in range(50):
