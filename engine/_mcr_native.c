@@ -1,8 +1,8 @@
-/* The compiled MCR fan engine (issue 30): the fans of a standard hand (4 sets + pair, concealed or with melds), the
- * same fan counts as the pure scorer's ``hand_fans`` (engine/rulesets/mcr/scorer.py and the modules it reads), rule
- * for rule. It answers None for whatever it does not cover (a hand that may take a special form: seven pairs, the
- * knitted forms, thirteen orphans, nine gates; more readings than it keeps; a tile out of range), and the pure path
- * answers those. Fans are counted in an array by fan id; the answer is (fan, count) pairs in fan order, () for a
+/* The compiled MCR fan engine (issue 30): the fans of a standard hand (4 sets + pair, concealed or with melds), of
+ * thirteen orphans and of honors and knitted tiles, the same fan counts as the pure scorer's ``hand_fans``
+ * (engine/rulesets/mcr/scorer.py and the modules it reads), rule for rule. It answers None for whatever it does not
+ * cover (a hand that may take another special form: seven pairs, a knitted straight, nine gates; more readings than
+ * it keeps; a tile out of range), and the pure path answers those. Fans are counted in an array by fan id; the answer is (fan, count) pairs in fan order, () for a
  * hand with no reading. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -14,13 +14,13 @@
 #endif
 
 enum {
-    BIG_FOUR_WINDS = 1, BIG_THREE_DRAGONS = 2, ALL_GREEN = 3, FOUR_KONGS = 5, ALL_TERMINALS = 8,
+    BIG_FOUR_WINDS = 1, BIG_THREE_DRAGONS = 2, ALL_GREEN = 3, FOUR_KONGS = 5, THIRTEEN_ORPHANS = 7, ALL_TERMINALS = 8,
     LITTLE_FOUR_WINDS = 9, LITTLE_THREE_DRAGONS = 10, ALL_HONORS = 11, FOUR_CONCEALED_PUNGS = 12,
     PURE_TERMINAL_CHOWS = 13, QUADRUPLE_CHOW = 14, FOUR_PURE_SHIFTED_PUNGS = 15, FOUR_PURE_SHIFTED_CHOWS = 16,
-    THREE_KONGS = 17, ALL_TERMINALS_AND_HONORS = 18, ALL_EVEN_PUNGS = 21, FULL_FLUSH = 22, PURE_TRIPLE_CHOW = 23,
+    THREE_KONGS = 17, ALL_TERMINALS_AND_HONORS = 18, GREATER_HONORS_AND_KNITTED_TILES = 20, ALL_EVEN_PUNGS = 21, FULL_FLUSH = 22, PURE_TRIPLE_CHOW = 23,
     PURE_SHIFTED_PUNGS = 24, UPPER_TILES = 25, MIDDLE_TILES = 26, LOWER_TILES = 27, PURE_STRAIGHT = 28,
     THREE_SUITED_TERMINAL_CHOWS = 29, PURE_SHIFTED_CHOWS = 30, ALL_FIVE = 31, TRIPLE_PUNG = 32,
-    THREE_CONCEALED_PUNGS = 33, UPPER_FOUR = 36, LOWER_FOUR = 37, BIG_THREE_WINDS = 38, MIXED_STRAIGHT = 39,
+    THREE_CONCEALED_PUNGS = 33, LESSER_HONORS_AND_KNITTED_TILES = 34, KNITTED_STRAIGHT = 35, UPPER_FOUR = 36, LOWER_FOUR = 37, BIG_THREE_WINDS = 38, MIXED_STRAIGHT = 39,
     REVERSIBLE_TILES = 40, MIXED_TRIPLE_CHOW = 41, MIXED_SHIFTED_PUNGS = 42, CHICKEN_HAND = 43, LAST_TILE_DRAW = 44,
     LAST_TILE_CLAIM = 45, OUT_WITH_REPLACEMENT_TILE = 46, ROBBING_THE_KONG = 47, ALL_PUNGS = 48, HALF_FLUSH = 49,
     MIXED_SHIFTED_CHOWS = 50, ALL_TYPES = 51, MELDED_HAND = 52, TWO_CONCEALED_KONGS = 53, TWO_DRAGONS_PUNGS = 54,
@@ -739,7 +739,50 @@ static int reading_fans(Summary *s, const Reading *r, int *f) {
     return total;
 }
 
-/* ---- the special forms the pure path may find: then this engine declines (scorer._special_fans' gates) ---- */
+/* ---- the special forms: the two of fourteen different tiles are answered here (special.honors_and_knitted,
+ * special.thirteen_orphans: their fans and the situation's, nothing else); for the others the pure path may find,
+ * this engine declines (scorer._special_fans' gates) ---- */
+
+/* The six 组合龙: the suit (1-3) holding ranks 147, 258 and 369 (codes.KNITTED_STRAIGHTS). */
+static const int KNITTED[6][3] = {{1, 2, 3}, {1, 3, 2}, {2, 1, 3}, {2, 3, 1}, {3, 1, 2}, {3, 2, 1}};
+
+/* Whether every numbered tile held lies in one 组合龙. */
+static int within_knitted(const Summary *s) {
+    for (int p = 0; p < 6; p++) {
+        int inside = 1;
+        for (int c = 0x11; c < 0x40 && inside; c++)
+            if (s->cnt[c] && KNITTED[p][((c & 15) - 1) % 3] != c >> 4)
+                inside = 0;
+        if (inside)
+            return 1;
+    }
+    return 0;
+}
+
+/* 全不靠 (+ 组合龙) / 七星不靠, else 十三幺, into ``f``; 0 when the concealed hand is neither. */
+static int honors_or_orphans(const Summary *s, int *f) {
+    int kinds = 0, numbered = 0, orphans = 0;
+    for (int c = 0; c < NCODES; c++)
+        if (s->cnt[c]) {
+            kinds++;
+            numbered += c < 0x40;
+            orphans += c >= 0x40 || IS_TERMINAL(c);
+        }
+    if (kinds == 14 && numbered >= 7 && numbered <= 9 && within_knitted(s)) {
+        if (numbered == 7)
+            f[GREATER_HONORS_AND_KNITTED_TILES] = 1;
+        else {
+            f[LESSER_HONORS_AND_KNITTED_TILES] = 1;
+            f[KNITTED_STRAIGHT] = numbered == 9;
+        }
+        return 1;
+    }
+    if (kinds == 13 && orphans == 13) {
+        f[THIRTEEN_ORPHANS] = 1;
+        return 1;
+    }
+    return 0;
+}
 
 static int may_be_special(const Summary *s, int nmelds) {
     if (nmelds > 1)
@@ -753,12 +796,11 @@ static int may_be_special(const Summary *s, int nmelds) {
     if (!nmelds && (even_only || kinds >= 13))
         return 1;
     if (kinds >= 9) {
-        static const int perms[6][3] = {{1, 2, 3}, {1, 3, 2}, {2, 1, 3}, {2, 3, 1}, {3, 1, 2}, {3, 2, 1}};
         for (int p = 0; p < 6; p++) {
             int all = 1;
             for (int i = 0; i < 3 && all; i++)
                 for (int step = 0; step < 3; step++)
-                    all &= s->cnt[perms[p][i] * 16 + 1 + i + 3 * step] > 0;
+                    all &= s->cnt[KNITTED[p][i] * 16 + 1 + i + 3 * step] > 0;
             if (all)
                 return 1;
         }
@@ -785,6 +827,26 @@ static int as_int(PyObject *o, long lo, long hi, long *out) {
         return 0;
     *out = v;
     return 1;
+}
+
+/* The fans counted in ``f`` as a tuple of (fan, count) pairs in fan order. */
+static PyObject *fan_pairs(const int *f) {
+    int n = 0;
+    for (int i = 1; i < NFANS; i++)
+        n += f[i] > 0;
+    PyObject *out = PyTuple_New(n);
+    if (!out)
+        return NULL;
+    for (int i = 1, k = 0; i < NFANS; i++)
+        if (f[i] > 0) {
+            PyObject *item = Py_BuildValue("(ii)", i, f[i]);
+            if (!item) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(out, k++, item);
+        }
+    return out;
 }
 
 /* hand_fans(standing, win, packs, self_drawn, last_tile, wall_last, kong, prevalent, seat, infer_last_tile,
@@ -848,6 +910,15 @@ static PyObject *hand_fans(PyObject *self, PyObject *const *args, Py_ssize_t nar
             }
         }
     }
+    if (!nmelds) {
+        int special[NFANS] = {0};
+        if (honors_or_orphans(s, special)) {
+            situation_fans((int)flag[0], (int)flag[1], (int)flag[2], (int)flag[3], s->cnt[s->win], 0, 0, (int)infer,
+                           special);
+            apply_exclusions(special);
+            return fan_pairs(special);
+        }
+    }
     if (may_be_special(s, (int)nmelds))
         Py_RETURN_NONE;
     find_readings(s);
@@ -879,23 +950,9 @@ static PyObject *hand_fans(PyObject *self, PyObject *const *args, Py_ssize_t nar
             found = 1;
         }
     }
-    int n = 0;
-    if (found)
-        for (int i = 1; i < NFANS; i++)
-            n += best[i] > 0;
-    PyObject *out = PyTuple_New(n);
-    if (!out)
-        return NULL;
-    for (int i = 1, k = 0; found && i < NFANS; i++)
-        if (best[i] > 0) {
-            PyObject *item = Py_BuildValue("(ii)", i, best[i]);
-            if (!item) {
-                Py_DECREF(out);
-                return NULL;
-            }
-            PyTuple_SET_ITEM(out, k++, item);
-        }
-    return out;
+    if (!found)
+        return PyTuple_New(0);
+    return fan_pairs(best);
 }
 
 static PyMethodDef METHODS[] = {

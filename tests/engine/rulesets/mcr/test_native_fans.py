@@ -26,7 +26,8 @@ from tests.paths import ANCHOR
 
 Case = tuple[Hand, WinFlags, tuple[int, int], ScoringOptions]
 
-ORACLE = [json.loads(line)["notation"] for line in (ANCHOR / "mcr-oracle-pymahjonggb-1.4.0.jsonl").open()]
+RECORDS = [json.loads(line) for line in (ANCHOR / "mcr-oracle-pymahjonggb-1.4.0.jsonl").open()]
+ORACLE = [record["notation"] for record in RECORDS]
 FAN_CASES = [
     case["input"]
     for case in json.loads((ANCHOR / "gb-mahjong-js" / "generated-unit-test-cases.json").read_text())["fanCases"]
@@ -85,6 +86,15 @@ def test_oracle_hands_agree(native: ModuleType) -> None:
     seen, answered = compare(native, (stated(parse_hand(text)) for text in ORACLE))
     print(f"core answered {answered} of {seen} oracle hands")
     assert answered >= 0.8 * seen, "the core must answer the common case (standard hands)"
+
+
+def test_the_forms_of_fourteen_different_tiles_are_answered(native: ModuleType) -> None:
+    """Thirteen orphans and honors and knitted tiles (with or without the knitted straight) are the core's too:
+    every one of the oracle's, under their own situation and random ones, agrees and is answered."""
+    forms = [parse_hand(r["notation"]) for r in RECORDS if r["kind"] in ("thirteen_orphans", "honors_knitted")]
+    rng = random.Random(7)
+    seen, answered = compare(native, (case for hand in forms for case in (stated(hand), shuffled(rng, hand))))
+    assert seen == answered == 2 * 146
 
 
 def test_fan_cases_agree(native: ModuleType) -> None:
