@@ -1,8 +1,8 @@
 /* The compiled MCR fan engine (issue 30): the fans of a standard hand (4 sets + pair, concealed or with melds), of
- * thirteen orphans and of honors and knitted tiles, the same fan counts as the pure scorer's ``hand_fans``
+ * seven pairs, thirteen orphans and honors and knitted tiles, the same fan counts as the pure scorer's ``hand_fans``
  * (engine/rulesets/mcr/scorer.py and the modules it reads), rule for rule. It answers None for whatever it does not
- * cover (a hand that may take another special form: seven pairs, a knitted straight, nine gates; more readings than
- * it keeps; a tile out of range), and the pure path answers those. Fans are counted in an array by fan id; the answer is (fan, count) pairs in fan order, () for a
+ * cover (a hand that may take another special form: a knitted straight, nine gates; more readings than it keeps; a
+ * tile out of range), and the pure path answers those. Fans are counted in an array by fan id; the answer is (fan, count) pairs in fan order, () for a
  * hand with no reading. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -14,10 +14,11 @@
 #endif
 
 enum {
-    BIG_FOUR_WINDS = 1, BIG_THREE_DRAGONS = 2, ALL_GREEN = 3, FOUR_KONGS = 5, THIRTEEN_ORPHANS = 7, ALL_TERMINALS = 8,
+    BIG_FOUR_WINDS = 1, BIG_THREE_DRAGONS = 2, ALL_GREEN = 3, FOUR_KONGS = 5, SEVEN_SHIFTED_PAIRS = 6, THIRTEEN_ORPHANS = 7, ALL_TERMINALS = 8,
     LITTLE_FOUR_WINDS = 9, LITTLE_THREE_DRAGONS = 10, ALL_HONORS = 11, FOUR_CONCEALED_PUNGS = 12,
     PURE_TERMINAL_CHOWS = 13, QUADRUPLE_CHOW = 14, FOUR_PURE_SHIFTED_PUNGS = 15, FOUR_PURE_SHIFTED_CHOWS = 16,
-    THREE_KONGS = 17, ALL_TERMINALS_AND_HONORS = 18, GREATER_HONORS_AND_KNITTED_TILES = 20, ALL_EVEN_PUNGS = 21, FULL_FLUSH = 22, PURE_TRIPLE_CHOW = 23,
+    THREE_KONGS = 17, ALL_TERMINALS_AND_HONORS = 18, SEVEN_PAIRS = 19,
+    GREATER_HONORS_AND_KNITTED_TILES = 20, ALL_EVEN_PUNGS = 21, FULL_FLUSH = 22, PURE_TRIPLE_CHOW = 23,
     PURE_SHIFTED_PUNGS = 24, UPPER_TILES = 25, MIDDLE_TILES = 26, LOWER_TILES = 27, PURE_STRAIGHT = 28,
     THREE_SUITED_TERMINAL_CHOWS = 29, PURE_SHIFTED_CHOWS = 30, ALL_FIVE = 31, TRIPLE_PUNG = 32,
     THREE_CONCEALED_PUNGS = 33, LESSER_HONORS_AND_KNITTED_TILES = 34, KNITTED_STRAIGHT = 35, UPPER_FOUR = 36, LOWER_FOUR = 37, BIG_THREE_WINDS = 38, MIXED_STRAIGHT = 39,
@@ -739,9 +740,9 @@ static int reading_fans(Summary *s, const Reading *r, int *f) {
     return total;
 }
 
-/* ---- the special forms: the two of fourteen different tiles are answered here (special.honors_and_knitted,
- * special.thirteen_orphans: their fans and the situation's, nothing else); for the others the pure path may find,
- * this engine declines (scorer._special_fans' gates) ---- */
+/* ---- the special forms: seven pairs and the two of fourteen different tiles are answered here
+ * (special.seven_pairs_family, honors_and_knitted, thirteen_orphans: their fans and the situation's); for the others
+ * the pure path may find, this engine declines (scorer._special_fans' gates) ---- */
 
 /* The six 组合龙: the suit (1-3) holding ranks 147, 258 and 369 (codes.KNITTED_STRAIGHTS). */
 static const int KNITTED[6][3] = {{1, 2, 3}, {1, 3, 2}, {2, 1, 3}, {2, 3, 1}, {3, 1, 2}, {3, 2, 1}};
@@ -812,6 +813,39 @@ static int may_be_special(const Summary *s, int nmelds) {
                 return 0;
         return 1;
     }
+    return 0;
+}
+
+/* Whether the concealed tiles are seven pairs (a kind held four times is two). */
+static int all_pairs(const Summary *s) {
+    for (int c = 0; c < NCODES; c++)
+        if (s->cnt[c] & 1)
+            return 0;
+    return 1;
+}
+
+/* 七对's fans, or 连七对's, into ``f`` (special.seven_pairs_family and the scorer's tile fans and 四归一 for 七对);
+ * 1 for 连七对, which no reading may beat. */
+static int seven_pairs_fans(const Summary *s, int *f) {
+    if (s->win < 0x40) {
+        int base = s->win & 0xF0, kinds = 0, low = 10, high = 0, twos = 1;
+        for (int c = 0; c < NCODES; c++)
+            if (s->cnt[c]) {
+                kinds++;
+                twos &= s->cnt[c] == 2 && (c & 0xF0) == base;
+                low = (c & 15) < low ? c & 15 : low;
+                high = (c & 15) > high ? c & 15 : high;
+            }
+        if (kinds == 7 && twos && high - low == 6) {
+            f[SEVEN_SHIFTED_PAIRS] = 1;
+            f[ALL_SIMPLES] = low == 2;
+            return 1;
+        }
+    }
+    f[SEVEN_PAIRS] = 1;
+    tile_fans(s->held, f);
+    for (int c = 0; c < NCODES; c++)
+        f[TILE_HOG] += s->cnt[c] == 4;
     return 0;
 }
 
@@ -919,7 +953,8 @@ static PyObject *hand_fans(PyObject *self, PyObject *const *args, Py_ssize_t nar
             return fan_pairs(special);
         }
     }
-    if (may_be_special(s, (int)nmelds))
+    int seven = !nmelds && all_pairs(s);
+    if (!seven && may_be_special(s, (int)nmelds))
         Py_RETURN_NONE;
     find_readings(s);
     if (s->overflow)
@@ -940,11 +975,21 @@ static PyObject *hand_fans(PyObject *self, PyObject *const *args, Py_ssize_t nar
     else if (flag[0])
         s->common[SELF_DRAWN] = 1;
     tile_fans(s->held, s->common);
-    int best[NFANS], fans[NFANS], best_total = 0, found = 0;
+    int best[NFANS] = {0}, fans[NFANS], best_total = 0, found = 0;
+    if (seven) { /* the scorer's hand_fans: 七对 is the first best, and a reading as good as it takes its place */
+        int shifted = seven_pairs_fans(s, best);
+        situation_fans((int)flag[0], (int)flag[1], (int)flag[2], (int)flag[3], in_standing, 0, 0, (int)infer, best);
+        apply_exclusions(best);
+        if (shifted)
+            return fan_pairs(best);
+        for (int i = 1; i < NFANS; i++)
+            best_total += POINTS[i] * best[i];
+        found = 1;
+    }
     for (int i = 0; i < s->nreadings; i++) {
         int points = reading_fans(s, &s->readings[i], fans);
         if (!found || points > best_total ||
-            (points == best_total && (fans[PURE_TRIPLE_CHOW] == 1 || fans[TRIPLE_PUNG]))) {
+            (points == best_total && (fans[PURE_TRIPLE_CHOW] == 1 || fans[TRIPLE_PUNG] || seven))) {
             memcpy(best, fans, sizeof best);
             best_total = points;
             found = 1;

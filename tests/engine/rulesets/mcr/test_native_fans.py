@@ -88,13 +88,15 @@ def test_oracle_hands_agree(native: ModuleType) -> None:
     assert answered >= 0.8 * seen, "the core must answer the common case (standard hands)"
 
 
-def test_the_forms_of_fourteen_different_tiles_are_answered(native: ModuleType) -> None:
-    """Thirteen orphans and honors and knitted tiles (with or without the knitted straight) are the core's too:
-    every one of the oracle's, under their own situation and random ones, agrees and is answered."""
-    forms = [parse_hand(r["notation"]) for r in RECORDS if r["kind"] in ("thirteen_orphans", "honors_knitted")]
+def test_seven_pairs_and_the_forms_of_fourteen_different_tiles_are_answered(native: ModuleType) -> None:
+    """Seven pairs (连七对, 七对 against the hand's readings), thirteen orphans and honors and knitted tiles (with or
+    without the knitted straight) are the core's too: every one of the oracle's, under their own situation and
+    random ones, agrees and is answered."""
+    kinds = ("seven_pairs", "thirteen_orphans", "honors_knitted")
+    forms = [parse_hand(record["notation"]) for record in RECORDS if record["kind"] in kinds]
     rng = random.Random(7)
     seen, answered = compare(native, (case for hand in forms for case in (stated(hand), shuffled(rng, hand))))
-    assert seen == answered == 2 * 146
+    assert seen == answered == 2 * (176 + 146)
 
 
 def test_fan_cases_agree(native: ModuleType) -> None:
