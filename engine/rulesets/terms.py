@@ -473,10 +473,15 @@ class Score:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.payments is not None:
-            if self.payments.keys() != _SEAT_SET or abs(sum(self.payments.values())) > 1e-9:
-                raise RulesetError(f"score: payments must give seats 0-3 and sum to 0, found {self.payments}")
-            object.__setattr__(self, "payments", {seat: exact(amount) for seat, amount in self.payments.items()})
+        payments = self.payments
+        if payments is not None:
+            amounts = payments.values()
+            if payments.keys() != _SEAT_SET or abs(sum(amounts)) > 1e-9:
+                raise RulesetError(f"score: payments must give seats 0-3 and sum to 0, found {payments}")
+            # a copy (the caller's mapping may be shared or change), whole floats as ints; most are ints already
+            if float in map(type, amounts):
+                payments = {seat: exact(amount) for seat, amount in payments.items()}
+            object.__setattr__(self, "payments", dict(payments))
         if type(self.fans) is not tuple:
             object.__setattr__(self, "fans", tuple(self.fans))
         object.__setattr__(self, "extra", MappingProxyType(dict(self.extra)))
