@@ -1,8 +1,8 @@
-/* The compiled MCR fan engine (issue 30): the fans of a standard hand (4 sets + pair, concealed or with melds), of
- * seven pairs, thirteen orphans and honors and knitted tiles, the same fan counts as the pure scorer's ``hand_fans``
- * (engine/rulesets/mcr/scorer.py and the modules it reads), rule for rule. It answers None for whatever it does not
- * cover (a hand that may take another special form: a knitted straight, nine gates; more readings than it keeps; a
- * tile out of range), and the pure path answers those. Fans are counted in an array by fan id; the answer is (fan, count) pairs in fan order, () for a
+/* The compiled MCR fan engine (issue 30): the fans of every winning form (4 sets + pair, concealed or with melds;
+ * seven pairs, thirteen orphans, honors and knitted tiles, a knitted straight with a set, nine gates), the same fan
+ * counts as the pure scorer's ``hand_fans`` (engine/rulesets/mcr/scorer.py and the modules it reads), rule for rule.
+ * It answers None for what it cannot read (a hand with more readings than it keeps, a tile out of range, another
+ * container), and the pure path answers those. Fans are counted in an array by fan id; the answer is (fan, count) pairs in fan order, () for a
  * hand with no reading. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -14,7 +14,7 @@
 #endif
 
 enum {
-    BIG_FOUR_WINDS = 1, BIG_THREE_DRAGONS = 2, ALL_GREEN = 3, FOUR_KONGS = 5, SEVEN_SHIFTED_PAIRS = 6, THIRTEEN_ORPHANS = 7, ALL_TERMINALS = 8,
+    BIG_FOUR_WINDS = 1, BIG_THREE_DRAGONS = 2, ALL_GREEN = 3, NINE_GATES = 4, FOUR_KONGS = 5, SEVEN_SHIFTED_PAIRS = 6, THIRTEEN_ORPHANS = 7, ALL_TERMINALS = 8,
     LITTLE_FOUR_WINDS = 9, LITTLE_THREE_DRAGONS = 10, ALL_HONORS = 11, FOUR_CONCEALED_PUNGS = 12,
     PURE_TERMINAL_CHOWS = 13, QUADRUPLE_CHOW = 14, FOUR_PURE_SHIFTED_PUNGS = 15, FOUR_PURE_SHIFTED_CHOWS = 16,
     THREE_KONGS = 17, ALL_TERMINALS_AND_HONORS = 18, SEVEN_PAIRS = 19,
@@ -43,6 +43,7 @@ static const int CODE_OF[34] = {0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 
                                 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26,
                                 0x27, 0x28, 0x29, 0x41, 0x42, 0x43, 0x44, 0x47, 0x46, 0x45};
 enum { NCODES = 0x48, EAST = 0x41, NORTH = 0x44, RED = 0x45, GREEN = 0x46, WHITE = 0x47, MAX_READINGS = 64 };
+enum { CHOW_PACK = 1, PUNG_PACK = 2, KONG_PACK = 3 }; /* a meld's kind, as scorer._packs gives it */
 
 #define IS_WIND(c) ((c) >= EAST && (c) <= NORTH)
 #define IS_DRAGON(c) ((c) >= RED)
@@ -298,30 +299,52 @@ static int seven_pairs_wait(const int *rest) {
     return pairs == 6 ? single : -1;
 }
 
-static int unique_wait(Summary *s) {
-    if (s->unique >= 0)
-        return s->unique;
-    int rest[NCODES], total = 0;
-    memcpy(rest, s->cnt, sizeof rest);
-    rest[s->win]--;
+/* Whether ``rest`` (concealed tiles without the winning tile, which ``win`` completes) waits on ``win`` alone:
+ * no other tile completes it (a tile held four times is no wait unless ``exhausted``), seven pairs' wait counted. */
+static int waits_alone(int *rest, int win, const int *held, int exhausted) {
+    int total = 0;
     for (int c = 0; c < NCODES; c++)
         total += rest[c];
-    s->unique = 1;
-    for (int i = 0; i < 34 && s->unique; i++) {
-        int c = CODE_OF[i];
-        if (c == s->win || (!s->exhausted_waits && s->held[c] == 4))
+    for (int i = 0; i < 34; i++) {
+        int c = CODE_OF[i], completes;
+        if (c == win || (!exhausted && held[c] == 4))
             continue;
         rest[c]++;
-        if (complete(rest))
-            s->unique = 0;
+        completes = complete(rest);
         rest[c]--;
+        if (completes)
+            return 0;
     }
-    if (s->unique && total == 13) {
+    if (total == 13) {
         int tile = seven_pairs_wait(rest);
-        if (tile >= 0 && tile != s->win && (s->exhausted_waits || s->held[tile] != 4))
-            s->unique = 0;
+        if (tile >= 0 && tile != win && (exhausted || held[tile] != 4))
+            return 0;
+    }
+    return 1;
+}
+
+static int unique_wait(Summary *s) {
+    if (s->unique < 0) {
+        int rest[NCODES];
+        memcpy(rest, s->cnt, sizeof rest);
+        rest[s->win]--;
+        s->unique = waits_alone(rest, s->win, s->held, s->exhausted_waits);
     }
     return s->unique;
+}
+
+/* 边张 / 嵌张 / 单钓 of a reading whose winning tile is ``win`` (waiting.waiting_form_fan), 0 for none: the first
+ * concealed chow with the tile at an end gives 边张, else a chow around it 嵌张, else the pair 单钓. */
+static int waiting_form_fan(const Reading *r, int win) {
+    int closed = 0;
+    for (int i = 0; i < r->nchows; i++) {
+        int mid = r->chows[i];
+        if (mid == win)
+            closed = 1;
+        else if (mid + 1 == win || mid - 1 == win)
+            return EDGE_WAIT;
+    }
+    return closed ? CLOSED_WAIT : r->pair == win ? SINGLE_WAIT : 0;
 }
 
 /* The ranks of three suited tiles in ascending order, for the fans of sets in three suits. */
@@ -713,16 +736,7 @@ static int reading_fans(Summary *s, const Reading *r, int *f) {
     if (!f[QUADRUPLE_CHOW] && s->fours > kongs)
         f[TILE_HOG] = s->fours - kongs;
     if (!f[MELDED_HAND] && !f[FOUR_KONGS]) {
-        int closed = 0, fan = 0;
-        for (int i = 0; i < r->nchows && !fan; i++) {
-            int mid = r->chows[i];
-            if (mid == win)
-                closed = 1;
-            else if (mid + 1 == win || mid - 1 == win)
-                fan = EDGE_WAIT;
-        }
-        if (!fan)
-            fan = closed ? CLOSED_WAIT : pair == win ? SINGLE_WAIT : 0;
+        int fan = waiting_form_fan(r, win);
         if (fan && unique_wait(s))
             f[fan] = 1;
     }
@@ -740,9 +754,7 @@ static int reading_fans(Summary *s, const Reading *r, int *f) {
     return total;
 }
 
-/* ---- the special forms: seven pairs and the two of fourteen different tiles are answered here
- * (special.seven_pairs_family, honors_and_knitted, thirteen_orphans: their fans and the situation's); for the others
- * the pure path may find, this engine declines (scorer._special_fans' gates) ---- */
+/* ---- the special forms (special.py, knitted.py), tried as scorer._special_fans tries them ---- */
 
 /* The six 组合龙: the suit (1-3) holding ranks 147, 258 and 369 (codes.KNITTED_STRAIGHTS). */
 static const int KNITTED[6][3] = {{1, 2, 3}, {1, 3, 2}, {2, 1, 3}, {2, 3, 1}, {3, 1, 2}, {3, 2, 1}};
@@ -785,35 +797,113 @@ static int honors_or_orphans(const Summary *s, int *f) {
     return 0;
 }
 
-static int may_be_special(const Summary *s, int nmelds) {
-    if (nmelds > 1)
+/* The first 组合龙 whose nine tiles ``cnt`` all hold, or -1 (knitted.holds_knitted_straight). */
+static int held_knitted(const int *cnt) {
+    for (int p = 0; p < 6; p++) {
+        int all = 1;
+        for (int i = 0; i < 3 && all; i++)
+            for (int step = 0; step < 3; step++)
+                all &= cnt[KNITTED[p][i] * 16 + 1 + i + 3 * step] > 0;
+        if (all)
+            return p;
+    }
+    return -1;
+}
+
+/* 组合龙 with the one set and the pair beside it (knitted.knitted_straight_fans; the situation fans and
+ * scorer._finish are the caller's): its fans into ``f`` and the fourth set's pung tile (0 for a chow) in
+ * ``*pung``; 0 when the tiles beside the knitted straight read other than one way. */
+static int knitted_fans(const Summary *s, int pattern, int body_waits, int *f, int *pung) {
+    static Summary part; /* the readings of the tiles beside the knitted straight (the GIL is held) */
+    int rest[NCODES], scratch[NCODES];
+    memcpy(rest, s->cnt, sizeof rest);
+    for (int i = 0; i < 3; i++)
+        for (int step = 0; step < 3; step++)
+            rest[KNITTED[pattern][i] * 16 + 1 + i + 3 * step]--;
+    memcpy(scratch, rest, sizeof scratch);
+    Reading r;
+    memset(&r, 0, sizeof r);
+    part.nreadings = part.overflow = 0;
+    search(&part, scratch, &r, 0x11, 0, 0);
+    if (part.overflow || part.nreadings != 1)
         return 0;
-    int kinds = 0, even_only = 1;
-    for (int c = 0; c < NCODES; c++)
-        if (s->cnt[c]) {
-            kinds++;
-            even_only &= s->cnt[c] == 2 || s->cnt[c] == 4;
-        }
-    if (!nmelds && (even_only || kinds >= 13))
-        return 1;
-    if (kinds >= 9) {
-        for (int p = 0; p < 6; p++) {
-            int all = 1;
-            for (int i = 0; i < 3 && all; i++)
-                for (int step = 0; step < 3; step++)
-                    all &= s->cnt[KNITTED[p][i] * 16 + 1 + i + 3 * step] > 0;
-            if (all)
-                return 1;
+    const Reading *only = &part.readings[0];
+    int pair = only->pair, kind, tile, melded = 0;
+    if (s->nfixed_chows)
+        kind = CHOW_PACK, tile = s->fixed_chows[0], melded = 1;
+    else if (s->nfixed_pungs) {
+        kind = s->melded_kongs + s->concealed_kongs ? KONG_PACK : PUNG_PACK, tile = s->fixed_pungs[0];
+        melded = kind == PUNG_PACK || s->melded_kongs;
+    } else if (only->nchows)
+        kind = CHOW_PACK, tile = only->chows[0];
+    else
+        kind = PUNG_PACK, tile = only->pungs[0];
+    f[KNITTED_STRAIGHT] = 1;
+    if (kind == CHOW_PACK) { /* _fourth_set_fans */
+        f[ALL_CHOWS] = pair < 0x40;
+        f[TILE_HOG] = s->held[pair] == 4;
+    } else if (IS_WIND(tile)) {
+        f[PUNG_OF_TERMINALS_OR_HONORS] = 1;
+        f[ALL_TYPES] = IS_DRAGON(pair);
+    } else if (IS_DRAGON(tile)) {
+        f[DRAGON_PUNG] = 1;
+        f[ALL_TYPES] = IS_WIND(pair);
+    } else {
+        f[PUNG_OF_TERMINALS_OR_HONORS] = IS_TERMINAL(tile);
+        f[NO_HONORS] = pair < 0x40;
+        f[TILE_HOG] = kind != KONG_PACK && s->held[tile] == 4;
+    }
+    if (melded)
+        f[MELDED_KONG] = kind == KONG_PACK;
+    else {
+        f[CONCEALED_KONG] = kind == KONG_PACK;
+        f[s->self_drawn ? FULLY_CONCEALED_HAND : CONCEALED_HAND] = 1;
+    }
+    int win = s->win;
+    int in_pattern = win < 0x40 && KNITTED[pattern][((win & 15) - 1) % 3] == win >> 4;
+    if ((body_waits || !in_pattern) && rest[win] > 0) {
+        rest[win]--;
+        if (waits_alone(rest, win, s->held, s->exhausted_waits)) {
+            int fan = waiting_form_fan(only, win);
+            if (fan)
+                f[fan] = 1;
         }
     }
-    if (!nmelds && s->win < 0x40) {
-        int base = s->win & 0xF0;
-        for (int r = 1; r <= 9; r++)
-            if (!s->cnt[base + r])
-                return 0;
-        return 1;
+    *pung = kind == CHOW_PACK ? 0 : tile;
+    return 1;
+}
+
+/* 九莲宝灯 (special.nine_gates): 1112345678999 of one suit and any tile of it, with what the winning tile's rank adds
+ * (the fans of the reading it completes that the form does not imply). */
+static int nine_gates(const Summary *s, int *f) {
+    static const int gates[10] = {0, 3, 1, 1, 1, 1, 1, 1, 1, 3};
+    if (s->win >= 0x40)
+        return 0;
+    int base = s->win & 0xF0, total = 0;
+    for (int r = 1; r <= 9; r++)
+        total += s->cnt[base + r];
+    if (total != 14)
+        return 0;
+    for (int r = 1; r <= 9; r++)
+        if (s->cnt[base + r] - (base + r == s->win) != gates[r])
+            return 0;
+    f[NINE_GATES] = 1;
+    switch (s->win & 15) {
+    case 1:
+    case 9:
+        f[PURE_STRAIGHT] = f[TILE_HOG] = 1;
+        break;
+    case 2:
+    case 8:
+        f[TWO_CONCEALED_PUNGS] = f[SHORT_STRAIGHT] = f[PUNG_OF_TERMINALS_OR_HONORS] = 1;
+        break;
+    case 5:
+        f[TWO_CONCEALED_PUNGS] = f[PUNG_OF_TERMINALS_OR_HONORS] = 1;
+        break;
+    default:
+        f[SHORT_STRAIGHT] = 1;
     }
-    return 0;
+    return 1;
 }
 
 /* Whether the concealed tiles are seven pairs (a kind held four times is two). */
@@ -847,6 +937,35 @@ static int seven_pairs_fans(const Summary *s, int *f) {
     for (int c = 0; c < NCODES; c++)
         f[TILE_HOG] += s->cnt[c] == 4;
     return 0;
+}
+
+enum { NO_FORM, FORM_ALONE, FORM_SEVEN_PAIRS };
+
+/* The special forms in the scorer's order (scorer._special_fans), their fans into ``f`` with the situation's (still
+ * alone in ``s->common``): FORM_ALONE for a form that is the answer, FORM_SEVEN_PAIRS for 七对 (the readings may
+ * beat it), NO_FORM (``f`` untouched) when the hand takes none. */
+static int special_form(const Summary *s, int nmelds, int body_waits, int *f) {
+    int form = NO_FORM, pattern, pung = 0;
+    if (!nmelds && all_pairs(s))
+        form = seven_pairs_fans(s, f) ? FORM_ALONE : FORM_SEVEN_PAIRS;
+    else if (!nmelds && honors_or_orphans(s, f))
+        form = FORM_ALONE;
+    else if ((pattern = held_knitted(s->cnt)) >= 0 && knitted_fans(s, pattern, body_waits, f, &pung))
+        form = FORM_ALONE;
+    else {
+        memset(f, 0, NFANS * sizeof *f);
+        if (!nmelds && nine_gates(s, f))
+            form = FORM_ALONE;
+    }
+    if (form == NO_FORM)
+        return form;
+    for (int i = 1; i < NFANS; i++)
+        if (s->common[i])
+            f[i] = s->common[i];
+    apply_exclusions(f);
+    if (pung >= EAST)
+        wind_fans(&pung, 1, s, f);
+    return form;
 }
 
 /* ---- the entry point ---- */
@@ -884,13 +1003,13 @@ static PyObject *fan_pairs(const int *f) {
 }
 
 /* hand_fans(standing, win, packs, self_drawn, last_tile, wall_last, kong, prevalent, seat, infer_last_tile,
- * exhausted_waits): ``standing`` a tuple of tile ids, ``packs`` the melds as (kind 1-3 chow/pung/kong, tile code
+ * knitted_body_waits, exhausted_waits) (the flags, the winds, then ``ScoringOptions`` in its order): ``standing`` a tuple of tile ids, ``packs`` the melds as (kind 1-3 chow/pung/kong, tile code
  * (a chow's middle), exposed) tuples (scorer's ``Pack``); winds 0-3. (fan, count) pairs, () if no reading, or None
  * when the pure path is to answer. */
 static PyObject *hand_fans(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (nargs != 11) {
-        PyErr_SetString(PyExc_TypeError, "hand_fans takes 11 arguments");
+    if (nargs != 12) {
+        PyErr_SetString(PyExc_TypeError, "hand_fans takes 12 arguments");
         return NULL;
     }
     if (!PyTuple_Check(args[0]) || !PyTuple_Check(args[2]))
@@ -899,14 +1018,14 @@ static PyObject *hand_fans(PyObject *self, PyObject *const *args, Py_ssize_t nar
     Summary *s = &summary;
     memset(s, 0, offsetof(Summary, readings));
     s->unique = -1;
-    long v, win_id, flag[4], prevalent, seat, infer, exhausted;
+    long v, win_id, flag[4], prevalent, seat, infer, body_waits, exhausted;
     if (!as_int(args[1], 0, 33, &win_id))
         Py_RETURN_NONE;
     for (int i = 0; i < 4; i++)
         if (!as_int(args[3 + i], 0, 1, &flag[i]))
             Py_RETURN_NONE;
     if (!as_int(args[7], 0, 3, &prevalent) || !as_int(args[8], 0, 3, &seat) || !as_int(args[9], 0, 1, &infer) ||
-        !as_int(args[10], 0, 1, &exhausted))
+        !as_int(args[10], 0, 1, &body_waits) || !as_int(args[11], 0, 1, &exhausted))
         Py_RETURN_NONE;
     Py_ssize_t nstanding = PyTuple_GET_SIZE(args[0]), nmelds = PyTuple_GET_SIZE(args[2]);
     if (nmelds > 4 || nstanding + 1 + 3 * nmelds != 14)
@@ -944,21 +1063,6 @@ static PyObject *hand_fans(PyObject *self, PyObject *const *args, Py_ssize_t nar
             }
         }
     }
-    if (!nmelds) {
-        int special[NFANS] = {0};
-        if (honors_or_orphans(s, special)) {
-            situation_fans((int)flag[0], (int)flag[1], (int)flag[2], (int)flag[3], s->cnt[s->win], 0, 0, (int)infer,
-                           special);
-            apply_exclusions(special);
-            return fan_pairs(special);
-        }
-    }
-    int seven = !nmelds && all_pairs(s);
-    if (!seven && may_be_special(s, (int)nmelds))
-        Py_RETURN_NONE;
-    find_readings(s);
-    if (s->overflow)
-        Py_RETURN_NONE;
     s->self_drawn = (int)flag[0];
     s->exhausted_waits = (int)exhausted;
     s->prevalent = EAST + (int)prevalent;
@@ -968,6 +1072,18 @@ static PyObject *hand_fans(PyObject *self, PyObject *const *args, Py_ssize_t nar
     int in_standing = s->cnt[s->win];
     situation_fans((int)flag[0], (int)flag[1], (int)flag[2], (int)flag[3], in_standing, s->held[s->win] - in_standing,
                    s->melded_kongs + s->concealed_kongs > 0, (int)infer, s->common);
+    int best[NFANS] = {0}, fans[NFANS], best_total = 0, found = 0;
+    int form = nmelds <= 1 ? special_form(s, (int)nmelds, (int)body_waits, best) : NO_FORM;
+    if (form == FORM_ALONE)
+        return fan_pairs(best);
+    if (form == FORM_SEVEN_PAIRS) { /* the first best; a reading as good takes its place (scorer.hand_fans) */
+        for (int i = 1; i < NFANS; i++)
+            best_total += POINTS[i] * best[i];
+        found = 1;
+    }
+    find_readings(s);
+    if (s->overflow)
+        Py_RETURN_NONE;
     if (!melded)
         s->common[flag[0] ? FULLY_CONCEALED_HAND : CONCEALED_HAND] = 1;
     else if (melded == 4 && !flag[0])
@@ -975,21 +1091,10 @@ static PyObject *hand_fans(PyObject *self, PyObject *const *args, Py_ssize_t nar
     else if (flag[0])
         s->common[SELF_DRAWN] = 1;
     tile_fans(s->held, s->common);
-    int best[NFANS] = {0}, fans[NFANS], best_total = 0, found = 0;
-    if (seven) { /* the scorer's hand_fans: 七对 is the first best, and a reading as good as it takes its place */
-        int shifted = seven_pairs_fans(s, best);
-        situation_fans((int)flag[0], (int)flag[1], (int)flag[2], (int)flag[3], in_standing, 0, 0, (int)infer, best);
-        apply_exclusions(best);
-        if (shifted)
-            return fan_pairs(best);
-        for (int i = 1; i < NFANS; i++)
-            best_total += POINTS[i] * best[i];
-        found = 1;
-    }
     for (int i = 0; i < s->nreadings; i++) {
         int points = reading_fans(s, &s->readings[i], fans);
         if (!found || points > best_total ||
-            (points == best_total && (fans[PURE_TRIPLE_CHOW] == 1 || fans[TRIPLE_PUNG] || seven))) {
+            (points == best_total && (fans[PURE_TRIPLE_CHOW] == 1 || fans[TRIPLE_PUNG] || form == FORM_SEVEN_PAIRS))) {
             memcpy(best, fans, sizeof best);
             best_total = points;
             found = 1;

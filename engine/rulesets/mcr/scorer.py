@@ -334,9 +334,7 @@ def hand_fans(
     win_id = hand.win_tile
     assert win_id is not None
     if MCR_NATIVE is not None:
-        answer = MCR_NATIVE.hand_fans(
-            hand.standing, win_id, _packs(hand.melds), *flags, *winds, options.infer_last_tile, options.exhausted_waits
-        )
+        answer = MCR_NATIVE.hand_fans(hand.standing, win_id, _packs(hand.melds), *flags, *winds, *options)
         if answer is not None:
             return answer or None
     return pure_hand_fans(hand, flags, winds, options)
