@@ -2,8 +2,8 @@
 installs mjtable, which then runs its pure-Python path (``engine/native.py``). Everything else is in pyproject.toml.
 Each core carries the digest of the source it was built from (``engine.native`` compares it), so a checkout whose
 source has moved on since its last build runs the pure path instead of a stale core. ``_native``: parsing, hu
-check, waits, shanten; ``_mcr_native``: the MCR fans of standard hands, seven
-pairs, thirteen orphans and honors and knitted tiles."""
+check, waits, shanten; ``_mcr_native``: the MCR fans of a winning hand, every
+form."""
 
 import hashlib
 from pathlib import Path

@@ -33,4 +33,4 @@ def load(name: str = "_native", source: Path | None = None) -> ModuleType | None
 
 NATIVE = load()
 MCR_NATIVE = load("_mcr_native", MCR_SOURCE)
-"""The MCR fan engine (``engine/_mcr_native.c``): standard hands, seven pairs, thirteen orphans, honors and knitted."""
+"""The MCR fan engine (``engine/_mcr_native.c``): the fans of a winning hand, every form."""

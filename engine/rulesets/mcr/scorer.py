@@ -328,9 +328,8 @@ def hand_fans(
     """(fan, count) of the best reading of a complete hand (flowers not included), or None when it is no win.
 
     ``hand.standing`` and ``hand.win_tile`` are the concealed tiles; ``winds`` = (prevalent, seat), 0-3 = E S W N.
-    The compiled engine (``engine/_mcr_native.c``) answers the standard hands, seven pairs, thirteen orphans and
-    honors and knitted tiles when it is built; the rest (a knitted straight with a set, nine gates), and
-    every hand without it, take the pure path below."""
+    The compiled engine (``engine/_mcr_native.c``) answers every form when it is built; what it declines (a hand
+    with more readings than it keeps), and every hand without it, take the pure path below."""
     win_id = hand.win_tile
     assert win_id is not None
     if MCR_NATIVE is not None:

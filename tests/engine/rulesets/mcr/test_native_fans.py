@@ -1,7 +1,7 @@
 """The compiled MCR fan engine (``engine/_mcr_native.c``) against the pure scorer, hand by hand: the 3,000 oracle
 hands, gb-mahjong-js's fan cases, and 20,000 seeded random winning hands (every form, 0-4 melds) and near misses
 under random winds, situation flags and scoring options. Wherever the core answers, its fans (and so the total)
-must be the pure path's; where it declines (a knitted straight, nine gates), ``hand_fans`` must still give the pure
+must be the pure path's; where it declines (more readings than it keeps), ``hand_fans`` must still give the pure
 answer. The core is loaded here even under ``MJTABLE_PURE=1`` (which keeps it out of the engine, not out of this
 comparison). CI (``MJTABLE_NO_SKIPS=1``, gcc present) builds it, so there the test fails instead of skipping when
 it is missing."""
