@@ -2,8 +2,8 @@
  * seven pairs, thirteen orphans, honors and knitted tiles, a knitted straight with a set, nine gates), the same fan
  * counts as the pure scorer's ``hand_fans`` (engine/rulesets/mcr/scorer.py and the modules it reads), rule for rule.
  * It answers None for what it cannot read (a hand with more readings than it keeps, a tile out of range, another
- * container), and the pure path answers those. Fans are counted in an array by fan id; the answer is (fan, count) pairs in fan order, () for a
- * hand with no reading. */
+ * container), and the pure path answers those. Fans are counted in an array by fan id; the answer is (fan, count)
+ * pairs in fan order, () for a hand with no reading. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stddef.h>
@@ -14,14 +14,16 @@
 #endif
 
 enum {
-    BIG_FOUR_WINDS = 1, BIG_THREE_DRAGONS = 2, ALL_GREEN = 3, NINE_GATES = 4, FOUR_KONGS = 5, SEVEN_SHIFTED_PAIRS = 6, THIRTEEN_ORPHANS = 7, ALL_TERMINALS = 8,
+    BIG_FOUR_WINDS = 1, BIG_THREE_DRAGONS = 2, ALL_GREEN = 3, NINE_GATES = 4, FOUR_KONGS = 5, SEVEN_SHIFTED_PAIRS = 6,
+    THIRTEEN_ORPHANS = 7, ALL_TERMINALS = 8,
     LITTLE_FOUR_WINDS = 9, LITTLE_THREE_DRAGONS = 10, ALL_HONORS = 11, FOUR_CONCEALED_PUNGS = 12,
     PURE_TERMINAL_CHOWS = 13, QUADRUPLE_CHOW = 14, FOUR_PURE_SHIFTED_PUNGS = 15, FOUR_PURE_SHIFTED_CHOWS = 16,
     THREE_KONGS = 17, ALL_TERMINALS_AND_HONORS = 18, SEVEN_PAIRS = 19,
     GREATER_HONORS_AND_KNITTED_TILES = 20, ALL_EVEN_PUNGS = 21, FULL_FLUSH = 22, PURE_TRIPLE_CHOW = 23,
     PURE_SHIFTED_PUNGS = 24, UPPER_TILES = 25, MIDDLE_TILES = 26, LOWER_TILES = 27, PURE_STRAIGHT = 28,
     THREE_SUITED_TERMINAL_CHOWS = 29, PURE_SHIFTED_CHOWS = 30, ALL_FIVE = 31, TRIPLE_PUNG = 32,
-    THREE_CONCEALED_PUNGS = 33, LESSER_HONORS_AND_KNITTED_TILES = 34, KNITTED_STRAIGHT = 35, UPPER_FOUR = 36, LOWER_FOUR = 37, BIG_THREE_WINDS = 38, MIXED_STRAIGHT = 39,
+    THREE_CONCEALED_PUNGS = 33, LESSER_HONORS_AND_KNITTED_TILES = 34, KNITTED_STRAIGHT = 35, UPPER_FOUR = 36,
+    LOWER_FOUR = 37, BIG_THREE_WINDS = 38, MIXED_STRAIGHT = 39,
     REVERSIBLE_TILES = 40, MIXED_TRIPLE_CHOW = 41, MIXED_SHIFTED_PUNGS = 42, CHICKEN_HAND = 43, LAST_TILE_DRAW = 44,
     LAST_TILE_CLAIM = 45, OUT_WITH_REPLACEMENT_TILE = 46, ROBBING_THE_KONG = 47, ALL_PUNGS = 48, HALF_FLUSH = 49,
     MIXED_SHIFTED_CHOWS = 50, ALL_TYPES = 51, MELDED_HAND = 52, TWO_CONCEALED_KONGS = 53, TWO_DRAGONS_PUNGS = 54,
@@ -759,6 +761,11 @@ static int reading_fans(Summary *s, const Reading *r, int *f) {
 /* The six 组合龙: the suit (1-3) holding ranks 147, 258 and 369 (codes.KNITTED_STRAIGHTS). */
 static const int KNITTED[6][3] = {{1, 2, 3}, {1, 3, 2}, {2, 1, 3}, {2, 3, 1}, {3, 1, 2}, {3, 2, 1}};
 
+/* The tile code of the ``step``-th (0-2) rank of the ``i``-th (0-2: ranks 147, 258, 369) part of 组合龙 ``p``. */
+static int knitted_code(int p, int i, int step) {
+    return KNITTED[p][i] * 16 + 1 + i + 3 * step;
+}
+
 /* Whether every numbered tile held lies in one 组合龙. */
 static int within_knitted(const Summary *s) {
     for (int p = 0; p < 6; p++) {
@@ -803,7 +810,7 @@ static int held_knitted(const int *cnt) {
         int all = 1;
         for (int i = 0; i < 3 && all; i++)
             for (int step = 0; step < 3; step++)
-                all &= cnt[KNITTED[p][i] * 16 + 1 + i + 3 * step] > 0;
+                all &= cnt[knitted_code(p, i, step)] > 0;
         if (all)
             return p;
     }
@@ -819,7 +826,7 @@ static int knitted_fans(const Summary *s, int pattern, int body_waits, int *f, i
     memcpy(rest, s->cnt, sizeof rest);
     for (int i = 0; i < 3; i++)
         for (int step = 0; step < 3; step++)
-            rest[KNITTED[pattern][i] * 16 + 1 + i + 3 * step]--;
+            rest[knitted_code(pattern, i, step)]--;
     memcpy(scratch, rest, sizeof scratch);
     Reading r;
     memset(&r, 0, sizeof r);
@@ -1003,9 +1010,9 @@ static PyObject *fan_pairs(const int *f) {
 }
 
 /* hand_fans(standing, win, packs, self_drawn, last_tile, wall_last, kong, prevalent, seat, infer_last_tile,
- * knitted_body_waits, exhausted_waits) (the flags, the winds, then ``ScoringOptions`` in its order): ``standing`` a tuple of tile ids, ``packs`` the melds as (kind 1-3 chow/pung/kong, tile code
- * (a chow's middle), exposed) tuples (scorer's ``Pack``); winds 0-3. (fan, count) pairs, () if no reading, or None
- * when the pure path is to answer. */
+ * knitted_body_waits, exhausted_waits) (the flags, the winds, then ``ScoringOptions`` in its order): ``standing`` a
+ * tuple of tile ids, ``packs`` the melds as (kind 1-3 chow/pung/kong, tile code (a chow's middle), exposed) tuples
+ * (scorer's ``Pack``); winds 0-3. (fan, count) pairs, () if no reading, or None when the pure path is to answer. */
 static PyObject *hand_fans(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (nargs != 12) {
