@@ -3,7 +3,7 @@ installs mjtable, which then runs its pure-Python path (``engine/native.py``). E
 Each core carries the digest of the source it was built from (``engine.native`` compares it), so a checkout whose
 source has moved on since its last build runs the pure path instead of a stale core. ``_native``: parsing, hu
 check, waits, shanten; ``_mcr_native``: the MCR fans of a winning hand, every
-form."""
+form; ``_riichi_native``: the value of a winning riichi hand (readings, yaku, fu, han, points)."""
 
 import hashlib
 from pathlib import Path
@@ -25,4 +25,4 @@ def core(name: str) -> Extension:
     )
 
 
-setup(ext_modules=[core("_native"), core("_mcr_native")])
+setup(ext_modules=[core("_native"), core("_mcr_native"), core("_riichi_native")])

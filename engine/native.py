@@ -1,8 +1,8 @@
-"""The optional compiled cores (``engine/_native.c``, ``engine/_mcr_native.c``), or None: pip builds them where a C
-compiler is present, and every caller keeps the pure-Python path for a machine without one and for whatever a core
-declines (it answers None). ``MJTABLE_PURE=1`` keeps them out, so the tests run both paths; so does a core built
-from another version of its source than the one beside it (a checkout updated since its last build), which is never
-trusted."""
+"""The optional compiled cores (``engine/_native.c``, ``engine/_mcr_native.c``, ``engine/_riichi_native.c``), or
+None: pip builds them where a C compiler is present, and every caller keeps the pure-Python path for a machine
+without one and for whatever a core declines (it answers None). ``MJTABLE_PURE=1`` keeps them out, so the tests run
+both paths; so does a core built from another version of its source than the one beside it (a checkout updated
+since its last build), which is never trusted."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from types import ModuleType
 
 SOURCE = Path(__file__).with_name("_native.c")
 MCR_SOURCE = Path(__file__).with_name("_mcr_native.c")
+RIICHI_SOURCE = Path(__file__).with_name("_riichi_native.c")
 
 
 def load(name: str = "_native", source: Path | None = None) -> ModuleType | None:
@@ -34,3 +35,5 @@ def load(name: str = "_native", source: Path | None = None) -> ModuleType | None
 NATIVE = load()
 MCR_NATIVE = load("_mcr_native", MCR_SOURCE)
 """The MCR fan engine (``engine/_mcr_native.c``): the fans of a winning hand, every form."""
+RIICHI_NATIVE = load("_riichi_native", RIICHI_SOURCE)
+"""The riichi hand value (``engine/_riichi_native.c``): readings, yaku, fu, han and points of a winning hand."""

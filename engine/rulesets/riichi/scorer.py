@@ -8,8 +8,10 @@ once the hand has a yaku, and never beside a yakuman. A hand with no yaku is no 
 from __future__ import annotations
 
 from functools import lru_cache
+from types import ModuleType
 from typing import NamedTuple
 
+from engine.native import RIICHI_NATIVE
 from engine.notation import Hand
 from engine.rulesets.riichi.dora import dora_count
 from engine.rulesets.riichi.fu import reading_fu
@@ -54,11 +56,31 @@ class HandValue(NamedTuple):
 
 NO_SHAPE = "not a winning shape (four sets and a pair, seven distinct pairs, thirteen orphans)"
 NO_YAKU = "no yaku: a riichi hand needs at least one yaku to win (dora are not yaku)"
+REASONS = (None, NO_SHAPE, NO_YAKU)
+"""The compiled core's reason codes 0-2."""
 
 
 @lru_cache(maxsize=4096)
 def hand_value(hand: Hand, facts: WinFacts, bonus: Bonus, options: Options) -> HandValue:
-    """The best reading's value, cached by hand and situation (a table asks about the same hand repeatedly)."""
+    """The best reading's value, cached by hand and situation (a table asks about the same hand repeatedly): the
+    compiled core's (``engine/_riichi_native.c``) where it answers, else ``pure_hand_value``'s."""
+    found = native_hand_value(RIICHI_NATIVE, hand, facts, bonus, options) if RIICHI_NATIVE else None
+    return pure_hand_value(hand, facts, bonus, options) if found is None else found
+
+
+def native_hand_value(
+    core: ModuleType, hand: Hand, facts: WinFacts, bonus: Bonus, options: Options
+) -> HandValue | None:
+    """``core``'s value of the hand, or None where it declines (the pure path answers those)."""
+    found = core.hand_value(hand.melds, hand.standing, hand.win_tile, facts, bonus, options)
+    if found is None:
+        return None
+    hu, han, fu, yaku, basic, limit, reason = found
+    return HandValue(hu, han, fu, yaku, Limit(basic, limit), REASONS[reason])
+
+
+def pure_hand_value(hand: Hand, facts: WinFacts, bonus: Bonus, options: Options) -> HandValue:
+    """``hand_value`` in Python alone: what the compiled core declines, and its differential test."""
     win = hand.win_tile
     assert win is not None
     concealed = to_counts([*hand.standing, win])
