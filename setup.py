@@ -3,7 +3,8 @@ installs mjtable, which then runs its pure-Python path (``engine/native.py``). E
 Each core carries the digest of the source it was built from (``engine.native`` compares it), so a checkout whose
 source has moved on since its last build runs the pure path instead of a stale core. ``_native``: parsing, hu
 check, waits, shanten; ``_mcr_native``: the MCR fans of a winning hand, every
-form; ``_riichi_native``: the value of a winning riichi hand (readings, yaku, fu, han, points)."""
+form; ``_riichi_native``: the value of a winning riichi hand (readings, yaku, fu, han, points) and a whole
+settle line of one."""
 
 import hashlib
 from pathlib import Path

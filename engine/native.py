@@ -36,4 +36,5 @@ NATIVE = load()
 MCR_NATIVE = load("_mcr_native", MCR_SOURCE)
 """The MCR fan engine (``engine/_mcr_native.c``): the fans of a winning hand, every form."""
 RIICHI_NATIVE = load("_riichi_native", RIICHI_SOURCE)
-"""The riichi hand value (``engine/_riichi_native.c``): readings, yaku, fu, han and points of a winning hand."""
+"""The riichi core (``engine/_riichi_native.c``): readings, yaku, fu, han and points of a winning hand, and a whole
+settle line of the plain shape (``engine.rulesets.riichi.line``)."""
