@@ -64,8 +64,7 @@ from bench.timing import median_ms  # noqa: E402
 from engine.analysis import MCR_SHAPES, is_win  # noqa: E402
 from engine.native import NATIVE  # noqa: E402
 from engine.rulesets.riichi.scorer import hand_value  # noqa: E402
-from engine.settle.melds import contract_meld  # noqa: E402
-from tests.engine.rulesets.riichi.oracle import Case, oracle_arguments, random_case, situation_of  # noqa: E402
+from tests.engine.rulesets.riichi.oracle import Case, oracle_arguments, random_case, settle_request  # noqa: E402
 
 TARGETS = {
     "batch CLI hu check (score --rules basic)": 0.5,
@@ -85,34 +84,9 @@ def notation(counts: list[int]) -> str:
     return "".join(f"{tile % 9 + 1}{'mpsz'[tile // 9]}" * n for tile, n in enumerate(counts))
 
 
-def _code(tile: int, red: bool = False) -> str:
-    return f"{0 if red else tile % 9 + 1}{'mpsz'[tile // 9]}"
-
-
-def settle_request(case: Case) -> str:
-    """A riichi oracle case as one ``mjtable settle`` line: red fives written as rank 0 where the case holds them
-    (the winning tile, else a standing tile, else a meld's)."""
-    hand, red = case.hand, set(case.red_in_hand)
-    win_tile = _code(hand.win_tile, case.red_win)
-    if case.red_win:
-        red.discard(hand.win_tile)
-    standing = []
-    for tile in sorted(hand.standing):
-        standing.append(_code(tile, tile in red))
-        red.discard(tile)
-    melds = []
-    for meld in hand.melds:
-        text = contract_meld(meld)
-        reds = [tile for tile in meld.tiles if tile in red]
-        if reds:
-            red.discard(reds[0])
-            kind, tiles, origin = text.split(":")
-            text = f"{kind}:{tiles.replace(str(reds[0] % 9 + 1), '0', 1)}:{origin}"
-        melds.append(text)
-    situation = situation_of(case)
-    del situation["red_fives"]  # the settle contract counts the 0s of the tiles
-    request = {"rules": "riichi", "options": case.options, "hand": "".join(standing), "melds": melds}
-    return json.dumps({**request, "win_tile": win_tile, "situation": situation})
+def settle_line(case: Case) -> str:
+    """A riichi oracle case as one ``mjtable settle`` line."""
+    return json.dumps(settle_request(case))
 
 
 def cpu_seconds(lines: list[str], *arguments: str, command: str = "score") -> float:
@@ -219,7 +193,7 @@ def main() -> None:
         cases = [random_case(rng) for _ in range(args.hands)]
         arguments = [oracle_arguments(case) for case in cases]
         theirs = pass_rate(lambda a=arguments: [HandCalculator.estimate_hand_value(**x) for x in a], len(arguments))
-        settles = [settle_request(case) for case in cases]
+        settles = [settle_line(case) for case in cases]
         note("batch CLI riichi settle vs mahjong", batch_rate(settles, command="settle"), theirs)
         prepared = riichi_prepared(cases)
         prepared[0][0].evaluate(*prepared[0][1:])  # the analysis tables, built once per process: start-up

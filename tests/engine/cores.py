@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import os
 import shutil
+from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from engine import native
 
 
 def required(core: ModuleType | None, reason: str) -> ModuleType:
@@ -17,3 +20,12 @@ def required(core: ModuleType | None, reason: str) -> ModuleType:
             pytest.fail(reason)
         pytest.skip(reason)
     return core
+
+
+def built(name: str, source: Path) -> ModuleType:
+    """The core ``engine.<name>`` built from ``source``, loaded even under ``MJTABLE_PURE=1`` (which keeps it out of
+    the engine, not out of a comparison with the pure path), and ``required``."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("MJTABLE_PURE", raising=False)
+        core = native.load(name, source)
+    return required(core, f"engine.{name} is not built from its source (python setup.py build_ext --inplace)")

@@ -20,7 +20,7 @@ from engine import native as native_module
 from engine.notation import Hand, format_hand, parse_hand
 from engine.rulesets.mcr.scorer import ScoringOptions, _packs, hand_fans, pure_hand_fans, total
 from engine.rulesets.mcr.situation import WinFlags
-from tests.engine.cores import required
+from tests.engine.cores import built
 from tests.engine.rulesets.mcr.generator import near_miss, random_winning_hand
 from tests.paths import ANCHOR
 
@@ -38,10 +38,7 @@ DEFAULTS = ScoringOptions()
 @pytest.fixture(scope="module")
 def native() -> ModuleType:
     """The compiled core; where CI builds it (gcc present, no skip allowed) its absence is a failure."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.delenv("MJTABLE_PURE", raising=False)
-        core = native_module.load("_mcr_native", native_module.MCR_SOURCE)
-    return required(core, "engine._mcr_native is not built from its source (python setup.py build_ext --inplace)")
+    return built("_mcr_native", native_module.MCR_SOURCE)
 
 
 def stated(hand: Hand, options: ScoringOptions = DEFAULTS) -> Case:

@@ -20,6 +20,7 @@ from mahjong.meld import Meld as OracleMeld
 from engine.notation import Hand, Meld, MeldKind
 from engine.rulesets.base import WinContext
 from engine.rulesets.riichi import RiichiRuleset
+from engine.settle.melds import contract_meld
 
 FIVES = (4, 13, 22)
 Result = tuple[bool, int, int, dict[int, int] | None]
@@ -355,3 +356,34 @@ def disagreements(seed: int, hands: int) -> tuple[list[str], int]:
         if mine != oracle:
             found.append(f"{case}: ours {mine}, oracle {oracle}")
     return found, wins
+
+
+def _code(tile: int, red: bool = False) -> str:
+    return f"{0 if red else tile % 9 + 1}{'mpsz'[tile // 9]}"
+
+
+def settle_request(case: Case) -> dict[str, Any]:
+    """The case as a ``mjtable settle`` request: red fives written as rank 0 where the case holds them (the winning
+    tile, else a standing tile, else a meld's)."""
+    hand, red = case.hand, set(case.red_in_hand)
+    assert hand.win_tile is not None
+    win_tile = _code(hand.win_tile, case.red_win)
+    if case.red_win:
+        red.discard(hand.win_tile)
+    standing = []
+    for tile in sorted(hand.standing):
+        standing.append(_code(tile, tile in red))
+        red.discard(tile)
+    melds = []
+    for meld in hand.melds:
+        text = contract_meld(meld)
+        reds = [tile for tile in meld.tiles if tile in red]
+        if reds:
+            red.discard(reds[0])
+            kind, tiles, origin = text.split(":")
+            text = f"{kind}:{tiles.replace('5', '0', 1)}:{origin}"
+        melds.append(text)
+    situation = situation_of(case)
+    del situation["red_fives"]  # the settle contract counts the 0s of the tiles
+    request = {"rules": "riichi", "options": case.options, "hand": "".join(standing), "melds": melds}
+    return {**request, "win_tile": win_tile, "situation": situation}

@@ -24,9 +24,8 @@ from engine import native as native_module
 from engine.errors import MjtableError
 from engine.rulesets.riichi import line
 from engine.settle.answer import settle_object
-from engine.settle.melds import contract_meld
-from tests.engine.cores import required
-from tests.engine.rulesets.riichi.oracle import Case, random_case, situation_of
+from tests.engine.cores import built
+from tests.engine.rulesets.riichi.oracle import random_case, settle_request
 from tests.paths import SHARED, needs_records
 
 SEEDS = (20261129, 11)
@@ -38,56 +37,18 @@ SettleText = Callable[[Any], str | None]
 @pytest.fixture(scope="module")
 def settle_text() -> SettleText:
     """The core's ``settle``, configured as ``line`` configures it (also under ``MJTABLE_PURE=1``)."""
+    core = built("_riichi_native", native_module.RIICHI_SOURCE)
     with pytest.MonkeyPatch.context() as patch:
-        patch.delenv("MJTABLE_PURE", raising=False)
-        core = native_module.load("_riichi_native", native_module.RIICHI_SOURCE)
-        required(core, "engine._riichi_native is not built from its source (python setup.py build_ext --inplace)")
         patch.setattr(line, "RIICHI_NATIVE", core)
         found = line._configured()
     assert found is not None
     return found
 
 
-def _code(tile: int, red: bool = False) -> str:
-    return f"{0 if red else tile % 9 + 1}{'mpsz'[tile // 9]}"
-
-
-def request_of(case: Case) -> dict[str, Any]:
-    """The case as a settle request, each red five it holds written as rank 0 (on the winning tile, else a
-    standing tile, else a meld's)."""
-    hand, red = case.hand, set(case.red_in_hand)
-    assert hand.win_tile is not None
-    if case.red_win:
-        red.discard(hand.win_tile)
-    standing = []
-    for tile in hand.standing:
-        standing.append(_code(tile, tile in red))
-        red.discard(tile)
-    melds = []
-    for meld in hand.melds:
-        text = contract_meld(meld)
-        fives = [tile for tile in meld.tiles if tile in red]
-        if fives:
-            red.discard(fives[0])
-            kind, tiles, origin = text.split(":")
-            text = f"{kind}:{tiles.replace('5', '0', 1)}:{origin}"
-        melds.append(text)
-    situation = situation_of(case)
-    del situation["red_fives"]  # the contract counts the 0s of the tiles
-    return {
-        "rules": "riichi",
-        "options": case.options,
-        "hand": "".join(standing),
-        "melds": melds,
-        "win_tile": _code(hand.win_tile, case.red_win),
-        "situation": situation,
-    }
-
-
 def requests(seed: int, hands: int) -> Iterator[dict[str, Any]]:
     rng = random.Random(seed)
     for _ in range(hands):
-        yield request_of(random_case(rng))
+        yield settle_request(random_case(rng))
 
 
 def pure(request: dict[str, Any]) -> str | None:

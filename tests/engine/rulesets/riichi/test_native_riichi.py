@@ -34,7 +34,7 @@ from engine.rulesets.riichi.scorer import (
 )
 from engine.rulesets.riichi.situation import read_situation
 from engine.rulesets.riichi.yaku import WinFacts
-from tests.engine.cores import required
+from tests.engine.cores import built
 from tests.engine.rulesets.riichi.oracle import random_case, situation_of
 
 Case = tuple[Hand, WinFacts, Bonus, Options]
@@ -50,10 +50,7 @@ MAJORITY = 0.98
 @pytest.fixture(scope="module")
 def native() -> ModuleType:
     """The compiled core; where CI builds it (gcc present, no skip allowed) its absence is a failure."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.delenv("MJTABLE_PURE", raising=False)
-        core = native_module.load("_riichi_native", native_module.RIICHI_SOURCE)
-    return required(core, "engine._riichi_native is not built from its source (python setup.py build_ext --inplace)")
+    return built("_riichi_native", native_module.RIICHI_SOURCE)
 
 
 def native_value(native: ModuleType, case: Case) -> HandValue | None:
