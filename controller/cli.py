@@ -81,8 +81,6 @@ MAX_HANDS = 1_000_000
 Command = Callable[[argparse.Namespace, TextIO], int]
 
 
-_dump = dump
-
 
 MAX_LINE = 1 << 20
 """The longest batch line read (1 MiB; a hand or a settle request is well under 1 KiB): a longer one is answered
@@ -186,7 +184,7 @@ def _answer(
         log.error("line %d: %s: %s", number, type(error).__name__, error)
         problem = f"{type(error).__name__}: {quoted(str(error))}"
         result = {**failed, "error": f"line {number}: could not be answered ({problem}); please report it"}
-    return result if isinstance(result, str) else _dump(result)
+    return result if isinstance(result, str) else dump(result)
 
 
 def win_context(hand: Hand) -> WinContext:
@@ -277,7 +275,7 @@ def _settle_chunk(lines: list[str]) -> list[str | None]:
     answers = [
         request if request is _REFUSED else compiled(request) or _staged(settle_object, request) for request in requests
     ]
-    return [None if answer is _REFUSED else answer if type(answer) is str else _dump(answer) for answer in answers]
+    return [None if answer is _REFUSED else answer if type(answer) is str else dump(answer) for answer in answers]
 
 
 def _no_text(request: Any) -> None:
@@ -307,7 +305,7 @@ def _deal(args: argparse.Namespace, out: TextIO) -> int:
         stack = stacks[position.wall_of_seat].setdefault(position.stack_index, {})
         stack[str(position.tier)] = None if face is None else ruleset.tile_code(face)
     out.write(
-        _dump(
+        dump(
             {
                 "rules": ruleset.id,
                 "seed": args.seed,
@@ -341,16 +339,16 @@ def _simulate(args: argparse.Namespace, out: TextIO) -> int:
     try:
         for hand in hands:
             data = hand.to_dict()
-            out.write(_dump(data) + "\n")
+            out.write(dump(data) + "\n")
             if data["drawn"]:
                 drawn += 1
             else:
                 wins += 1
     except InvariantViolation as violation:
-        out.write(_dump({"error": f"invariant violation in hand {wins + drawn}: {violation}"}) + "\n")
+        out.write(dump({"error": f"invariant violation in hand {wins + drawn}: {violation}"}) + "\n")
         return 1
     elapsed = time.perf_counter() - started
-    out.write(_dump({"summary": {"hands": args.hands, "won": wins, "drawn": drawn, "invariant_violations": 0}}) + "\n")
+    out.write(dump({"summary": {"hands": args.hands, "won": wins, "drawn": drawn, "invariant_violations": 0}}) + "\n")
     # Timing goes to stderr so that the same seed gives byte-identical stdout.
     rate = args.hands / elapsed if elapsed > 0 else float("inf")
     print(f"{args.hands} hands in {elapsed:.2f} s: {rate:.1f} hands/s", file=sys.stderr)
@@ -361,7 +359,7 @@ def _rules(args: argparse.Namespace, out: TextIO) -> int:
     """Every ruleset: readable by default, one JSON object a line with ``--json`` (for programs)."""
     for cls in all_rulesets():
         described = cls.describe()
-        out.write((_dump(described) if args.json else _readable_rules(described)) + "\n")
+        out.write((dump(described) if args.json else _readable_rules(described)) + "\n")
     return 0
 
 
@@ -563,7 +561,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     logging.basicConfig(level=_log_level(args.verbose), stream=sys.stderr, format="%(asctime)s %(name)s: %(message)s")
 
     def emit(line: dict[str, Any]) -> None:
-        text = describe_result(line) if "wins" in line and not args.json else _dump(line)
+        text = describe_result(line) if "wins" in line and not args.json else dump(line)
         out.write(text + "\n")
         out.flush()
 
@@ -573,13 +571,13 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     try:
         TableDaemon(config, emit).run()
     except TableStopped as stop:
-        out.write(_dump({"error": str(stop), "fault": stop.code, "hint": stop.hint}) + "\n")
+        out.write(dump({"error": str(stop), "fault": stop.code, "hint": stop.hint}) + "\n")
         return 3
     except KeyboardInterrupt:  # Ctrl-C: everything applied is journaled, the next start resumes
-        out.write(_dump({"stopped": "interrupted; the same command resumes the run from the journal"}) + "\n")
+        out.write(dump({"stopped": "interrupted; the same command resumes the run from the journal"}) + "\n")
         return 130
     except Terminated:  # SIGTERM (systemctl stop): the table was stopped safely; a clean exit for systemd
-        out.write(_dump({"stopped": "terminated; the next start resumes the run from the journal"}) + "\n")
+        out.write(dump({"stopped": "terminated; the next start resumes the run from the journal"}) + "\n")
         return 0
     return 0
 
@@ -608,7 +606,7 @@ def _history(args: argparse.Namespace, out: TextIO) -> int:
             raise MjtableError(f"--hand {args.hand}: the run has no such hand")
     for record in records:
         try:
-            text = hand_log(record) if args.log or args.format == "log" else _dump(record)
+            text = hand_log(record) if args.log or args.format == "log" else dump(record)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
             where = f"hand {record['number']}, column result"
             raise MjtableError(f"{journal.path}: {where}: not a result the service writes ({error!r})") from None
@@ -629,7 +627,7 @@ def _fleet(args: argparse.Namespace, out: TextIO) -> int:
     from controller.service.shutdown import Terminated, terminate_on_sigterm
 
     def announce(url: str) -> None:
-        out.write(_dump({"fleet": url, "broker": config.mqtt.url}) + "\n")
+        out.write(dump({"fleet": url, "broker": config.mqtt.url}) + "\n")
         out.flush()
 
     try:
@@ -646,7 +644,7 @@ def _doctor(args: argparse.Namespace, out: TextIO) -> int:
     failed = False
     for answer in checks(args.config):
         failed |= not answer["ok"]
-        out.write(_dump(answer) + "\n")
+        out.write(dump(answer) + "\n")
         out.flush()
     return 1 if failed else 0
 
@@ -709,7 +707,7 @@ def _main(argv: list[str], stdin: TextIO | None, stdout: TextIO | None) -> int:
         out.flush()  # here, so that a reader gone is met inside the try, not at the interpreter's exit
         return code
     except MjtableError as error:
-        out.write(_dump({"error": str(error)}) + "\n")
+        out.write(dump({"error": str(error)}) + "\n")
         return 2
 
 

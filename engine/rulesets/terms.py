@@ -479,9 +479,9 @@ class Score:
             if payments.keys() != _SEAT_SET or abs(sum(amounts)) > 1e-9:
                 raise RulesetError(f"score: payments must give seats 0-3 and sum to 0, found {payments}")
             # a copy (the caller's mapping may be shared or change), whole floats as ints; most are ints already
-            if float in map(type, amounts):
-                payments = {seat: exact(amount) for seat, amount in payments.items()}
-            object.__setattr__(self, "payments", dict(payments))
+            exacted = float in map(type, amounts)
+            copied = {seat: exact(amount) for seat, amount in payments.items()} if exacted else dict(payments)
+            object.__setattr__(self, "payments", copied)
         if type(self.fans) is not tuple:
             object.__setattr__(self, "fans", tuple(self.fans))
         object.__setattr__(self, "extra", MappingProxyType(dict(self.extra)))

@@ -19,6 +19,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from controller import cli
+from controller.scoretext import dump
 from engine import native as native_module
 from engine.analysis.fast import is_win, is_win_pure, waits, waits_pure
 from engine.analysis.shanten import shanten, shanten_pure
@@ -208,7 +209,7 @@ def test_the_core_answers_a_waits_line_as_waits_and_shanten_do(native, counts: l
     assume(sum(counts) == 13)
     try:
         found = [tile_code(tile) for tile in waits_pure(counts, rules) if counts[tile] < 4]
-        expected = cli._dump({"waits": found, "shanten": shanten_pure(counts, rules)})
+        expected = dump({"waits": found, "shanten": shanten_pure(counts, rules)})
     except MjtableError:
         expected = None
     assert native.waits_answers([_notation(counts)], rules.native_code, _MELDS, _SITUATIONS) == [expected]

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from controller import cli
+from controller.scoretext import dump
 from engine import native as native_module
 from engine.errors import MjtableError
 from engine.rulesets.riichi import line
@@ -54,7 +55,7 @@ def requests(seed: int, hands: int) -> Iterator[dict[str, Any]]:
 def pure(request: dict[str, Any]) -> str | None:
     """The pure path's answer text, None where it refuses the request."""
     try:
-        return cli._dump(settle_object(copy.deepcopy(request)))
+        return dump(settle_object(copy.deepcopy(request)))
     except MjtableError:
         return None
 
