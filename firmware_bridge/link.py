@@ -120,7 +120,8 @@ class Link:
         self._wake_keeper = threading.Event()
         self._pending: _Pending | None = None
         self._identity_nonce = 0
-        self._identity: Identity | None = None
+        self._identity: Identity | None = None  # the last answered IDENTIFY's, kept while the next is asked
+        self._handshaking = False  # an unconfigured snapshot is expected until the handshake's configured one
         self._estop_acked = threading.Event()
         self._snapshot: Snapshot | None = None
         self._acks = 0
@@ -350,14 +351,20 @@ class Link:
         with self._cv:
             self._identity_nonce = self._identity_nonce % 0xFFFF + 1
             nonce = self._identity_nonce
-            self._identity = None
+            self._handshaking = True
+        try:
+            return self._identify_and_configure(nonce)
+        finally:
+            self._handshaking = False
+
+    def _identify_and_configure(self, nonce: int) -> Identity:
         frame = Identify(PROTOCOL_MAJOR, nonce).frame().encode()
         rto = self._config.min_rto_s * 4
         for _ in range(self._config.max_tries * HANDSHAKE_TRIES_FACTOR):
             self._check_open()
             self._write(frame)
             with self._cv:
-                if self._cv.wait_for(lambda: self._identity is not None, rto):
+                if self._cv.wait_for(lambda: self._identity is not None and self._identity.nonce == nonce, rto):
                     break
             if not self._mcu_heard_lately():
                 rto = min(rto * BACKOFF, self._config.max_rto_s)
@@ -502,7 +509,7 @@ class Link:
             log.info("table phase %s", snapshot.phase.name)
         if (previous.fault_code if previous else "") != snapshot.fault_code:
             log.info("table fault %s", snapshot.fault_code or "cleared")
-        if self._up and not snapshot.flags & StateFlag.CONFIGURED and not self._needs_handshake:
+        if self._up and not snapshot.flags & StateFlag.CONFIGURED and not (self._needs_handshake or self._handshaking):
             log.warning("the MCU reports itself unconfigured; handshaking again")
             self._needs_handshake = True
             self._wake_keeper.set()

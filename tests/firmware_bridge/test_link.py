@@ -9,7 +9,18 @@ import pytest
 from firmware_bridge.config import BridgeConfig, LinkConfig, McuConfig
 from firmware_bridge.errors import CommandRejected, LinkDown, McuReset, ProtocolError, TableFault
 from firmware_bridge.link import Link, open_port
-from firmware_bridge.messages import BuildWalls, FaultKind, Nop, Phase, ResetReason, Result, Shuffle, StateFlag
+from firmware_bridge.messages import (
+    BuildWalls,
+    FaultKind,
+    Identify,
+    Nop,
+    Phase,
+    ResetReason,
+    Result,
+    Shuffle,
+    StateFlag,
+)
+from firmware_bridge.table import Table
 from hw_tests.faults import FaultPlan, Noise, ResetDuring
 from hw_tests.harness import simulated_table
 from hw_tests.simulator import McuSimulator
@@ -192,3 +203,46 @@ def test_a_failed_port_is_reopened_and_the_new_mcu_configured():
     finally:
         first.close()
         second.close()
+
+
+class _SnapshotAfterIdentity(McuSimulator):
+    """A simulator whose periodic snapshot falls between its IDENTITY and the host's CONFIGURE, as it may on a
+    loaded machine: the snapshot still says unconfigured, since the host has not configured it yet."""
+
+    def _handle(self, seq, message, now):
+        super()._handle(seq, message, now)
+        if isinstance(message, Identify) and message.nonce:
+            self._send(self._snapshot())
+
+
+def test_an_unconfigured_snapshot_during_the_handshake_neither_restarts_it_nor_hides_the_identity(caplog):
+    """A reboot's handshake is answered once: the unconfigured snapshot it expects does not start a second one, and
+    the MCU's identity (with why it reset) stays readable while the host reconfigures it."""
+    with (
+        _SnapshotAfterIdentity(seed=7, speed=20) as sim,
+        Table.connect(BridgeConfig(), open_port(sim.path, 115200), time_scale=0.05) as table,
+    ):
+        seen: list[object] = []
+        stop = threading.Event()
+
+        def watch() -> None:
+            while not stop.is_set():
+                seen.append(table.identity)
+                time.sleep(0.0005)
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
+        try:
+            for _ in range(3):
+                sim.reset(ResetReason.WATCHDOG)
+                state = table.link.wait_snapshot(
+                    lambda s: s.fault is FaultKind.MCU_RESET and bool(s.flags & StateFlag.CONFIGURED), 3.0
+                )
+                assert state is not None, "the host did not reconfigure the MCU"
+                assert table.identity.reset_reason is ResetReason.WATCHDOG
+                table.clear_fault()
+        finally:
+            stop.set()
+            watcher.join()
+    assert None not in seen and len(seen) > 10
+    assert not [r for r in caplog.records if "handshaking again" in r.getMessage()]
