@@ -15,12 +15,14 @@ ENGINE = Path(__file__).resolve().parent / "engine"
 
 
 def core(name: str) -> Extension:
-    """The optional extension ``engine.<name>`` built from ``engine/<name>.c``, stamped with that source's digest."""
-    source = ENGINE / f"{name}.c"
+    """The optional extension ``engine.<name>`` built from ``engine/<name>.c``, stamped with the digest of that source
+    and the header the cores share (``engine/_notation.h``), as ``engine.native.digest`` computes it."""
+    digest = hashlib.sha256((ENGINE / f"{name}.c").read_bytes() + (ENGINE / "_notation.h").read_bytes()).hexdigest()
     return Extension(
         f"engine.{name}",
         [f"engine/{name}.c"],
-        define_macros=[("SOURCE_DIGEST", f'"{hashlib.sha256(source.read_bytes()).hexdigest()}"')],
+        depends=["engine/_notation.h"],
+        define_macros=[("SOURCE_DIGEST", f'"{digest}"')],
         extra_compile_args=["-std=c11", "-O2"],
         optional=True,
     )

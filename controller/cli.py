@@ -81,7 +81,6 @@ MAX_HANDS = 1_000_000
 Command = Callable[[argparse.Namespace, TextIO], int]
 
 
-
 MAX_LINE = 1 << 20
 """The longest batch line read (1 MiB; a hand or a settle request is well under 1 KiB): a longer one is answered
 with an error and never held whole, so one endless line neither fills memory nor slows the batch."""
@@ -657,8 +656,10 @@ def _command(args: argparse.Namespace, commands: Mapping[str, Command], source: 
         return 0
     ruleset = get_ruleset(args.rules, _options(args))
     if args.command == "score":
+        from engine.rulesets.mcr.line import score_lines  # MCR's whole line in its compiled core, where built
+
         text_of = ScoreText()
-        _batch(source, lambda text: text_of(score_of(ruleset, text)), out)
+        _batch(source, lambda text: text_of(score_of(ruleset, text)), out, chunk=score_lines(ruleset))
     else:
         _batch(source, lambda text: waits_line(ruleset, text), out, chunk=waits_compiled(ruleset))
     return 0

@@ -7,7 +7,10 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "_notation.h"
 
 #ifndef SOURCE_DIGEST
 #define SOURCE_DIGEST ""
@@ -32,7 +35,7 @@ enum {
     TWO_CONCEALED_PUNGS = 66, CONCEALED_KONG = 67, ALL_SIMPLES = 68, PURE_DOUBLE_CHOW = 69, MIXED_DOUBLE_CHOW = 70,
     SHORT_STRAIGHT = 71, TWO_TERMINAL_CHOWS = 72, PUNG_OF_TERMINALS_OR_HONORS = 73, MELDED_KONG = 74,
     ONE_VOIDED_SUIT = 75, NO_HONORS = 76, EDGE_WAIT = 77, CLOSED_WAIT = 78, SINGLE_WAIT = 79, SELF_DRAWN = 80,
-    CONCEALED_KONG_AND_MELDED_KONG = 82, NFANS = 86
+    FLOWER_TILES = 81, CONCEALED_KONG_AND_MELDED_KONG = 82, NFANS = 86, BASE = 8 /* 底分 (ruleset.BASE) */
 };
 
 static const int POINTS[NFANS] = {
@@ -1009,6 +1012,95 @@ static PyObject *fan_pairs(const int *f) {
     return out;
 }
 
+typedef struct {
+    int kind, code, exposed; /* a declared meld as scorer._packs gives it: kind 1-3, tile code (a chow's middle) */
+} PackIn;
+
+typedef struct {
+    int self_drawn, last_tile, wall_last, kong; /* situation.WinFlags */
+    int prevalent, seat;                        /* 0-3 = E S W N */
+    int infer_last_tile, knitted_body_waits, exhausted_waits; /* ScoringOptions */
+} Situation;
+
+/* The fans of the best reading of a hand into ``best`` (by fan id, flowers not included): ``standing`` the concealed
+ * tile ids but the winning one, ``packs`` the melds. 1 when answered (``*found`` 0: no reading), 0 when the pure path
+ * must answer (a pack it cannot read, a fifth copy among the concealed tiles, more readings than it keeps). */
+static int count_fans(const int *standing, int nstanding, int win_id, const PackIn *packs, int nmelds,
+                      const Situation *at, int *best, int *found) {
+    static Summary summary;
+    Summary *s = &summary;
+    memset(s, 0, offsetof(Summary, readings));
+    s->unique = -1;
+    if (nmelds > 4 || nstanding + 1 + 3 * nmelds != 14)
+        return 0;
+    s->win = CODE_OF[win_id];
+    s->cnt[s->win] = 1;
+    for (int i = 0; i < nstanding; i++)
+        if (++s->cnt[CODE_OF[standing[i]]] > 4)
+            return 0;
+    memcpy(s->held, s->cnt, sizeof s->held);
+    int melded = 0;
+    for (int i = 0; i < nmelds; i++) {
+        int kind = packs[i].kind, code = packs[i].code, exposed = packs[i].exposed;
+        melded += exposed;
+        if (kind == CHOW_PACK) {
+            if (code > 0x40 || (code & 15) < 2 || (code & 15) > 8)
+                return 0;
+            s->held[code - 1]++, s->held[code]++, s->held[code + 1]++;
+            s->fixed_chows[s->nfixed_chows++] = code;
+        } else {
+            if ((code & 15) == 0 || (code < 0x40 && (code & 15) > 9))
+                return 0;
+            s->held[code] += kind == KONG_PACK ? 4 : 3;
+            s->fixed_pungs[s->nfixed_pungs++] = code;
+            if (kind == KONG_PACK) {
+                s->melded_kongs += exposed;
+                s->concealed_kongs += !exposed;
+            }
+        }
+    }
+    s->self_drawn = at->self_drawn;
+    s->exhausted_waits = at->exhausted_waits;
+    s->prevalent = EAST + at->prevalent;
+    s->seat = EAST + at->seat;
+    for (int c = 0; c < NCODES; c++)
+        s->fours += s->held[c] == 4;
+    int in_standing = s->cnt[s->win];
+    situation_fans(at->self_drawn, at->last_tile, at->wall_last, at->kong, in_standing, s->held[s->win] - in_standing,
+                   s->melded_kongs + s->concealed_kongs > 0, at->infer_last_tile, s->common);
+    int fans[NFANS], best_total = 0;
+    memset(best, 0, NFANS * sizeof *best);
+    *found = 0;
+    int form = nmelds <= 1 ? special_form(s, nmelds, at->knitted_body_waits, best) : NO_FORM;
+    if (form == FORM_ALONE)
+        return *found = 1;
+    if (form == FORM_SEVEN_PAIRS) { /* the first best; a reading as good takes its place (scorer.hand_fans) */
+        for (int i = 1; i < NFANS; i++)
+            best_total += POINTS[i] * best[i];
+        *found = 1;
+    }
+    find_readings(s);
+    if (s->overflow)
+        return 0;
+    if (!melded)
+        s->common[at->self_drawn ? FULLY_CONCEALED_HAND : CONCEALED_HAND] = 1;
+    else if (melded == 4 && !at->self_drawn)
+        s->common[MELDED_HAND] = 1;
+    else if (at->self_drawn)
+        s->common[SELF_DRAWN] = 1;
+    tile_fans(s->held, s->common);
+    for (int i = 0; i < s->nreadings; i++) {
+        int points = reading_fans(s, &s->readings[i], fans);
+        if (!*found || points > best_total ||
+            (points == best_total && (fans[PURE_TRIPLE_CHOW] == 1 || fans[TRIPLE_PUNG] || form == FORM_SEVEN_PAIRS))) {
+            memcpy(best, fans, sizeof fans);
+            best_total = points;
+            *found = 1;
+        }
+    }
+    return 1;
+}
+
 /* hand_fans(standing, win, packs, self_drawn, last_tile, wall_last, kong, prevalent, seat, infer_last_tile,
  * knitted_body_waits, exhausted_waits) (the flags, the winds, then ``ScoringOptions`` in its order): ``standing`` a
  * tuple of tile ids, ``packs`` the melds as (kind 1-3 chow/pung/kong, tile code (a chow's middle), exposed) tuples
@@ -1021,100 +1113,259 @@ static PyObject *hand_fans(PyObject *self, PyObject *const *args, Py_ssize_t nar
     }
     if (!PyTuple_Check(args[0]) || !PyTuple_Check(args[2]))
         Py_RETURN_NONE; /* standing tiles or melds in another container: the pure path reads those */
-    static Summary summary;
-    Summary *s = &summary;
-    memset(s, 0, offsetof(Summary, readings));
-    s->unique = -1;
-    long v, win_id, flag[4], prevalent, seat, infer, body_waits, exhausted;
-    if (!as_int(args[1], 0, 33, &win_id))
-        Py_RETURN_NONE;
-    for (int i = 0; i < 4; i++)
-        if (!as_int(args[3 + i], 0, 1, &flag[i]))
+    long v[12];
+    static const long high[12] = {0, 33, 0, 1, 1, 1, 1, 3, 3, 1, 1, 1};
+    for (int i = 1; i < 12; i++)
+        if (i != 2 && !as_int(args[i], 0, high[i], &v[i]))
             Py_RETURN_NONE;
-    if (!as_int(args[7], 0, 3, &prevalent) || !as_int(args[8], 0, 3, &seat) || !as_int(args[9], 0, 1, &infer) ||
-        !as_int(args[10], 0, 1, &body_waits) || !as_int(args[11], 0, 1, &exhausted))
-        Py_RETURN_NONE;
     Py_ssize_t nstanding = PyTuple_GET_SIZE(args[0]), nmelds = PyTuple_GET_SIZE(args[2]);
-    if (nmelds > 4 || nstanding + 1 + 3 * nmelds != 14)
+    if (nmelds > 4 || nstanding > 13)
         Py_RETURN_NONE;
-    s->win = CODE_OF[win_id];
-    s->cnt[s->win] = 1;
+    int standing[13];
+    PackIn packs[4];
     for (Py_ssize_t i = 0; i < nstanding; i++) {
-        if (!as_int(PyTuple_GET_ITEM(args[0], i), 0, 33, &v))
+        long tile;
+        if (!as_int(PyTuple_GET_ITEM(args[0], i), 0, 33, &tile))
             Py_RETURN_NONE;
-        if (++s->cnt[CODE_OF[v]] > 4)
-            Py_RETURN_NONE;
+        standing[i] = (int)tile;
     }
-    memcpy(s->held, s->cnt, sizeof s->held);
-    int melded = 0;
     for (Py_ssize_t i = 0; i < nmelds; i++) {
         PyObject *pack = PyTuple_GET_ITEM(args[2], i);
         long kind, code, exposed;
         if (!PyTuple_Check(pack) || PyTuple_GET_SIZE(pack) != 3 || !as_int(PyTuple_GET_ITEM(pack, 0), 1, 3, &kind) ||
             !as_int(PyTuple_GET_ITEM(pack, 1), 0x11, 0x47, &code) || !as_int(PyTuple_GET_ITEM(pack, 2), 0, 1, &exposed))
             Py_RETURN_NONE;
-        melded += exposed;
-        if (kind == 1) {
-            if (code > 0x40 || (code & 15) < 2 || (code & 15) > 8)
-                Py_RETURN_NONE;
-            s->held[code - 1]++, s->held[code]++, s->held[code + 1]++;
-            s->fixed_chows[s->nfixed_chows++] = (int)code;
-        } else {
-            if ((code & 15) == 0 || (code < 0x40 && (code & 15) > 9))
-                Py_RETURN_NONE;
-            s->held[code] += kind == 3 ? 4 : 3;
-            s->fixed_pungs[s->nfixed_pungs++] = (int)code;
-            if (kind == 3) {
-                s->melded_kongs += (int)exposed;
-                s->concealed_kongs += !exposed;
-            }
-        }
+        packs[i] = (PackIn){(int)kind, (int)code, (int)exposed};
     }
-    s->self_drawn = (int)flag[0];
-    s->exhausted_waits = (int)exhausted;
-    s->prevalent = EAST + (int)prevalent;
-    s->seat = EAST + (int)seat;
-    for (int c = 0; c < NCODES; c++)
-        s->fours += s->held[c] == 4;
-    int in_standing = s->cnt[s->win];
-    situation_fans((int)flag[0], (int)flag[1], (int)flag[2], (int)flag[3], in_standing, s->held[s->win] - in_standing,
-                   s->melded_kongs + s->concealed_kongs > 0, (int)infer, s->common);
-    int best[NFANS] = {0}, fans[NFANS], best_total = 0, found = 0;
-    int form = nmelds <= 1 ? special_form(s, (int)nmelds, (int)body_waits, best) : NO_FORM;
-    if (form == FORM_ALONE)
-        return fan_pairs(best);
-    if (form == FORM_SEVEN_PAIRS) { /* the first best; a reading as good takes its place (scorer.hand_fans) */
-        for (int i = 1; i < NFANS; i++)
-            best_total += POINTS[i] * best[i];
-        found = 1;
-    }
-    find_readings(s);
-    if (s->overflow)
+    Situation at = {(int)v[3], (int)v[4], (int)v[5], (int)v[6], (int)v[7], (int)v[8], (int)v[9], (int)v[10], (int)v[11]};
+    int best[NFANS], found;
+    if (!count_fans(standing, (int)nstanding, (int)v[1], packs, (int)nmelds, &at, best, &found))
         Py_RETURN_NONE;
-    if (!melded)
-        s->common[flag[0] ? FULLY_CONCEALED_HAND : CONCEALED_HAND] = 1;
-    else if (melded == 4 && !flag[0])
-        s->common[MELDED_HAND] = 1;
-    else if (flag[0])
-        s->common[SELF_DRAWN] = 1;
-    tile_fans(s->held, s->common);
-    for (int i = 0; i < s->nreadings; i++) {
-        int points = reading_fans(s, &s->readings[i], fans);
-        if (!found || points > best_total ||
-            (points == best_total && (fans[PURE_TRIPLE_CHOW] == 1 || fans[TRIPLE_PUNG] || form == FORM_SEVEN_PAIRS))) {
-            memcpy(best, fans, sizeof best);
-            best_total = points;
-            found = 1;
-        }
+    return found ? fan_pairs(best) : PyTuple_New(0);
+}
+
+/* ---- a whole `mjtable score --rules mcr` line (engine/rulesets/mcr/line.py) ---- */
+
+/* What score_lines writes an answer from, read from its ``config`` tuple once a call (borrowed from it). */
+typedef struct {
+    const char *heads[NFANS]; /* a fan entry's JSON text up to its count: '{"id": 59, ..., "count": ' */
+    Py_ssize_t head_sizes[NFANS];
+    PyObject *no_shape[4];    /* the whole answer (str) to a hand with no winning shape, by the declarer's seat */
+    const char *false_win[4]; /* the payments' JSON text of a false win, by the declarer's seat */
+    Py_ssize_t false_win_sizes[4];
+    long minimum, infer_last_tile, knitted_body_waits, exhausted_waits, flowers;
+} LineConfig;
+
+/* The UTF-8 text of a str, or NULL (error set) for anything else. */
+static const char *utf8_of(PyObject *text, Py_ssize_t *size) {
+    if (!PyUnicode_Check(text)) {
+        PyErr_SetString(PyExc_TypeError, "score_lines: config texts must be str");
+        return NULL;
     }
+    return PyUnicode_AsUTF8AndSize(text, size);
+}
+
+/* ``config`` = (fan heads (NFANS str, index 0 unused), no-shape answers (4 str), false-win payments (4 str), minimum,
+ * infer_last_tile, knitted_body_waits, exhausted_waits, flowers) into ``c``; 0 with a TypeError for anything else. */
+static int read_config(PyObject *config, LineConfig *c) {
+    if (!PyTuple_Check(config) || PyTuple_GET_SIZE(config) != 8) {
+        PyErr_SetString(PyExc_TypeError, "score_lines: config is an 8-tuple");
+        return 0;
+    }
+    PyObject *heads = PyTuple_GET_ITEM(config, 0), *no_shape = PyTuple_GET_ITEM(config, 1);
+    PyObject *false_win = PyTuple_GET_ITEM(config, 2);
+    if (!PyTuple_Check(heads) || PyTuple_GET_SIZE(heads) != NFANS || !PyTuple_Check(no_shape) ||
+        PyTuple_GET_SIZE(no_shape) != 4 || !PyTuple_Check(false_win) || PyTuple_GET_SIZE(false_win) != 4) {
+        PyErr_SetString(PyExc_TypeError, "score_lines: config's texts have the wrong shape");
+        return 0;
+    }
+    for (int i = 0; i < NFANS; i++)
+        if ((c->heads[i] = utf8_of(PyTuple_GET_ITEM(heads, i), &c->head_sizes[i])) == NULL || c->head_sizes[i] > 200)
+            return PyErr_Occurred() ? 0 : (PyErr_SetString(PyExc_ValueError, "score_lines: a fan head too long"), 0);
+    for (int i = 0; i < 4; i++) {
+        c->no_shape[i] = PyTuple_GET_ITEM(no_shape, i);
+        if (!PyUnicode_Check(c->no_shape[i]) ||
+            (c->false_win[i] = utf8_of(PyTuple_GET_ITEM(false_win, i), &c->false_win_sizes[i])) == NULL ||
+            c->false_win_sizes[i] > 200)
+            return PyErr_Occurred() ? 0 : (PyErr_SetString(PyExc_TypeError, "score_lines: bad seat texts"), 0);
+    }
+    long *numbers[5] = {&c->minimum, &c->infer_last_tile, &c->knitted_body_waits, &c->exhausted_waits, &c->flowers};
+    for (int i = 0; i < 5; i++)
+        if (!as_int(PyTuple_GET_ITEM(config, 3 + i), 0, i ? 1 : 1000, numbers[i])) {
+            PyErr_SetString(PyExc_TypeError, "score_lines: config's numbers out of range");
+            return 0;
+        }
+    return 1;
+}
+
+/* A line of MCR notation as score reads it (engine.notation.parse_hand): 1 when read, 0 for anything but the
+ * common valid text (a waiting hand, flower letters, an error), which the pure path then answers. */
+typedef struct {
+    int standing[13], nstanding, win, npacks, flowers;
+    PackIn packs[4];
+    int used[34]; /* every playing tile, melds included */
+    Situation at;
+} Line;
+
+static int read_line(const Py_UCS1 *s, Py_ssize_t n, const LineConfig *c, Line *out) {
+    while (n > 0 && s[n - 1] == '\r') n--; /* the batch's line.rstrip("\r") */
+    if (n == 0 || s[n - 1] == ' ')
+        return 0;
+    Py_ssize_t bars[2] = {n, n};
+    int sections = 1;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (s[i] == '|') {
+            if (sections == 3)
+                return 0;
+            bars[sections++ - 1] = i;
+        }
+    memset(out->used, 0, sizeof out->used);
+    out->npacks = 0;
+    Py_ssize_t at = 0, end = bars[0];
+    while (at < end && s[at] == '[') {
+        Py_ssize_t close = at + 1;
+        while (close < end && s[close] != ']')
+            close++;
+        int kind, tile, offer;
+        if (close == end || out->npacks == 4 || read_meld(s + at + 1, close - at - 1, &kind, &tile, &offer) < 0)
+            return 0;
+        int code = CODE_OF[tile];
+        out->packs[out->npacks++] = kind == MELD_CHOW   ? (PackIn){CHOW_PACK, code + 1, 1}
+                                    : kind == MELD_PUNG ? (PackIn){PUNG_PACK, code, 1}
+                                                        : (PackIn){KONG_PACK, code, offer != 0};
+        for (int k = 0; k < (kind == MELD_KONG ? 4 : 3); k++)
+            out->used[tile + (kind == MELD_CHOW ? k : 0)]++;
+        at = close + 1;
+    }
+    int tiles[MAX_TILES];
+    Py_ssize_t count = read_tiles(s + at, end - at, tiles);
+    if (count != 14 - 3 * out->npacks)
+        return 0;
+    out->nstanding = (int)count - 1;
+    out->win = tiles[count - 1];
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (i < count - 1)
+            out->standing[i] = tiles[i];
+        out->used[tiles[i]]++;
+    }
+    for (int k = 0; k < 34; k++)
+        if (out->used[k] > 4)
+            return 0;
+    Situation *w = &out->at;
+    *w = (Situation){0, 0, 0, 0, 0, 0, (int)c->infer_last_tile, (int)c->knitted_body_waits, (int)c->exhausted_waits};
+    if (sections > 1) {
+        const Py_UCS1 *b = s + bars[0] + 1;
+        if ((sections > 2 ? bars[1] : n) - bars[0] - 1 != 6)
+            return 0;
+        const char *winds = "ESWN";
+        const char *prevalent = memchr(winds, b[0], 4), *seat = memchr(winds, b[1], 4);
+        if (prevalent == NULL || seat == NULL)
+            return 0;
+        for (int i = 2; i < 6; i++)
+            if (b[i] != '0' && b[i] != '1')
+                return 0;
+        /* Situation(prevalent, seat, self_drawn, fourth_tile, last_tile, kong_related) read as WinFlags */
+        w->prevalent = (int)(prevalent - winds), w->seat = (int)(seat - winds);
+        w->self_drawn = b[2] == '1', w->last_tile = b[3] == '1', w->wall_last = b[4] == '1', w->kong = b[5] == '1';
+    }
+    out->flowers = 0;
+    if (sections > 2) {
+        if (n - bars[1] != 2 || s[n - 1] < '0' || s[n - 1] > '8')
+            return 0;
+        out->flowers = s[n - 1] - '0';
+        if (out->flowers && !c->flowers)
+            return 0;
+    }
+    return 1;
+}
+
+/* Appends ``size`` bytes; the buffer is sized for the longest answer (every head is at most 200 bytes). */
+#define PUT(at, text, size) (memcpy(at, text, size), at += (size))
+#define PUTS(at, literal) PUT(at, literal, sizeof literal - 1)
+
+/* The answer to a winning shape (McrRuleset.evaluate, controller.scoretext) into ``out``; its length. */
+static Py_ssize_t write_answer(const LineConfig *c, const Line *line, const int *fans, char *out) {
+    int without = 0;
+    for (int i = 1; i < NFANS; i++)
+        without += POINTS[i] * fans[i];
+    int total = without + line->flowers, meets = without >= c->minimum, winner = line->at.seat;
+    char *at = out;
+    at += sprintf(at, "{\"hu\": %s, \"total\": %d, \"fans\": [", meets ? "true" : "false", total);
+    for (int i = 1, listed = 0; i < NFANS; i++) {
+        int count = i == FLOWER_TILES ? line->flowers : fans[i];
+        if (count <= 0)
+            continue;
+        if (listed++)
+            PUTS(at, ", ");
+        PUT(at, c->heads[i], c->head_sizes[i]);
+        at += sprintf(at, "%d}", count);
+    }
+    PUTS(at, "], \"payments\": ");
+    if (meets) {
+        int discarder = line->at.self_drawn ? -1 : (winner + 3) % 4, paid[4] = {0};
+        for (int seat = 0; seat < 4; seat++)
+            if (seat != winner) {
+                int amount = BASE + (discarder < 0 || seat == discarder ? total : 0);
+                paid[seat] -= amount, paid[winner] += amount;
+            }
+        at += sprintf(at, "{\"0\": %d, \"1\": %d, \"2\": %d, \"3\": %d}", paid[0], paid[1], paid[2], paid[3]);
+        PUTS(at, ", \"shape_ok\": true, \"meets_minimum\": true");
+    } else {
+        PUT(at, c->false_win[winner], c->false_win_sizes[winner]);
+        at += sprintf(at, ", \"shape_ok\": true, \"meets_minimum\": false, \"reason\": \"%d fans without flowers, below "
+                          "the minimum %ld\"", without, c->minimum);
+    }
+    at += sprintf(at, ", \"total_without_flowers\": %d}", without);
+    return at - out;
+}
+
+/* One line's answer: a new str, Py_None (a new reference) for the pure path, NULL on a Python error. */
+static PyObject *score_line(PyObject *text, const LineConfig *c) {
+    Line line;
+    if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text) ||
+        !read_line(PyUnicode_1BYTE_DATA(text), PyUnicode_GET_LENGTH(text), c, &line))
+        Py_RETURN_NONE;
+    int fans[NFANS], found;
+    if (!count_fans(line.standing, line.nstanding, line.win, line.packs, line.npacks, &line.at, fans, &found))
+        Py_RETURN_NONE;
     if (!found)
-        return PyTuple_New(0);
-    return fan_pairs(best);
+        return Py_NewRef(c->no_shape[line.at.seat]);
+    char out[NFANS * 220 + 512];
+    Py_ssize_t size = write_answer(c, &line, fans, out);
+    return PyUnicode_DecodeUTF8(out, size, NULL);
+}
+
+/* score_lines(lines, config) -> list[str | None]: ``mjtable score --rules mcr``'s answer text to each line (parse,
+ * the 144-tile checks, the fans, the 8 + F settlement, the answer), None where the pure path must answer. */
+static PyObject *score_lines(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    LineConfig c;
+    if (nargs != 2 || !PyList_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "score_lines(lines, config)");
+        return NULL;
+    }
+    if (!read_config(args[1], &c))
+        return NULL;
+    Py_ssize_t size = PyList_GET_SIZE(args[0]);
+    PyObject *answers = PyList_New(size);
+    if (answers == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < size; i++) {
+        PyObject *answer = score_line(PyList_GET_ITEM(args[0], i), &c);
+        if (answer == NULL) {
+            Py_DECREF(answers);
+            return NULL;
+        }
+        PyList_SET_ITEM(answers, i, answer);
+    }
+    return answers;
 }
 
 static PyMethodDef METHODS[] = {
     {"hand_fans", (PyCFunction)(void (*)(void))hand_fans, METH_FASTCALL,
      "The MCR fans of a standard hand as (fan, count) pairs, () if no reading, None to leave it to the pure path."},
+    {"score_lines", (PyCFunction)(void (*)(void))score_lines, METH_FASTCALL,
+     "mjtable score --rules mcr's answer text to each line, or None where the pure path must answer."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "engine._mcr_native", NULL, -1, METHODS,

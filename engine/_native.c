@@ -6,60 +6,19 @@
 #include <Python.h>
 #include <stdint.h>
 
+#include "_notation.h"
+
 #ifndef SOURCE_DIGEST
 #define SOURCE_DIGEST "" /* setup.py defines it: the sha256 of this file, which engine/native.py checks */
 #endif
 
 #define NUM_KINDS 34
 #define HAND_SIZE 13
-#define MAX_TILES 64
 
 static PyObject *empty_tuple;
 static PyObject *key_melds, *key_standing, *key_win_tile, *key_situation, *key_flowers;
 static PyObject *key_kind, *key_tile;
 static PyObject *small_ints[NUM_KINDS + 9];
-
-/* The engine id of an honor letter (ESWNPFC = 1z-7z), or -1. */
-static int honor_tile(Py_UCS1 c) {
-    static const char letters[] = "ESWNPFC";
-    for (int i = 0; i < 7; i++) {
-        if (letters[i] == c) return 27 + i;
-    }
-    return -1;
-}
-
-/* The standing tiles of MCR notation (digits + m/p/s/z, honor letters) into ``tiles``; -1 on anything else. */
-static Py_ssize_t read_tiles(const Py_UCS1 *s, Py_ssize_t n, int *tiles) {
-    Py_ssize_t count = 0, digits_from = -1;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Py_UCS1 c = s[i];
-        if (c >= '1' && c <= '9') {
-            if (digits_from < 0) digits_from = i;
-            continue;
-        }
-        int base, size;
-        switch (c) {
-        case 'm': base = 0, size = 9; break;
-        case 'p': base = 9, size = 9; break;
-        case 's': base = 18, size = 9; break;
-        case 'z': base = 27, size = 7; break;
-        default: {
-            int honor = honor_tile(c);
-            if (honor < 0 || digits_from >= 0 || count >= MAX_TILES) return -1;
-            tiles[count++] = honor;
-            continue;
-        }
-        }
-        if (digits_from < 0) return -1;
-        for (Py_ssize_t j = digits_from; j < i; j++) {
-            int rank = s[j] - '0';
-            if (rank > size || count >= MAX_TILES) return -1;
-            tiles[count++] = base + rank - 1;
-        }
-        digits_from = -1;
-    }
-    return digits_from >= 0 ? -1 : count;
-}
 
 /* A known part (meld or situation) looked up in the pure parser's cache of successes; NULL (no error set) if absent. */
 static PyObject *cached_part(PyObject *cache, const Py_UCS1 *s, Py_ssize_t n) {

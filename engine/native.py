@@ -15,6 +15,7 @@ from types import ModuleType
 SOURCE = Path(__file__).with_name("_native.c")
 MCR_SOURCE = Path(__file__).with_name("_mcr_native.c")
 RIICHI_SOURCE = Path(__file__).with_name("_riichi_native.c")
+HEADER = Path(__file__).with_name("_notation.h")
 
 
 def load(name: str = "_native", source: Path | None = None) -> ModuleType | None:
@@ -27,9 +28,14 @@ def load(name: str = "_native", source: Path | None = None) -> ModuleType | None
     except ImportError:
         return None
     source = source or SOURCE
-    if source.is_file() and hashlib.sha256(source.read_bytes()).hexdigest() != getattr(module, "SOURCE_DIGEST", None):
+    if source.is_file() and digest(source) != getattr(module, "SOURCE_DIGEST", None):
         return None
     return module
+
+
+def digest(source: Path) -> str:
+    """The digest a core is stamped with (setup.py): of its source and the header every core includes."""
+    return hashlib.sha256(source.read_bytes() + HEADER.read_bytes()).hexdigest()
 
 
 NATIVE = load()

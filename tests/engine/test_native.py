@@ -223,6 +223,15 @@ def test_a_core_built_from_other_source_is_not_trusted(native, tmp_path, monkeyp
     assert native_module.load() is None
 
 
+def test_a_core_built_from_another_shared_header_is_not_trusted(native, tmp_path, monkeypatch) -> None:
+    """The cores include engine/_notation.h: a header changed since the build makes each of them stale."""
+    moved_on = tmp_path / "_notation.h"
+    moved_on.write_bytes(native_module.HEADER.read_bytes() + b"\n")
+    monkeypatch.setattr(native_module, "HEADER", moved_on)
+    assert native_module.load() is None
+    assert native_module.load("_mcr_native", native_module.MCR_SOURCE) is None
+
+
 @pytest.mark.slow  # about 30 s on two workers: the engine's whole suite once more
 def test_the_engine_suite_passes_on_the_pure_path_too() -> None:
     """CI installs the core, so the default run takes the compiled path; this runs the rest of the engine's tests

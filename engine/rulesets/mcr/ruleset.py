@@ -163,15 +163,7 @@ class McrRuleset(Ruleset):
         if fans is not None and ctx.first_turn and not hand.melds and self._blessings:
             fans = with_blessing(fans, dealer=ctx.winner == ctx.dealer, self_drawn=flags.self_drawn)
         if fans is None:
-            return Score(
-                hu=False,
-                shape_ok=False,
-                total=0,
-                total_without_flowers=0,
-                meets_minimum=False,
-                payments=self.false_win_payments(ctx.winner),
-                reason="not a winning shape (4 sets + pair, seven pairs, thirteen orphans, 全不靠, 组合龙)",
-            )
+            return self.no_shape(ctx.winner)
         entries, without_flowers = _answer_fans(fans)
         if ctx.flowers:
             entries = _with_flowers(entries, ctx.flowers)
@@ -188,6 +180,18 @@ class McrRuleset(Ruleset):
             payments=_win_payments(ctx.winner, ctx.discarder, points) if meets else self.false_win_payments(ctx.winner),
             reason=None if meets else f"{without_flowers} fans without flowers, below the minimum {minimum}",
             extra={"total_without_flowers": without_flowers},
+        )
+
+    def no_shape(self, declarer: int) -> Score:
+        """The answer to a declared hand with no winning shape: a false win."""
+        return Score(
+            hu=False,
+            shape_ok=False,
+            total=0,
+            total_without_flowers=0,
+            meets_minimum=False,
+            payments=self.false_win_payments(declarer),
+            reason="not a winning shape (4 sets + pair, seven pairs, thirteen orphans, 全不靠, 组合龙)",
         )
 
     def false_win_payments(self, declarer: int) -> Payments:
