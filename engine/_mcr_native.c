@@ -1144,6 +1144,241 @@ static PyObject *hand_fans(PyObject *self, PyObject *const *args, Py_ssize_t nar
     return found ? fan_pairs(best) : PyTuple_New(0);
 }
 
+/* ---- McrRuleset.evaluate's fans, from its Hand (engine/rulesets/mcr/ruleset.py) ---- */
+
+static PyObject *score_fields[9]; /* Score's fields in their order, interned */
+static PyObject *name_standing, *name_win_tile, *name_melds, *name_flowers, *name_kind, *name_tile, *name_offer;
+
+/* A field of a Hand or a Meld, borrowed from its instance dict (a frozen dataclass keeps its fields there, and the
+ * object keeps the dict); NULL when it is not there (an error set only if the lookup itself failed). */
+static PyObject *field_of(PyObject *object, PyObject *name) {
+    PyObject *dict = PyObject_GenericGetDict(object, NULL);
+    if (dict == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *value = PyDict_GetItemWithError(dict, name);
+    Py_DECREF(dict);
+    return value;
+}
+
+/* An int in [lo, hi] held by ``o``, else -1 (no error set). */
+static int small_int(PyObject *o, int lo, int hi) {
+    if (o == NULL || !PyLong_CheckExact(o))
+        return -1;
+    long v = PyLong_AsLong(o);
+    return v < lo || v > hi ? (PyErr_Clear(), -1) : (int)v;
+}
+
+/* A declared meld (engine.notation.Meld: ``kinds`` = MeldKind's CHOW, PUNG, KONG) as a pack; its tiles counted in
+ * ``used``; 0 for anything the pure path must read. */
+static int meld_pack(PyObject *meld, PyObject *kinds, PackIn *pack, int *used) {
+    PyObject *kind = field_of(meld, name_kind), *offer = field_of(meld, name_offer);
+    int tile = small_int(field_of(meld, name_tile), 0, 33);
+    if (kind == NULL || offer == NULL || tile < 0)
+        return 0;
+    int code = CODE_OF[tile];
+    if (kind == PyTuple_GET_ITEM(kinds, 0)) {
+        if (tile >= 27 || tile % 9 > 6)
+            return 0;
+        *pack = (PackIn){CHOW_PACK, code + 1, 1};
+        used[tile]++, used[tile + 1]++, used[tile + 2]++;
+    } else if (kind == PyTuple_GET_ITEM(kinds, 1) || kind == PyTuple_GET_ITEM(kinds, 2)) {
+        int kong = kind == PyTuple_GET_ITEM(kinds, 2);
+        *pack = (PackIn){kong ? KONG_PACK : PUNG_PACK, code, !kong || offer != Py_None};
+        used[tile] += kong ? 4 : 3;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* The answer's fan entries for the fans counted in ``f`` and ``flowers`` 花牌, in fan order, taken from
+ * ``entries`` (by fan id, then count 1-8: McrRuleset's FanEntry objects); NULL with an error on a failure, and
+ * Py_None (a new reference) for a count the table does not hold. */
+static PyObject *fan_entries(const int *f, int flowers, PyObject *entries) {
+    int n = flowers > 0;
+    for (int i = 1; i < NFANS; i++) {
+        if (f[i] > 8)
+            Py_RETURN_NONE;
+        n += f[i] > 0;
+    }
+    PyObject *list = PyTuple_New(n);
+    if (list == NULL)
+        return NULL;
+    for (int i = 1, k = 0; i < NFANS; i++) {
+        int count = i == FLOWER_TILES ? flowers : f[i];
+        if (count > 0)
+            PyTuple_SET_ITEM(list, k++, Py_NewRef(PyTuple_GET_ITEM(PyTuple_GET_ITEM(entries, i), count)));
+    }
+    return list;
+}
+
+/* What hand_score builds a Score from, read from its ``config`` tuple (borrowed from it). */
+typedef struct {
+    PyObject *score_type, *kinds, *entries, *no_shape_reason;
+    long minimum, penalty, options[3];
+} ScoreConfig;
+
+/* ``config`` = (Score, MeldKind's (CHOW, PUNG, KONG), the fan entries by id and count (NFANS rows of 9), the
+ * no-shape reason, minimum, false-win penalty, infer_last_tile, knitted_body_waits, exhausted_waits); 0 with a
+ * TypeError for anything else. */
+static int read_score_config(PyObject *config, ScoreConfig *c) {
+    if (!PyTuple_Check(config) || PyTuple_GET_SIZE(config) != 9)
+        goto bad;
+    c->score_type = PyTuple_GET_ITEM(config, 0), c->kinds = PyTuple_GET_ITEM(config, 1);
+    c->entries = PyTuple_GET_ITEM(config, 2), c->no_shape_reason = PyTuple_GET_ITEM(config, 3);
+    if (!PyType_Check(c->score_type) || !PyTuple_Check(c->kinds) || PyTuple_GET_SIZE(c->kinds) != 3 ||
+        !PyUnicode_Check(c->no_shape_reason) || !PyTuple_Check(c->entries) || PyTuple_GET_SIZE(c->entries) != NFANS)
+        goto bad;
+    static PyObject *checked_entries; /* the last table found whole, held: a ruleset hands the same one each time */
+    if (c->entries != checked_entries) {
+        for (int i = 0; i < NFANS; i++) {
+            PyObject *row = PyTuple_GET_ITEM(c->entries, i);
+            if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != 9)
+                goto bad;
+        }
+        Py_XSETREF(checked_entries, Py_NewRef(c->entries));
+    }
+    long *numbers[5] = {&c->minimum, &c->penalty, &c->options[0], &c->options[1], &c->options[2]};
+    static const long high[5] = {1000, 1000000, 1, 1, 1};
+    for (int i = 0; i < 5; i++)
+        if (!as_int(PyTuple_GET_ITEM(config, 4 + i), 0, high[i], numbers[i]))
+            goto bad;
+    return 1;
+bad:
+    PyErr_SetString(PyExc_TypeError, "hand_score: config is (Score, kinds, entries, reason, minimum, penalty, "
+                                     "infer_last_tile, knitted_body_waits, exhausted_waits)");
+    return 0;
+}
+
+/* The Hand's concealed tiles and melds as count_fans reads them, when it passes every check of the 144-tile set
+ * (14 tiles, four copies at most, a flower count of 0-8): 1, else 0 (-1 with an error set). */
+static int read_hand_object(PyObject *hand, PyObject *kinds, int *tiles, int *nstanding, int *win, PackIn *packs,
+                            int *nmelds) {
+    PyObject *standing = field_of(hand, name_standing), *melds = field_of(hand, name_melds);
+    PyObject *flowers = field_of(hand, name_flowers);
+    *win = small_int(field_of(hand, name_win_tile), 0, 33);
+    if (PyErr_Occurred())
+        return -1;
+    if (standing == NULL || melds == NULL || flowers == NULL || *win < 0 || !PyTuple_CheckExact(standing) ||
+        !PyTuple_CheckExact(melds) || (flowers != Py_None && small_int(flowers, 0, 8) < 0))
+        return 0;
+    Py_ssize_t n = PyTuple_GET_SIZE(standing), m = PyTuple_GET_SIZE(melds);
+    if (m > 4 || n + 3 * m != 13)
+        return 0;
+    int used[34] = {0};
+    used[*win]++;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if ((tiles[i] = small_int(PyTuple_GET_ITEM(standing, i), 0, 33)) < 0)
+            return 0;
+        used[tiles[i]]++;
+    }
+    for (Py_ssize_t i = 0; i < m; i++)
+        if (!meld_pack(PyTuple_GET_ITEM(melds, i), kinds, &packs[i], used))
+            return 0;
+    for (int k = 0; k < 34; k++)
+        if (used[k] > 4)
+            return 0;
+    *nstanding = (int)n, *nmelds = (int)m;
+    return 1;
+}
+
+/* A Score (``type``) with its fields set as its __init__ sets them: ``payments`` a new dict by seat, ``extra`` a
+ * read-only view of a new dict. Steals every reference passed; NULL on an error. */
+static PyObject *new_score(PyObject *type, int hu, int shape_ok, long total, long without, PyObject *fans,
+                           const long *paid, PyObject *reason, PyObject *extra) {
+    PyObject *score = NULL, *dict = NULL, *payments = PyDict_New(), *view = NULL;
+    PyObject *values[9] = {NULL};
+    if (payments == NULL || fans == NULL || reason == NULL || extra == NULL)
+        goto done;
+    for (int seat = 0; seat < 4; seat++) {
+        PyObject *key = PyLong_FromLong(seat), *amount = PyLong_FromLong(paid[seat]);
+        int failed = key == NULL || amount == NULL || PyDict_SetItem(payments, key, amount) < 0;
+        Py_XDECREF(key);
+        Py_XDECREF(amount);
+        if (failed)
+            goto done;
+    }
+    if ((view = PyDictProxy_New(extra)) == NULL)
+        goto done;
+    score = ((PyTypeObject *)type)->tp_alloc((PyTypeObject *)type, 0);
+    if (score == NULL || (dict = PyObject_GenericGetDict(score, NULL)) == NULL)
+        goto done;
+    values[0] = PyBool_FromLong(hu), values[1] = PyBool_FromLong(shape_ok), values[2] = PyLong_FromLong(total);
+    values[3] = PyLong_FromLong(without), values[4] = PyBool_FromLong(hu), values[5] = Py_NewRef(fans);
+    values[6] = Py_NewRef(payments), values[7] = Py_NewRef(reason), values[8] = Py_NewRef(view);
+    for (int i = 0; i < 9; i++)
+        if (values[i] == NULL || PyDict_SetItem(dict, score_fields[i], values[i]) < 0) {
+            Py_CLEAR(score);
+            break;
+        }
+done:
+    for (int i = 0; i < 9; i++)
+        Py_XDECREF(values[i]);
+    Py_XDECREF(dict);
+    Py_XDECREF(view);
+    Py_XDECREF(payments);
+    Py_XDECREF(fans);
+    Py_XDECREF(reason);
+    Py_XDECREF(extra);
+    return score;
+}
+
+/* hand_score(hand, config, flowers, self_drawn, last_tile, wall_last, kong, prevalent, seat, winner, discarder):
+ * McrRuleset.evaluate's Score for a hand that passes every check of the 144-tile set (``read_hand_object``):
+ * its fans' entries (``flowers`` 花牌 among them), the verdict, the 8 + F settlement or the false win's penalty,
+ * the reason. ``discarder`` a seat or None; ``seat`` the winner's seat wind. None for anything else, which the pure
+ * path checks and names. */
+static PyObject *hand_score(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    ScoreConfig c;
+    if (nargs != 11 || !read_score_config(args[1], &c))
+        return nargs != 11 ? (PyErr_SetString(PyExc_TypeError, "hand_score takes 11 arguments"), NULL) : NULL;
+    int v[11];
+    for (int i = 2; i < 11; i++) {
+        PyObject *o = args[i];
+        int high = i == 2 ? 8 : i >= 7 ? 3 : 1;
+        v[i] = o == Py_True ? 1 : o == Py_False ? 0 : i == 10 && o == Py_None ? -1 : small_int(o, 0, high);
+        if (v[i] < 0 && !(i == 10 && o == Py_None))
+            Py_RETURN_NONE;
+    }
+    int tiles[13], nstanding, win, nmelds, winner = v[9], discarder = v[10];
+    PackIn packs[4];
+    int read = read_hand_object(args[0], c.kinds, tiles, &nstanding, &win, packs, &nmelds);
+    if (read <= 0)
+        return read < 0 ? NULL : Py_NewRef(Py_None);
+    Situation at = {v[3], v[4], v[5], v[6], v[7], v[8], (int)c.options[0], (int)c.options[1], (int)c.options[2]};
+    int best[NFANS], found;
+    if (!count_fans(tiles, nstanding, win, packs, nmelds, &at, best, &found) || discarder == winner)
+        Py_RETURN_NONE;
+    long paid[4], without = 0, flowers = v[2];
+    int meets = 0;
+    for (int i = 1; i < NFANS; i++)
+        without += POINTS[i] * best[i];
+    if (found && (meets = without >= c.minimum)) { /* engine.settlement.competition_payments(winner, discarder, total, 8) */
+        long total = without + flowers;
+        paid[winner] = 0;
+        for (int seat = 0; seat < 4; seat++)
+            if (seat != winner) {
+                long amount = BASE + (discarder < 0 || seat == discarder ? total : 0);
+                paid[seat] = -amount, paid[winner] += amount;
+            }
+    } else { /* 诈和: the declarer pays the penalty to each other seat */
+        for (int seat = 0; seat < 4; seat++)
+            paid[seat] = seat == winner ? -3 * c.penalty : c.penalty;
+    }
+    if (!found)
+        return new_score(c.score_type, 0, 0, 0, 0, PyTuple_New(0), paid, Py_NewRef(c.no_shape_reason), PyDict_New());
+    PyObject *fans = fan_entries(best, (int)flowers, c.entries);
+    if (fans == Py_None)
+        return fans;
+    PyObject *reason = meets ? Py_NewRef(Py_None)
+                             : PyUnicode_FromFormat("%ld fans without flowers, below the minimum %ld", without, c.minimum);
+    PyObject *extra = Py_BuildValue("{sl}", "total_without_flowers", without);
+    return new_score(c.score_type, meets, 1, without + flowers, without, fans, paid, reason, extra);
+}
+
 /* ---- a whole `mjtable score --rules mcr` line (engine/rulesets/mcr/line.py) ---- */
 
 /* What score_lines writes an answer from, read from its ``config`` tuple once a call (borrowed from it). */
@@ -1364,6 +1599,8 @@ static PyObject *score_lines(PyObject *self, PyObject *const *args, Py_ssize_t n
 static PyMethodDef METHODS[] = {
     {"hand_fans", (PyCFunction)(void (*)(void))hand_fans, METH_FASTCALL,
      "The MCR fans of a standard hand as (fan, count) pairs, () if no reading, None to leave it to the pure path."},
+    {"hand_score", (PyCFunction)(void (*)(void))hand_score, METH_FASTCALL,
+     "McrRuleset.evaluate's Score of a Hand that passes every check, or None to leave it to the pure path."},
     {"score_lines", (PyCFunction)(void (*)(void))score_lines, METH_FASTCALL,
      "mjtable score --rules mcr's answer text to each line, or None where the pure path must answer."},
     {NULL, NULL, 0, NULL}};
@@ -1372,6 +1609,16 @@ static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "engine._mcr_native",
                                     NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__mcr_native(void) {
+    PyObject **names[] = {&name_standing, &name_win_tile, &name_melds, &name_flowers, &name_kind, &name_tile, &name_offer};
+    const char *texts[] = {"standing", "win_tile", "melds", "flowers", "kind", "tile", "offer"};
+    for (int i = 0; i < 7; i++)
+        if ((*names[i] = PyUnicode_InternFromString(texts[i])) == NULL)
+            return NULL;
+    const char *fields[9] = {"hu", "shape_ok", "total", "total_without_flowers", "meets_minimum", "fans", "payments",
+                             "reason", "extra"};
+    for (int i = 0; i < 9; i++)
+        if ((score_fields[i] = PyUnicode_InternFromString(fields[i])) == NULL)
+            return NULL;
     PyObject *module = PyModule_Create(&MODULE);
     if (module && PyModule_AddStringConstant(module, "SOURCE_DIGEST", SOURCE_DIGEST) < 0) {
         Py_DECREF(module);

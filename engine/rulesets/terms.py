@@ -451,7 +451,20 @@ class FanEntry:
 _SEAT_SET = frozenset(range(4))
 
 
-@dataclass(frozen=True)
+def _checked_payments(payments: Payments | None) -> Payments | None:
+    """A copy of a settlement (the caller's mapping may be shared or change), whole floats as ints, once it gives
+    seats 0-3 and sums to 0."""
+    if payments is None:
+        return None
+    amounts = payments.values()
+    if payments.keys() != _SEAT_SET or abs(sum(amounts)) > 1e-9:
+        raise RulesetError(f"score: payments must give seats 0-3 and sum to 0, found {payments}")
+    if float in map(type, amounts):  # most are ints already
+        return {seat: exact(amount) for seat, amount in payments.items()}
+    return dict(payments)
+
+
+@dataclass(frozen=True, init=False)
 class Score:
     """The verdict and settlement of one winning declaration.
 
@@ -472,18 +485,37 @@ class Score:
     reason: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
+    def __init__(
+        self,
+        hu: bool,
+        shape_ok: bool,
+        total: int | float | None,
+        total_without_flowers: int | float | None,
+        meets_minimum: bool,
+        fans: tuple[FanEntry, ...] = (),
+        payments: Payments | None = None,
+        reason: str | None = None,
+        extra: Mapping[str, Any] | None = None,
+    ) -> None:
+        """The fields checked, then set in one step: the frozen dataclass's own ``__init__`` set each one through
+        ``object.__setattr__``, about half the cost of every answer of a replay."""
+        self.__dict__.update(
+            hu=hu,
+            shape_ok=shape_ok,
+            total=total,
+            total_without_flowers=total_without_flowers,
+            meets_minimum=meets_minimum,
+            fans=fans if type(fans) is tuple else tuple(fans),
+            payments=_checked_payments(payments),
+            reason=reason,
+            extra=MappingProxyType(dict(extra or ())),
+        )
+
     def __post_init__(self) -> None:
-        payments = self.payments
-        if payments is not None:
-            amounts = payments.values()
-            if payments.keys() != _SEAT_SET or abs(sum(amounts)) > 1e-9:
-                raise RulesetError(f"score: payments must give seats 0-3 and sum to 0, found {payments}")
-            # a copy (the caller's mapping may be shared or change), whole floats as ints; most are ints already
-            exacted = float in map(type, amounts)
-            copied = {seat: exact(amount) for seat, amount in payments.items()} if exacted else dict(payments)
-            object.__setattr__(self, "payments", copied)
-        if type(self.fans) is not tuple:
-            object.__setattr__(self, "fans", tuple(self.fans))
+        """A subclass's generated ``__init__`` (``TuidaohuScore``) sets the fields one by one, then comes here:
+        they are checked and copied as ``Score.__init__`` does."""
+        object.__setattr__(self, "payments", _checked_payments(self.payments))
+        object.__setattr__(self, "fans", tuple(self.fans))
         object.__setattr__(self, "extra", MappingProxyType(dict(self.extra)))
 
     def to_dict(self) -> dict[str, Any]:

@@ -18,7 +18,8 @@ from typing import Any
 from engine.analysis import MCR_SHAPES, ShapeRules
 from engine.errors import SettleError
 from engine.match import Rotation, RotationPolicy
-from engine.notation import Hand
+from engine.native import MCR_NATIVE
+from engine.notation import Hand, MeldKind
 from engine.rulesets.base import FanEntry, OptionSpec, Ruleset, Score, WinContext, boolean_option
 from engine.rulesets.handcheck import concealed_counts
 from engine.rulesets.mcr.blessings import with_blessing
@@ -29,6 +30,9 @@ from engine.settlement import Payments, collect, competition_payments
 from engine.tilesets import TILE_SETS, TileSet
 
 BASE = 8
+NO_SHAPE = "not a winning shape (4 sets + pair, seven pairs, thirteen orphans, 全不靠, 组合龙)"
+MELD_KINDS = (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG)
+"""The meld kinds in the order the compiled core reads them (``checked_fans``)."""
 """底分: every loser pays it on a win (rules-A §6.2)."""
 
 
@@ -37,7 +41,8 @@ def checked_hand_fans(
     hand: Hand, flags: WinFlags, winds: tuple[int, int], options: ScoringOptions
 ) -> tuple[tuple[int, int], ...] | None:
     """``hand_fans`` of a hand checked against the 144-tile set (``TileCountError`` otherwise), cached by hand:
-    a table asks about the same hand more than once (waits, claims, the declaration itself)."""
+    a table asks about the same hand more than once (waits, claims, the declaration itself). The path of a hand the
+    compiled core declines, and of every hand without it (the core's ``hand_score`` is quicker than the cache)."""
     concealed_counts(hand, TILE_SETS["144"])
     return hand_fans(hand, flags, winds, options)
 
@@ -67,6 +72,12 @@ def _with_flowers(entries: tuple[FanEntry, ...], flowers: int) -> tuple[FanEntry
     if entries and entries[-1].id == CONCEALED_KONG_AND_MELDED_KONG:
         return (*entries[:-1], flower, entries[-1])
     return (*entries, flower)
+
+
+@cache
+def _entry_table() -> tuple[tuple[FanEntry | None, ...], ...]:
+    """Every fan's entry by fan id and count 1-8, for the compiled core to answer with (``checked_fans``)."""
+    return tuple(tuple(fan_entry(fan, count) if fan and count else None for count in range(9)) for fan in range(86))
 
 
 @cache
@@ -137,6 +148,13 @@ class McrRuleset(Ruleset):
         )
         self._minimum: int = self.options["minimum"]
         self._blessings: bool = self.options["blessings"]
+        self._core = None if MCR_NATIVE is None else self._core_config()
+
+    def _core_config(self) -> tuple[Any, ...]:
+        """What the compiled core builds this ruleset's ``Score`` from (``hand_score``): the class, the meld kinds,
+        every fan entry, the no-shape reason, the minimum, the false-win penalty and the scoring options."""
+        penalty = self.options["false_win_penalty"]
+        return (Score, MELD_KINDS, _entry_table(), NO_SHAPE, self._minimum, penalty, *map(int, self.scoring_options))
 
     @property
     def tile_set(self) -> TileSet:
@@ -157,16 +175,44 @@ class McrRuleset(Ruleset):
     def evaluate(self, hand: Hand, ctx: WinContext) -> Score:
         if ctx.flowers and not self.options["flowers"]:
             raise SettleError(f"situation field 'flowers': {ctx.flowers}, but option flowers is off (no flowers)")
+        self_drawn = ctx.discarder is None
+        kong = ctx.after_kong or ctx.robbing_kong
+        seat = (ctx.winner - ctx.dealer) % 4
+        blessed = ctx.first_turn and self._blessings and not hand.melds
+        if self._core is not None and not blessed:  # the whole Score in one call: a replay meets each hand once
+            score = MCR_NATIVE.hand_score(  # type: ignore[union-attr]
+                hand,
+                self._core,
+                ctx.flowers,
+                self_drawn,
+                ctx.fourth_tile,
+                ctx.last_tile,
+                kong,
+                ctx.round_wind,
+                seat,
+                ctx.winner,
+                ctx.discarder,
+            )
+            if score is not None:
+                return score
         # positional: a NamedTuple's keyword call costs twice as much, on every hand
-        flags = WinFlags(ctx.discarder is None, ctx.fourth_tile, ctx.last_tile, ctx.after_kong or ctx.robbing_kong)
-        fans = checked_hand_fans(hand, flags, (ctx.round_wind, (ctx.winner - ctx.dealer) % 4), self.scoring_options)
-        if fans is not None and ctx.first_turn and not hand.melds and self._blessings:
-            fans = with_blessing(fans, dealer=ctx.winner == ctx.dealer, self_drawn=flags.self_drawn)
+        fans = checked_hand_fans(
+            hand,
+            WinFlags(self_drawn, ctx.fourth_tile, ctx.last_tile, kong),
+            (ctx.round_wind, seat),
+            self.scoring_options,
+        )
+        if fans is not None and blessed:
+            fans = with_blessing(fans, dealer=ctx.winner == ctx.dealer, self_drawn=self_drawn)
         if fans is None:
             return self.no_shape(ctx.winner)
         entries, without_flowers = _answer_fans(fans)
         if ctx.flowers:
             entries = _with_flowers(entries, ctx.flowers)
+        return self._score(entries, without_flowers, ctx)
+
+    def _score(self, entries: tuple[FanEntry, ...], without_flowers: int, ctx: WinContext) -> Score:
+        """The verdict and the 8 + F settlement (or the false win's) of a winning shape."""
         points = without_flowers + ctx.flowers
         minimum = self._minimum
         meets = without_flowers >= minimum
@@ -191,7 +237,7 @@ class McrRuleset(Ruleset):
             total_without_flowers=0,
             meets_minimum=False,
             payments=self.false_win_payments(declarer),
-            reason="not a winning shape (4 sets + pair, seven pairs, thirteen orphans, 全不靠, 组合龙)",
+            reason=NO_SHAPE,
         )
 
     def false_win_payments(self, declarer: int) -> Payments:

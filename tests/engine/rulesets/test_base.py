@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import pytest
 
 from engine.errors import RulesetError
@@ -20,6 +22,7 @@ from engine.rulesets.base import (
 )
 from engine.rulesets.basic import BasicRuleset
 from engine.rulesets.registry import all_rulesets, get_ruleset
+from engine.rulesets.tuidaohu.ruleset import TuidaohuScore
 from engine.tiles import parse_tile, parse_tiles
 
 # --- WinContext ------------------------------------------------------------------------------------------------
@@ -104,15 +107,20 @@ def test_score_to_dict_lists_fans_and_extra_fields():
 @pytest.mark.parametrize(
     "payments", [{0: 1, 1: 0, 2: 0, 3: 0}, {0: 0, 1: 0, 2: 0}, {0: 0, 1: 0, 2: 0, 3: 0, 4: 0}, {1: 0, 2: 0, 3: 0, 4: 0}]
 )
-def test_score_rejects_unbalanced_payments(payments):
+@pytest.mark.parametrize("kind", [Score, TuidaohuScore])
+def test_score_rejects_unbalanced_payments(payments, kind):
     with pytest.raises(RulesetError, match="payments must give seats 0-3 and sum to 0"):
-        Score(True, True, 1, 1, True, payments=payments)
+        kind(True, True, 1, 1, True, payments=payments)
 
 
-def test_score_keeps_its_fans_as_a_tuple_and_payments_exact():
-    score = Score(True, True, 1, 1, True, fans=[FanEntry("x", "x", "x", 1)], payments={0: 1.0, 1: -0.5, 2: -0.5, 3: 0})
+@pytest.mark.parametrize("kind", [Score, TuidaohuScore])  # Score's own __init__, and a subclass's generated one
+def test_score_keeps_its_fans_as_a_tuple_and_payments_exact(kind):
+    payments, extra = {0: 1.0, 1: -0.5, 2: -0.5, 3: 0}, {"multiplier": 2}
+    score = kind(True, True, 1, 1, True, fans=[FanEntry("x", "x", "x", 1)], payments=payments, extra=extra)
     assert type(score.fans) is tuple and score.payments == {0: 1, 1: -0.5, 2: -0.5, 3: 0}
-    assert type(score.payments[0]) is int
+    assert type(score.payments[0]) is int and score.payments is not payments
+    extra["multiplier"] = 3
+    assert score.extra == {"multiplier": 2} and isinstance(score.extra, MappingProxyType)
 
 
 # --- wildcards (wild.md §1) ------------------------------------------------------------------------------------

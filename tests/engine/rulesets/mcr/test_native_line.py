@@ -21,6 +21,7 @@ from controller.scoretext import ScoreText
 from engine import native as native_module
 from engine.errors import MjtableError
 from engine.notation import format_hand, format_mcr_tiles
+from engine.rulesets.mcr import line as line_module
 from engine.rulesets.mcr import ruleset as mcr_ruleset
 from engine.rulesets.mcr import scorer
 from engine.rulesets.mcr.line import score_lines
@@ -43,8 +44,13 @@ Answers = Callable[[list[str]], list[str | None]]
 
 
 @pytest.fixture(scope="module")
-def native() -> ModuleType:
-    return built("_mcr_native", native_module.MCR_SOURCE)
+def native() -> Iterator[ModuleType]:
+    """The core, used by ``score_lines`` even under ``MJTABLE_PURE=1`` (which keeps it out of the engine, not out
+    of this comparison)."""
+    core = built("_mcr_native", native_module.MCR_SOURCE)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(line_module, "MCR_NATIVE", core)
+        yield core
 
 
 @pytest.fixture(scope="module")
@@ -53,6 +59,7 @@ def pure(native: ModuleType) -> Iterator[Callable[[dict, str], str | None]]:
     fans kept out of it; and the core's lines set up with the same options (``lines(options)``)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(scorer, "MCR_NATIVE", None)
+        patch.setattr(mcr_ruleset, "MCR_NATIVE", None)  # the rulesets built here score through the pure path
         mcr_ruleset.checked_hand_fans.cache_clear()
         text_of = ScoreText()
 
