@@ -18,7 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.paths import REPO
+from tests.paths import ANCHOR, REPO
+
+ORACLE = ANCHOR / "mcr-oracle-pymahjonggb-1.4.0.jsonl"
 
 pytestmark = pytest.mark.slow  # about 30 s: a wheel built, a venv made, two hands played
 
@@ -42,19 +44,37 @@ def _clone(target: Path) -> Path:
     return target
 
 
+CORES = ("_native", "_mcr_native", "_riichi_native")
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh venv with the wheel of the checkout installed; returns its ``bin`` folder."""
-    root = tmp_path_factory.mktemp("install")
+    return _install(tmp_path_factory.mktemp("install"), compiler=True)
+
+
+@pytest.fixture(scope="module")
+def installed_without_compiler(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The same, the wheel built where no C compiler works (``CC=false``): the cores are left out, not the install."""
+    return _install(tmp_path_factory.mktemp("install-pure"), compiler=False)
+
+
+def _install(root: Path, compiler: bool) -> Path:
     source = _clone(root / "src")
     dist = root / "dist"
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
-    subprocess.run([*pip, "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", dist, source], check=True)
+    environment = None if compiler else {**os.environ, "CC": "false", "LDSHARED": "false"}
+    wheel_of = [*pip, "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", dist, source]
+    subprocess.run(wheel_of, check=True, env=environment, capture_output=not compiler)
     (wheel,) = dist.glob("mjtable-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
     assert "vision/faces/uni/rendered/WD.png" in names and "vision/faces/uni/SOURCE.txt" in names
     assert "vision/faces/riichi/Export/Regular/Man5-Dora.png" in names and "vision/faces/riichi/LICENSE.md" in names
+    built = sorted(
+        name.split("/")[1].split(".")[0] for name in names if name.startswith("engine/_") and name.endswith(".so")
+    )
+    assert built == (sorted(CORES) if compiler else []), built
     venv = root / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True)
     python = venv / "bin" / "python"
@@ -98,3 +118,38 @@ def test_the_installed_table_plays_a_hand(installed: Path, tmp_path: Path, how: 
     assert "Traceback" not in played.stderr and "Error" not in played.stderr, played.stderr[-3000:]
     summary = json.loads(played.stdout.splitlines()[-1])
     assert summary["hands"] == 1 and sum(summary["scores"]) == 0, summary
+
+
+def test_without_a_compiler_the_package_answers_as_with_one(
+    installed: Path, installed_without_compiler: Path, tmp_path: Path
+) -> None:
+    """The same answers from the pure install (no core) as from the compiled one, on the oracle's first 200 MCR
+    hands scored and their waits."""
+    lines = [json.loads(line)["notation"] for line in ORACLE.read_text().splitlines()[:200]]
+    probe = "from engine import native; print([native.NATIVE is None, native.MCR_NATIVE is None])"
+    answers = {}
+    for name, bin_folder in (("compiled", installed), ("pure", installed_without_compiler)):
+        cores = subprocess.run(
+            [bin_folder / "python", "-c", probe], capture_output=True, text=True, env=_environment(), cwd=tmp_path
+        )
+        assert cores.stdout.strip() == str([name == "pure"] * 2), cores.stderr
+        for command in ("score", "waits"):
+            text = "\n".join(lines if command == "score" else [_waiting(line) for line in lines]) + "\n"
+            run = subprocess.run(
+                [bin_folder / "mjtable", command, "--rules", "mcr"],
+                input=text,
+                capture_output=True,
+                text=True,
+                env=_environment(),
+                cwd=tmp_path,
+                check=True,
+            )
+            answers[name, command] = run.stdout
+    assert answers["compiled", "score"] == answers["pure", "score"] and answers["pure", "score"].count("\n") == 200
+    assert answers["compiled", "waits"] == answers["pure", "waits"] and '"waits"' in answers["pure", "waits"]
+
+
+def _waiting(line: str) -> str:
+    """An oracle hand without its situation and winning tile (the last tile: an honor letter or a digit and suit)."""
+    tiles = line.split("|")[0]
+    return tiles[:-1] if tiles[-1] in "ESWNPFC" else tiles[:-2]
