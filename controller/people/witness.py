@@ -158,6 +158,9 @@ class _Step:
     won: bool = False
     """A row sight that laid down a hand a win is paid on: shown to its seat while the win is held (the winner's
     where ``Witness.confirms_wins``, Harbin's discarder's)."""
+    healed: tuple[_Step, tuple[Tile, ...]] | None = None
+    """Read otherwise to heal another input's conflict: that input, and the reading this one had before. When its
+    seat corrects that input, the conflict was its misreading, and this reading goes back (``Witness._retell``)."""
 
     @property
     def conflicts(self) -> int:
@@ -439,7 +442,11 @@ class Witness:
             self._mark_doubtful(steps)
             return rulings
         _, start, readings = best
+        before = {index: steps[index].reading for index in readings}
         self._replay(start, readings, keep=True)
+        for index in readings:
+            if index != len(steps) - 1:
+                steps[index].healed = (steps[-1], before[index])
         notes = [_note(_told(steps[index], reading)) for index, reading in sorted(readings.items())]
         return notes + [ruling for step in steps[start:] for ruling in step.rulings]
 
@@ -514,13 +521,20 @@ class Witness:
         return mine[-1] if mine else None
 
     def _retell(self, index: int, reading: tuple[Tile, ...]) -> list[Ruling]:
-        """The kept input at ``index`` read as ``reading`` (its seat's word) and the inputs since played again."""
+        """The kept input at ``index`` read as ``reading`` (its seat's word) and the inputs since played again. The
+        earlier inputs read otherwise to heal its conflict go back to their readings: the conflict was its own
+        misreading (a discard read as a fifth copy of a tile another seat's discard was then taken not to be)."""
         steps = list(self._steps)
         step = steps[index]
         note = _note(f"seat {self._owner(step)} says: {_told(step, reading)}")
         step.pinned, step.doubtful = True, False
-        self._replay(index, {index: reading}, keep=True)
-        rulings = [note] + [ruling for kept in steps[index:] for ruling in kept.rulings]
+        readings = {index: reading}
+        for at, kept in enumerate(steps[:index]):
+            if kept.healed is not None and kept.healed[0] is step and not kept.pinned:
+                readings[at], kept.healed = kept.healed[1], None
+        start = min(readings)
+        self._replay(start, readings, keep=True)
+        rulings = [note] + [ruling for kept in steps[start:] for ruling in kept.rulings]
         if steps[-1].conflicts:
             return self._heal(rulings)
         return rulings

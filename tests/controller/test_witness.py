@@ -510,6 +510,22 @@ def test_a_reading_nothing_heals_is_shown_doubtful_and_the_seats_correction_repl
     assert [entry["seat"] for entry in witness.unsure if entry["doubtful"]] == [0]
 
 
+def test_a_reading_healed_for_a_misread_discard_goes_back_when_its_seat_corrects_that_discard():
+    """A discard misread as a fifth 5m is healed by taking another seat's earlier 5m (less sure) as its second
+    choice; when the discard's seat says what it was (7p), the earlier 5m was right after all and is read so again
+    (hangzhou, bench_healing hand 88: the wrong heal stood, a fifth copy refused a later pung, the hand was voided)."""
+    witness = observed()
+    witness.seen(unsure_discard(0, ("5m", 0.8), ("6m", 0.1), ("9m", 0.1)))
+    for seat in (1, 2, 3):
+        moves(witness.seen(discard(seat, "5m")))
+    rulings = witness.seen(unsure_discard(0, ("5m", 0.4), ("9p", 0.02), ("1z", 0.01)))  # a 7p, misread
+    assert "seat 0's discard 5m taken as 6m" in rulings[0].verdict.events[0]
+    assert witness.referee.seats[0].discards == [t("6m"), t("5m")]
+    rulings = witness.seen(Sight(SightKind.CORRECT, 0, (t("7p"),), about=4))
+    assert "seat 0 says" in rulings[0].verdict.events[0] and not any(ruling.conflict for ruling in rulings)
+    assert witness.referee.seats[0].discards == [t("5m"), t("7p")]
+
+
 def test_short_presses_of_the_seat_pick_among_its_readings():
     witness = observed()
     witness.seen(unsure_discard(0, ("6m", 0.45), ("5m", 0.4), ("9m", 0.15)))
