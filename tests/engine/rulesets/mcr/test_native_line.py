@@ -205,7 +205,6 @@ def test_the_batch_writes_the_same_answers_with_and_without_the_core(native, mon
         return out.getvalue()
 
     compiled = run()
-    monkeypatch.setattr(cli, "score_lines", lambda ruleset: None, raising=False)
-    monkeypatch.setattr("engine.rulesets.mcr.line.MCR_NATIVE", None)
+    monkeypatch.setattr(line_module, "MCR_NATIVE", None)  # no compiled lines: every line by the pure path
     assert run() == compiled
     assert compiled.count("\n") == 303 and compiled.count('"error"') == 3
