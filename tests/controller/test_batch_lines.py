@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 from controller import cli
+from engine.rulesets.mcr import line as mcr_line
 from tests.paths import REPO
 
 GOOD = "123m456p789s11122z|EE1000|0"
@@ -48,6 +49,7 @@ def test_a_bug_on_one_line_is_its_answer_and_the_batch_goes_on(monkeypatch, capl
         return real(ruleset, text)
 
     monkeypatch.setattr(cli, "score_of", buggy)
+    monkeypatch.setattr(mcr_line, "MCR_NATIVE", None)  # every line through score_of, not the compiled MCR lines
     out = io.StringIO()
     lines = f"{GOOD}\n456p123m789s11122z|EE1000|0\n{GOOD}\n"  # the bug meets the lines starting with 1
     cli.main(["score", "--rules", "mcr"], stdin=io.StringIO(lines), stdout=out)
