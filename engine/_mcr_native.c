@@ -1193,6 +1193,17 @@ static int meld_pack(PyObject *meld, PyObject *kinds, PackIn *pack, int *used) {
     return 1;
 }
 
+/* engine.settlement.competition_payments(winner, discarder, total, 8) into ``paid`` by seat: on a self-draw
+ * (``discarder`` -1) each other seat pays 8 + total, on a discard the discarder 8 + total and the others 8. */
+static void win_payments(int winner, int discarder, long total, long *paid) {
+    paid[winner] = 0;
+    for (int seat = 0; seat < 4; seat++)
+        if (seat != winner) {
+            long amount = BASE + (discarder < 0 || seat == discarder ? total : 0);
+            paid[seat] = -amount, paid[winner] += amount;
+        }
+}
+
 /* The answer's fan entries for the fans counted in ``f`` and ``flowers`` 花牌, in fan order, taken from
  * ``entries`` (by fan id, then count 1-8: McrRuleset's FanEntry objects); NULL with an error on a failure, and
  * Py_None (a new reference) for a count the table does not hold. */
@@ -1356,14 +1367,8 @@ static PyObject *hand_score(PyObject *self, PyObject *const *args, Py_ssize_t na
     int meets = 0;
     for (int i = 1; i < NFANS; i++)
         without += POINTS[i] * best[i];
-    if (found && (meets = without >= c.minimum)) { /* engine.settlement.competition_payments(winner, discarder, total, 8) */
-        long total = without + flowers;
-        paid[winner] = 0;
-        for (int seat = 0; seat < 4; seat++)
-            if (seat != winner) {
-                long amount = BASE + (discarder < 0 || seat == discarder ? total : 0);
-                paid[seat] = -amount, paid[winner] += amount;
-            }
+    if (found && (meets = without >= c.minimum)) {
+        win_payments(winner, discarder, without + flowers, paid);
     } else { /* 诈和: the declarer pays the penalty to each other seat */
         for (int seat = 0; seat < 4; seat++)
             paid[seat] = seat == winner ? -3 * c.penalty : c.penalty;
@@ -1537,13 +1542,9 @@ static Py_ssize_t write_answer(const LineConfig *c, const Line *line, const int 
     }
     PUTS(at, "], \"payments\": ");
     if (meets) {
-        int discarder = line->at.self_drawn ? -1 : (winner + 3) % 4, paid[4] = {0};
-        for (int seat = 0; seat < 4; seat++)
-            if (seat != winner) {
-                int amount = BASE + (discarder < 0 || seat == discarder ? total : 0);
-                paid[seat] -= amount, paid[winner] += amount;
-            }
-        at += sprintf(at, "{\"0\": %d, \"1\": %d, \"2\": %d, \"3\": %d}", paid[0], paid[1], paid[2], paid[3]);
+        long paid[4];
+        win_payments(winner, line->at.self_drawn ? -1 : (winner + 3) % 4, total, paid);
+        at += sprintf(at, "{\"0\": %ld, \"1\": %ld, \"2\": %ld, \"3\": %ld}", paid[0], paid[1], paid[2], paid[3]);
         PUTS(at, ", \"shape_ok\": true, \"meets_minimum\": true");
     } else {
         PUT(at, c->false_win[winner], c->false_win_sizes[winner]);
