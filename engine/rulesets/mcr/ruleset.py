@@ -32,7 +32,7 @@ from engine.tilesets import TILE_SETS, TileSet
 BASE = 8
 NO_SHAPE = "not a winning shape (4 sets + pair, seven pairs, thirteen orphans, 全不靠, 组合龙)"
 MELD_KINDS = (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG)
-"""The meld kinds in the order the compiled core reads them (``checked_fans``)."""
+"""The meld kinds in the order the compiled core reads them (``hand_score``)."""
 """底分: every loser pays it on a win (rules-A §6.2)."""
 
 
@@ -76,8 +76,9 @@ def _with_flowers(entries: tuple[FanEntry, ...], flowers: int) -> tuple[FanEntry
 
 @cache
 def _entry_table() -> tuple[tuple[FanEntry | None, ...], ...]:
-    """Every fan's entry by fan id and count 1-8, for the compiled core to answer with (``checked_fans``)."""
-    return tuple(tuple(fan_entry(fan, count) if fan and count else None for count in range(9)) for fan in range(86))
+    """Every fan's entry by fan id and count 1-8, for the compiled core to answer with (``hand_score``)."""
+    ids = range(len(FANS) + 1)
+    return tuple(tuple(fan_entry(fan, count) if fan and count else None for count in range(9)) for fan in ids)
 
 
 @cache
