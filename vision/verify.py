@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from vision import scenes
-from vision.detect import find_in_photo
+from vision.detect import Detection, find_in_photo, size_warp
 from vision.errors import LabelsError
 from vision.features import warp_face
 from vision.geometry import TILE_H_MM, TILE_W_MM
@@ -305,15 +305,67 @@ a few per cent, and the detector's cuts of touching tiles (a column of thick til
 the size it is given."""
 
 
+SCALES = (0.8, 0.87, 0.93, 1.0, 1.07, 1.15, 1.25)
+"""Sizes (shares of the one it was found at) a kept tile is tried at about its centre for its own size
+(``_sizes_seen``): a photo seen 20 degrees off overhead has tiles a fifth smaller or larger than the size given."""
+
+
+def _sizes_seen(model: Model, check: TileCheck, image: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]:
+    """Each tile at the size (``SCALES``) the check is surest of it at, where that is sure (``TileCheck.strict``): the
+    photo's tiles measured by the reader. The detector measures a tile only where it stands apart from the others
+    (on the red mat held out, seen 20 degrees off overhead, at most 10 of 13 to 54 tiles a photo, too few for
+    ``size_warp``); the check's size of a tile is its face's."""
+    trials = [_scaled(quad, share) for quad in quads for share in SCALES]
+    inside = np.array([_inside(quad, image.shape) for quad in trials], bool)
+    scores = np.full(len(trials), -1.0)
+    if inside.any():
+        crops = [warp_face(image, quad) for quad, keep in zip(trials, inside, strict=True) if keep]
+        scores[inside] = check.probability(features(model, crops))
+    best = scores.reshape(len(quads), len(SCALES)).argmax(axis=1) + np.arange(len(quads)) * len(SCALES)
+    return [trials[i] for i in best if scores[i] >= check.strict]
+
+
+def _scaled(quad: np.ndarray, share: float) -> np.ndarray:
+    centre = quad.mean(axis=0)
+    return centre + share * (quad - centre)
+
+
+def _sureness(model: Model, check: TileCheck, image: np.ndarray, quads: list[np.ndarray]) -> float:
+    """The check's probabilities of a photo's tiles, summed: more tiles, and surer ones, make more."""
+    if not quads:
+        return 0.0
+    return float(check.probability(features(model, [warp_face(image, quad) for quad in quads])).sum())
+
+
 def find_checked(
     model: Model, check: TileCheck, image: np.ndarray, tile_w: float, tile_h: float | None = None
 ) -> list[np.ndarray]:
     """The tiles of a photo whose upright face is about ``tile_w`` x ``tile_h`` px (default: a 3:4 face, square
     pixels): the detector's proposals at that size refined by the check (``refine``), with its proposals at the
     ``SIZES`` of it where those found none. The tile size per place (a photo seen off overhead,
-    ``vision.detect.size_warp``) is fitted at the size given and kept at the other sizes."""
+    ``vision.detect.size_warp``) is fitted at the size given on the tiles the detector measured and kept at the other
+    sizes; where they are too few, it is fitted on the sizes the check sees of the tiles it kept
+    (``_sizes_seen``), the photo is searched again through it, and the surer of the two answers (``_sureness``)
+    stands: on a photo the check never saw it is sure of a wrong size now and then (a phone's photo of the red mat
+    taken nearly overhead)."""
     tile_h = tile_w * TILE_H_MM / TILE_W_MM if tile_h is None else tile_h
     first = find_in_photo(image, tile_w, tile_h)
+    found = _refined(model, check, image, (tile_w, tile_h), first)
+    if first.warp is not None:
+        return found
+    warp = size_warp(_sizes_seen(model, check, image, found), image.shape)
+    if warp is None:
+        return found
+    again = _refined(model, check, image, (tile_w, tile_h), find_in_photo(image, tile_w, tile_h, warp=warp))
+    return again if _sureness(model, check, image, again) > _sureness(model, check, image, found) else found
+
+
+def _refined(
+    model: Model, check: TileCheck, image: np.ndarray, size: tuple[float, float], first: Detection
+) -> list[np.ndarray]:
+    """``refine`` on the detector's tiles at the size given (``first``) and, as a second rank, its tiles at the
+    ``SIZES`` of it through the same warp."""
+    tile_w, tile_h = size
     more = [
         tile.quad
         for share in SIZES
