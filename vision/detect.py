@@ -591,13 +591,31 @@ EDGE = 3
 """Zone px from the photo's edge within which a piece runs off it (its rectangle is the region's, a little inside)."""
 
 
-def _blank_at_edge(zone: np.ndarray, piece: Piece) -> bool:
-    """Whether a piece found in a photo runs off the photo's edge and shows no ink: a table top of tile colour
-    running off the photo, parted where it narrows, rather than a tile (a blank white dragon lies whole inside
-    the photo, a tile cut by the edge shows its face)."""
-    corners = _corners(piece)
+def _view(zone: np.ndarray) -> np.ndarray:
+    """The pixels of a photo the camera saw, less ``EDGE`` px: not the black a warp fills in beyond the photo's
+    edges (pure black joined to the image's border: the photo taken through ``size_warp``, or a photo rectified
+    before it was given). Without it a photo seen off overhead has edges across the image that no rule knew of,
+    and its table top running off them passed as tiles (issue 29: 122 of the 146 false tiles of the trays held out,
+    seen 10 degrees off overhead, lay within half a tile of them)."""
     height, width = zone.shape[:2]
-    inside = np.all((corners >= EDGE) & (corners <= [width - 1 - EDGE, height - 1 - EDGE]))
+    black = np.all(zone == 0, axis=2).astype(np.uint8) if zone.ndim == 3 else (zone == 0).astype(np.uint8)
+    outside = np.zeros((height + 2, width + 2), np.uint8)
+    outside[1:-1, 1:-1] = black
+    outside[0, :] = outside[-1, :] = outside[:, 0] = outside[:, -1] = 1
+    _, labels = cv2.connectedComponents(outside, connectivity=4)
+    border = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+    seen = (~np.isin(labels, border)).astype(np.uint8)
+    return cv2.erode(seen, np.ones((2 * EDGE + 1, 2 * EDGE + 1), np.uint8), borderValue=0)[1:-1, 1:-1]
+
+
+def _blank_at_edge(zone: np.ndarray, view: np.ndarray, piece: Piece) -> bool:
+    """Whether a piece found in a photo runs off the photo's edge (out of ``view``, ``_view``) and shows no ink: a
+    table top of tile colour running off the photo, parted where it narrows, rather than a tile (a blank white
+    dragon lies whole inside the photo, a tile cut by the edge shows its face)."""
+    corners = np.round(_corners(piece)).astype(int)
+    height, width = view.shape
+    within = np.all((corners >= 0) & (corners < [width, height]), axis=1)
+    inside = bool(within.all()) and bool(view[corners[:, 1], corners[:, 0]].all())
     return not inside and not _inked(zone, [piece])
 
 
@@ -851,6 +869,7 @@ def find_tiles(
     if not on_mat:  # a photo: the floor on a piece's body (``DIM``)
         value = cv2.cvtColor(zone, cv2.COLOR_BGR2HSV)[..., 2]
         floor = DIM * float(np.percentile(value[mask > 0], 90)) if cv2.countNonZero(mask) else 0.0
+        view = _view(zone)
     kept: list[Piece] = []
     stray = 0.0
     for contour in contours:
@@ -859,7 +878,7 @@ def find_tiles(
             continue
         pieces, unexplained = _pieces(zone, contour, tile_area, on_mat) if area >= 0.6 * tile_area else ([], area)
         if not on_mat:
-            pieces = [p for p in pieces if not _blank_at_edge(zone, p) and not _dim(value, mask, floor, p)]
+            pieces = [p for p in pieces if not _blank_at_edge(zone, view, p) and not _dim(value, mask, floor, p)]
         stray += unexplained
         kept += pieces
     cut: set[int] = set()

@@ -3,11 +3,12 @@ warped alike, and the detector on a tilted photo."""
 
 import cv2
 import numpy as np
+import pytest
 
 from tests.paths import PHOTOS, needs_photos
 from vision import scenes, verify
 from vision.classify import load_model
-from vision.detect import find_in_photo, size_warp
+from vision.detect import EDGE, _view, find_in_photo, size_warp
 from vision.scenes import Box
 from vision.tilt import tilted
 
@@ -93,3 +94,28 @@ def test_the_red_mat_tilted_20_degrees_is_found_with_the_tile_size_the_check_see
     both = verify.find_checked(model, model.check, image, width, height)
     matched = [scenes.match([verify.box_of(quad) for quad in quads], labels) for quads in (once, both)]
     assert matched[0] <= 31 and matched[1] >= 36 and len(both) - matched[1] <= 2
+
+
+def test_the_view_of_a_warped_photo_is_what_the_camera_saw_not_the_black_filled_in():
+    """``_view``: pure black joined to the image's border is beyond the photo's edge (a warp's fill), pure black
+    inside the photo (a tray's floor) is in it, and the image's own edge is an edge too (``EDGE`` px in)."""
+    photo = np.full((100, 120, 3), 90, np.uint8)
+    photo[:, :30] = 0  # filled in by a warp, down the whole left side
+    photo[40:60, 60:80] = 0  # black inside the photo
+    view = _view(photo)
+    assert not view[50, 20] and not view[50, 30 + EDGE - 1] and view[50, 30 + EDGE + 1]
+    assert view[50, 70] and not view[50, 119] and not view[0, 60] and view[50, 119 - EDGE - 1]
+
+
+@needs_photos
+@pytest.mark.parametrize("stem", ["IMG_20231224_160925", "IMG_20231222_184737"])
+def test_a_table_top_running_off_a_tilted_photos_edge_is_no_tile(stem):
+    """Trays seen 10 degrees off overhead: the wood beside the tray, running off the photo's slanted edge into the
+    black beyond it, was 3 false tiles in each of these photos (the edge rule knew only the image's own edges); none
+    now, and the 36 tiles all found."""
+    path = next((PHOTOS / "scenes" / "images").glob(f"{stem}*.jpg"))
+    image, labels = verify.read_photo(path.parent.parent, path.name, 10)
+    width, height = scenes.tile_size(labels)
+    quads = [tile.quad for tile in find_in_photo(image, width, height).tiles]
+    found = scenes.match([verify.box_of(quad) for quad in quads], labels)
+    assert found == len(labels) == 36 and len(quads) == found
