@@ -574,15 +574,25 @@ proposed neighbour: ``_block``, ``_completed``): such tiles on the tuned series 
 a table top's grain or a tray's rim and floor mostly less (a blank white dragon none: seams must part it)."""
 
 
+MIDDLE = 0.35
+"""Half a face's middle, in its sides, that ``ink_share`` measures: the face's border and the tile's rim left out."""
+
+
+def ink_share(middle: np.ndarray) -> float:
+    """The share of a face's middle (BGR) that is ink: darker, in its faintest channel, than 0.7 of its body (the
+    90th percentile); 0 for an empty middle."""
+    faint = middle.min(axis=2) if middle.size else np.zeros(0)
+    return float(np.mean(faint < 0.7 * np.percentile(faint, 90))) if faint.size else 0.0
+
+
 def _inked(zone: np.ndarray, pieces: list[Piece], share: float = INK) -> bool:
-    """Whether every piece shows some ink (``share`` of the middle of its face, in the faintest channel: taken of
-    the middle alone, so that a block of a thousand parts costs a thousand middles, not a thousand photos)."""
+    """Whether every piece shows some ink (``share`` of the middle of its face, ``ink_share``: taken of the middle
+    alone, so that a block of a thousand parts costs a thousand middles, not a thousand photos)."""
     for centre, long_side, short_side, sideways, _ in pieces:
-        half = np.array([long_side, short_side] if sideways else [short_side, long_side]) * 0.35
+        half = np.array([long_side, short_side] if sideways else [short_side, long_side]) * MIDDLE
         x0, y0 = np.maximum(np.round(centre - half).astype(int), 0)
         x1, y1 = np.round(centre + half).astype(int)
-        middle = zone[y0:y1, x0:x1].min(axis=2) if x1 > x0 and y1 > y0 else np.zeros(0)
-        if middle.size == 0 or np.mean(middle < 0.7 * np.percentile(middle, 90)) < share:
+        if x1 <= x0 or y1 <= y0 or ink_share(zone[y0:y1, x0:x1]) < share:
             return False
     return True
 

@@ -11,8 +11,10 @@ whole (``off_tiles``). ``TileCheck.level`` keeps ``KEEP`` of the fitting photos'
 ``refine`` uses it on a photo's proposals (``find_checked``: the detector's at the given tile size, and at 8% less
 and more where those found nothing): a sure one stays; an unsure one is moved a quarter or half a side
 along either axis to where the check is surest (onto the tile it was cut across), or dropped; then the sure tiles'
-neighbours one side away are proposed and kept where the check is as sure as for most tiles (``NEIGHBOUR_KEEP``:
-a missed tile of a grid); overlapping tiles keep the surest.
+neighbours one side away are proposed and kept where they show a face's ink (``vision.detect.FACE_INK``, as the
+detector's own grid completion asks: beside a tray's row of tiles its wood, blank, is proposed there and looks to a
+check that never saw that table more like a tile than a tile cut across) and the check is as sure as for most
+tiles (``NEIGHBOUR_KEEP``: a missed tile of a grid); overlapping tiles keep the surest.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import cv2
 import numpy as np
 
 from vision import scenes
-from vision.detect import Detection, find_in_photo, size_warp
+from vision.detect import FACE_INK, MIDDLE, Detection, find_in_photo, ink_share, size_warp
 from vision.errors import LabelsError
 from vision.features import warp_face
 from vision.geometry import TILE_H_MM, TILE_W_MM
@@ -205,6 +207,13 @@ def _checked(
     return sorted(found, key=lambda item: -item[0])
 
 
+def _middle(crop: np.ndarray) -> np.ndarray:
+    """The middle of an upright face crop that ``vision.detect.ink_share`` measures."""
+    height, width = crop.shape[:2]
+    y, x = round(height * (0.5 - MIDDLE)), round(width * (0.5 - MIDDLE))
+    return crop[y : height - y, x : width - x]
+
+
 def refine(
     model: Model, check: TileCheck, image: np.ndarray, quads: list[np.ndarray], more: list[np.ndarray] | None = None
 ) -> list[np.ndarray]:
@@ -223,9 +232,12 @@ def refine(
     for _ in range(ROUNDS):
         near = [quad for quad in _moved(new, NEIGHBOURS) if _inside(quad, image.shape)]
         near = [quad for quad in near if all(box_of(quad).iou(box_of(q)) < OVERLAP for _, q in kept)]
+        crops = [warp_face(image, quad) for quad in near]
+        inked = [i for i, crop in enumerate(crops) if ink_share(_middle(crop)) >= FACE_INK]
+        near, crops = [near[i] for i in inked], [crops[i] for i in inked]
         if not near:
             break
-        scores = check.probability(features(model, [warp_face(image, quad) for quad in near]))
+        scores = check.probability(features(model, crops))
         new = [near[i] for i in np.argsort(-scores) if scores[i] >= check.strict and _add(kept, scores[i], near[i])]
         if not new:
             break

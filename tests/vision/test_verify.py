@@ -68,13 +68,15 @@ TILE = (60, 80)
 """A synthetic photo's tile (w, h px): white, a black dot at its centre, on a red mat."""
 
 
-def _photo(columns: int) -> np.ndarray:
+def _photo(columns: int, inked: int | None = None) -> np.ndarray:
+    """A row of white faces on a red mat, the first ``inked`` (default all) with a black dot in the middle."""
     photo = np.zeros((200, 100 + TILE[0] * columns, 3), np.uint8)
     photo[:] = (40, 40, 200)
     for column in range(columns):
         x0 = 50 + TILE[0] * column
         cv2.rectangle(photo, (x0 + 1, 60), (x0 + TILE[0] - 2, 60 + TILE[1] - 1), (245, 245, 245), -1)
-        cv2.circle(photo, (x0 + TILE[0] // 2, 60 + TILE[1] // 2), 9, (0, 0, 0), -1)
+        if inked is None or column < inked:
+            cv2.circle(photo, (x0 + TILE[0] // 2, 60 + TILE[1] // 2), 12, (0, 0, 0), -1)
     return photo
 
 
@@ -108,6 +110,21 @@ def test_refine_drops_what_is_no_tile_moves_a_tile_cut_across_and_finds_a_rows_m
     assert xs(verify.refine(None, check, photo, proposals)) == [50, 50 + TILE[0]]
     assert verify.refine(None, check, photo, []) == []
     assert verify.refine(None, check, photo, [proposals[3]]) == []  # nothing sure: no neighbours either
+
+
+def _white(model, crops):
+    """A stand-in for a check that never saw this table: any white face is a tile to it, ink or none."""
+    return np.array([[crop.min(axis=2).mean() / 255] for crop in crops], np.float32).reshape(len(crops), 1)
+
+
+def test_a_proposed_neighbour_must_show_a_faces_ink_not_only_look_like_a_tile_to_the_check(monkeypatch):
+    """Beside a tray's row of tiles its blank wood is proposed as the next tile, and a check that never saw that
+    table is sure of it: a neighbour is kept only where it shows ink (``vision.detect.FACE_INK``)."""
+    monkeypatch.setattr(verify, "features", _white)
+    check = verify.TileCheck(np.array([10.0], np.float32), -5.0, 0.5, 0.9)
+    assert [round(float(q[:, 0].min())) for q in verify.refine(None, check, _photo(4, inked=1), [_at(50)])] == [50]
+    found = verify.refine(None, check, _photo(4), [_at(50)])
+    assert sorted(round(float(q[:, 0].min())) for q in found) == [50 + TILE[0] * column for column in range(4)]
 
 
 def test_a_proposals_features_are_its_embedding_and_the_readers_two_similarities(model):
