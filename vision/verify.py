@@ -12,9 +12,9 @@ whole (``off_tiles``). ``TileCheck.level`` keeps ``KEEP`` of the fitting photos'
 and more where those found nothing): a sure one stays; an unsure one is moved a quarter or half a side
 along either axis to where the check is surest (onto the tile it was cut across), or dropped; then the sure tiles'
 neighbours one side away are proposed and kept where they show a face's ink (``vision.detect.FACE_INK``, as the
-detector's own grid completion asks: beside a tray's row of tiles its wood, blank, is proposed there and looks to a
-check that never saw that table more like a tile than a tile cut across) and the check is as sure as for most
-tiles (``NEIGHBOUR_KEEP``: a missed tile of a grid); overlapping tiles keep the surest.
+detector's own grid completion asks: beside a tray's row of tiles its blank wood is proposed there, and a check
+that never saw that table can be sure of it) and the check is as sure as for most tiles (``NEIGHBOUR_KEEP``: a
+missed tile of a grid); overlapping tiles keep the surest.
 """
 
 from __future__ import annotations
