@@ -241,8 +241,11 @@ def test_an_unconfigured_snapshot_during_the_handshake_neither_restarts_it_nor_h
                 assert state is not None, "the host did not reconfigure the MCU"
                 assert table.identity.reset_reason is ResetReason.WATCHDOG
                 table.clear_fault()
+                # the next reset's wait must not take this reset's snapshot, still the last one held on a loaded machine
+                cleared = table.link.wait_snapshot(lambda s: s.fault is not FaultKind.MCU_RESET, 3.0)
+                assert cleared is not None, "the cleared fault never showed"
         finally:
             stop.set()
             watcher.join()
-    assert None not in seen and len(seen) > 10
+    assert seen and None not in seen  # how many reads the watcher gets in depends on the machine's load, not the link
     assert not [r for r in caplog.records if "handshaking again" in r.getMessage()]
