@@ -581,8 +581,18 @@ MIDDLE = 0.35
 def ink_share(middle: np.ndarray) -> float:
     """The share of a face's middle (BGR) that is ink: darker, in its faintest channel, than 0.7 of its body (the
     90th percentile); 0 for an empty middle."""
-    faint = middle.min(axis=2) if middle.size else np.zeros(0)
-    return float(np.mean(faint < 0.7 * np.percentile(faint, 90))) if faint.size else 0.0
+    if not middle.size:
+        return 0.0
+    faint = middle.min(axis=2)
+    return float(np.mean(faint < 0.7 * np.percentile(faint, 90)))
+
+
+def crop_ink_share(crop: np.ndarray) -> float:
+    """``ink_share`` of an upright face crop (``vision.features.warp_face``): its middle, as ``_inked`` takes a
+    piece's."""
+    height, width = crop.shape[:2]
+    y, x = round(height * (0.5 - MIDDLE)), round(width * (0.5 - MIDDLE))
+    return ink_share(crop[y : height - y, x : width - x])
 
 
 def _inked(zone: np.ndarray, pieces: list[Piece], share: float = INK) -> bool:
@@ -601,7 +611,7 @@ EDGE = 8
 """Zone px (mm) from the photo's edge within which a piece runs off it: its rectangle is the region's, a little
 inside, and a strip of table top along a slanted edge (a photo seen off overhead) is parted a few px from it. Seen 10
 and 20 degrees off overhead, the trays' false tiles 75 and 121 at 3 px, 44 and 83 at 8 px (at 20 degrees 12 px the
-same), their tiles found 3274 and 3258 at 3 px, 3272 and 3259 at 8; overhead no change but one false tile fewer."""
+same), their tiles found 3274 and 3258 at 3 px, 3272 and 3259 at 8; overhead the same tiles found, one false fewer."""
 
 
 def _view(zone: np.ndarray) -> np.ndarray:

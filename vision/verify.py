@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from vision import scenes
-from vision.detect import FACE_INK, MIDDLE, Detection, find_in_photo, ink_share, size_warp
+from vision.detect import FACE_INK, Detection, crop_ink_share, find_in_photo, size_warp
 from vision.errors import LabelsError
 from vision.features import warp_face
 from vision.geometry import TILE_H_MM, TILE_W_MM
@@ -207,13 +207,6 @@ def _checked(
     return sorted(found, key=lambda item: -item[0])
 
 
-def _middle(crop: np.ndarray) -> np.ndarray:
-    """The middle of an upright face crop that ``vision.detect.ink_share`` measures."""
-    height, width = crop.shape[:2]
-    y, x = round(height * (0.5 - MIDDLE)), round(width * (0.5 - MIDDLE))
-    return crop[y : height - y, x : width - x]
-
-
 def refine(
     model: Model, check: TileCheck, image: np.ndarray, quads: list[np.ndarray], more: list[np.ndarray] | None = None
 ) -> list[np.ndarray]:
@@ -233,7 +226,7 @@ def refine(
         near = [quad for quad in _moved(new, NEIGHBOURS) if _inside(quad, image.shape)]
         near = [quad for quad in near if all(box_of(quad).iou(box_of(q)) < OVERLAP for _, q in kept)]
         crops = [warp_face(image, quad) for quad in near]
-        inked = [i for i, crop in enumerate(crops) if ink_share(_middle(crop)) >= FACE_INK]
+        inked = [i for i, crop in enumerate(crops) if crop_ink_share(crop) >= FACE_INK]
         near, crops = [near[i] for i in inked], [crops[i] for i in inked]
         if not near:
             break
