@@ -68,12 +68,13 @@ TILE = (60, 80)
 """A synthetic photo's tile (w, h px): white, a black dot at its centre, on a red mat."""
 
 
-def _photo(columns: int, inked: int | None = None) -> np.ndarray:
-    """A row of white faces on a red mat, the first ``inked`` (default all) with a black dot in the middle."""
-    photo = np.zeros((200, 100 + TILE[0] * columns, 3), np.uint8)
+def _photo(columns: int, inked: int | None = None, pitch: int = TILE[0]) -> np.ndarray:
+    """A row of white faces ``pitch`` px apart on a red mat, the first ``inked`` (default all) with a black dot in the
+    middle."""
+    photo = np.zeros((200, 100 + pitch * columns, 3), np.uint8)
     photo[:] = (40, 40, 200)
     for column in range(columns):
-        x0 = 50 + TILE[0] * column
+        x0 = 50 + pitch * column
         cv2.rectangle(photo, (x0 + 1, 60), (x0 + TILE[0] - 2, 60 + TILE[1] - 1), (245, 245, 245), -1)
         if inked is None or column < inked:
             cv2.circle(photo, (x0 + TILE[0] // 2, 60 + TILE[1] // 2), 12, (0, 0, 0), -1)
@@ -112,9 +113,30 @@ def test_refine_drops_what_is_no_tile_moves_a_tile_cut_across_and_finds_a_rows_m
     assert verify.refine(None, check, photo, [proposals[3]]) == []  # nothing sure: no neighbours either
 
 
+def _sides(crop: np.ndarray) -> float:
+    """How white a crop is near both its sides: a face whole in it, not cut across the gap to its neighbour."""
+    grey = crop.min(axis=2).astype(np.float32) / 255
+    h, w = grey.shape
+    return float(min(grey[h // 4 : -h // 4, w // 12].mean(), grey[h // 4 : -h // 4, -w // 12].mean()))
+
+
 def _white(model, crops):
-    """A stand-in for a check that never saw this table: any white face is a tile to it, ink or none."""
-    return np.array([[crop.min(axis=2).mean() / 255] for crop in crops], np.float32).reshape(len(crops), 1)
+    """A stand-in for a check that never saw this table: any whole white face is a tile to it, ink or none."""
+    return np.array([[_sides(crop)] for crop in crops], np.float32).reshape(len(crops), 1)
+
+
+def _whole(model, crops):
+    """A stand-in for a check sure only of a whole face with its dot in the middle."""
+    rows = []
+    for crop in crops:
+        h, w = crop.shape[:2]
+        middle = crop[h // 2 - 3 : h // 2 + 3, w // 2 - 3 : w // 2 + 3].min(axis=2).mean() / 255
+        rows.append([_sides(crop) * (1 - middle)])
+    return np.array(rows, np.float32).reshape(len(crops), 1)
+
+
+GAPPED = round(TILE[0] * 1.1)
+"""Px between faces a tenth of a face apart (a tile's rim, the space between tiles)."""
 
 
 def test_a_proposed_neighbour_must_show_a_faces_ink_not_only_look_like_a_tile_to_the_check(monkeypatch):
@@ -122,9 +144,22 @@ def test_a_proposed_neighbour_must_show_a_faces_ink_not_only_look_like_a_tile_to
     table is sure of it: a neighbour is kept only where it shows ink (``vision.detect.FACE_INK``)."""
     monkeypatch.setattr(verify, "features", _white)
     check = verify.TileCheck(np.array([10.0], np.float32), -5.0, 0.5, 0.9)
-    assert [round(float(q[:, 0].min())) for q in verify.refine(None, check, _photo(4, inked=1), [_at(50)])] == [50]
-    found = verify.refine(None, check, _photo(4), [_at(50)])
-    assert sorted(round(float(q[:, 0].min())) for q in found) == [50 + TILE[0] * column for column in range(4)]
+    blank = _photo(4, inked=1, pitch=GAPPED)
+    assert [round(float(q[:, 0].min())) for q in verify.refine(None, check, blank, [_at(50)])] == [50]
+    found = verify.refine(None, check, _photo(4, pitch=GAPPED), [_at(50)])
+    assert sorted(round(float(q[:, 0].min())) for q in found) == [50 + GAPPED * column for column in range(4)]
+
+
+def test_a_found_tiles_neighbour_is_looked_for_past_the_gap_between_two_faces(monkeypatch):
+    """Faces a tenth of a face apart (a tile's rim, the space between tiles): the neighbour one face away is cut
+    across the gap, and the one a face and a gap away (``verify.STEPS``) is whole."""
+    monkeypatch.setattr(verify, "features", _whole)
+    check = verify.TileCheck(np.array([10.0], np.float32), -5.0, 0.5, 0.9)
+    photo = _photo(4, pitch=GAPPED)
+    found = verify.refine(None, check, photo, [_at(50)])
+    assert sorted(round(float(q[:, 0].min())) for q in found) == [50 + GAPPED * column for column in range(4)]
+    monkeypatch.setattr(verify, "NEIGHBOURS", ((-1.0, 0.0), (1.0, 0.0), (0.0, -1.0), (0.0, 1.0)))
+    assert [round(float(q[:, 0].min())) for q in verify.refine(None, check, photo, [_at(50)])] == [50]
 
 
 def test_a_proposals_features_are_its_embedding_and_the_readers_two_similarities(model):
