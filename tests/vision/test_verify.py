@@ -93,8 +93,10 @@ def _centred(model, crops):
     return np.array(rows, np.float32).reshape(len(crops), 1)
 
 
-def _at(x: float) -> np.ndarray:
-    return np.array([[x, 60], [x + TILE[0], 60], [x + TILE[0], 60 + TILE[1]], [x, 60 + TILE[1]]], np.float64)
+def _at(x: float, columns: int = 1) -> np.ndarray:
+    """The face corners of ``columns`` tiles of ``_photo``'s row from ``x``."""
+    right = x + TILE[0] * columns
+    return np.array([[x, 60], [right, 60], [right, 60 + TILE[1]], [x, 60 + TILE[1]]], np.float64)
 
 
 def test_refine_drops_what_is_no_tile_moves_a_tile_cut_across_and_finds_a_rows_missed_tiles(monkeypatch):
@@ -160,6 +162,19 @@ def test_a_found_tiles_neighbour_is_looked_for_past_the_gap_between_two_faces(mo
     assert sorted(round(float(q[:, 0].min())) for q in found) == [50 + GAPPED * column for column in range(4)]
     monkeypatch.setattr(verify, "NEIGHBOURS", ((-1.0, 0.0), (1.0, 0.0), (0.0, -1.0), (0.0, 1.0)))
     assert [round(float(q[:, 0].min())) for q in verify.refine(None, check, photo, [_at(50)])] == [50]
+
+
+def test_a_pair_of_tiles_cut_as_one_is_split_where_the_check_is_sure_of_both_halves(monkeypatch):
+    """Two faces proposed as one (longer for its width than ``verify.PAIR`` times the photo's typical proposal) are
+    split; a pair whose second half is a blank face the check is unsure of stays whole; a single face stays."""
+    monkeypatch.setattr(verify, "features", _whole)
+    check = verify.TileCheck(np.array([10.0], np.float32), -5.0, 0.5, 0.9)
+    photo = _photo(4, inked=3)
+    quads = [_at(50), _at(50, columns=2), _at(50 + 2 * TILE[0], columns=2)]
+    found = verify.split_pairs(None, check, photo, quads, typical=1.0)
+    spans = [(round(float(q[:, 0].min())), round(float(q[:, 0].max()))) for q in found]
+    assert spans == [(50, 110), (50, 110), (110, 170), (170, 290)]
+    assert verify.split_pairs(None, check, photo, quads, typical=2.0) == quads  # none long for this photo
 
 
 def test_a_proposals_features_are_its_embedding_and_the_readers_two_similarities(model):
