@@ -405,16 +405,22 @@ def _refined(
     )
 
 
+def _sides(quad: np.ndarray) -> tuple[float, float]:
+    """A quad's width (corner 0 to 1) and height (corner 0 to 3)."""
+    return float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[3] - quad[0]))
+
+
 def _aspect(quad: np.ndarray) -> float:
     """A quad's long side over its short one."""
-    width, height = np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[3] - quad[0])
-    return float(max(width, height) / max(min(width, height), 1.0))
+    width, height = _sides(quad)
+    return max(width, height) / max(min(width, height), 1.0)
 
 
 def _halves(quad: np.ndarray) -> list[np.ndarray]:
     """A quad cut in two across its length."""
     q = quad.astype(np.float64)
-    if np.linalg.norm(q[1] - q[0]) >= np.linalg.norm(q[3] - q[0]):
+    width, height = _sides(q)
+    if width >= height:
         top, bottom = (q[0] + q[1]) / 2, (q[3] + q[2]) / 2
         return [np.array([q[0], top, bottom, q[3]]), np.array([top, q[1], q[2], bottom])]
     left, right = (q[0] + q[3]) / 2, (q[1] + q[2]) / 2
