@@ -393,16 +393,9 @@ def _refined(
         for share in SIZES
         for tile in find_in_photo(image, tile_w * share, tile_h * share, per_place=False, warp=first.warp).tiles
     ]
-    if len(quads) < TYPICAL_OF:
-        return refine(model, check, image, quads, more)
-    typical = float(np.median([_aspect(quad) for quad in quads]))
-    return refine(
-        model,
-        check,
-        image,
-        split_pairs(model, check, image, quads, typical),
-        split_pairs(model, check, image, more, typical),
-    )
+    typical = float(np.median([_aspect(quad) for quad in quads])) if len(quads) >= TYPICAL_OF else np.inf
+    split = [split_pairs(model, check, image, proposals, typical) for proposals in (quads, more)]
+    return refine(model, check, image, *split)
 
 
 def _sides(quad: np.ndarray) -> tuple[float, float]:
@@ -431,7 +424,7 @@ def split_pairs(
     model: Model, check: TileCheck, image: np.ndarray, quads: list[np.ndarray], typical: float
 ) -> list[np.ndarray]:
     """The proposals, each longer for its width than ``PAIR`` times the ``typical`` aspect replaced by its two halves
-    where both lie in the photo and the check is sure of both."""
+    where both lie in the photo and the check is sure of both (``typical`` infinite: none is split)."""
     halves = {i: _halves(quad) for i, quad in enumerate(quads) if _aspect(quad) > PAIR * typical}
     halves = {i: pair for i, pair in halves.items() if all(_inside(half, image.shape) for half in pair)}
     if not halves:

@@ -66,6 +66,13 @@ def test_the_shipped_model_has_its_check():
 
 TILE = (60, 80)
 """A synthetic photo's tile (w, h px): white, a black dot at its centre, on a red mat."""
+STAND_IN_CHECK = verify.TileCheck(np.array([10.0], np.float32), -5.0, 0.5, 0.9)
+"""A check on a stand-in's one feature in [0, 1]: sure (0.9) from 0.72, a tile at all from 0.5."""
+
+
+def _lefts(found: list[np.ndarray]) -> list[int]:
+    """The left edges (px) of the faces found, left to right."""
+    return sorted(round(float(quad[:, 0].min())) for quad in found)
 
 
 def _photo(columns: int, inked: int | None = None, pitch: int = TILE[0]) -> np.ndarray:
@@ -101,21 +108,18 @@ def _at(x: float, columns: int = 1) -> np.ndarray:
 
 def test_refine_drops_what_is_no_tile_moves_a_tile_cut_across_and_finds_a_rows_missed_tiles(monkeypatch):
     monkeypatch.setattr(verify, "features", _centred)
-    check = verify.TileCheck(np.array([10.0], np.float32), -5.0, 0.5, 0.9)
+    check = STAND_IN_CHECK
     photo = _photo(5)
     proposals = [_at(50), _at(53), _at(50 + 1.5 * TILE[0]), np.array([[5, 5], [45, 5], [45, 50], [5, 50]], float)]
     # the first tile (and a copy of it a little off), one cut across the second and third, one on the bare mat
-    def xs(found):
-        return sorted(round(float(quad[:, 0].min())) for quad in found)
-
-    assert xs(verify.refine(None, check, photo, proposals)) == [50 + TILE[0] * column for column in range(5)]
+    assert _lefts(verify.refine(None, check, photo, proposals)) == [50 + TILE[0] * column for column in range(5)]
     monkeypatch.setattr(verify, "ROUNDS", 0)  # no neighbours proposed: the sure tile and the one moved onto its tile
-    assert xs(verify.refine(None, check, photo, proposals)) == [50, 50 + TILE[0]]
+    assert _lefts(verify.refine(None, check, photo, proposals)) == [50, 50 + TILE[0]]
     assert verify.refine(None, check, photo, []) == []
     assert verify.refine(None, check, photo, [proposals[3]]) == []  # nothing sure: no neighbours either
 
 
-def _sides(crop: np.ndarray) -> float:
+def _white_sides(crop: np.ndarray) -> float:
     """How white a crop is near both its sides: a face whole in it, not cut across the gap to its neighbour."""
     grey = crop.min(axis=2).astype(np.float32) / 255
     h, w = grey.shape
@@ -124,7 +128,7 @@ def _sides(crop: np.ndarray) -> float:
 
 def _white(model, crops):
     """A stand-in for a check that never saw this table: any whole white face is a tile to it, ink or none."""
-    return np.array([[_sides(crop)] for crop in crops], np.float32).reshape(len(crops), 1)
+    return np.array([[_white_sides(crop)] for crop in crops], np.float32).reshape(len(crops), 1)
 
 
 def _whole(model, crops):
@@ -133,7 +137,7 @@ def _whole(model, crops):
     for crop in crops:
         h, w = crop.shape[:2]
         middle = crop[h // 2 - 3 : h // 2 + 3, w // 2 - 3 : w // 2 + 3].min(axis=2).mean() / 255
-        rows.append([_sides(crop) * (1 - middle)])
+        rows.append([_white_sides(crop) * (1 - middle)])
     return np.array(rows, np.float32).reshape(len(crops), 1)
 
 
@@ -145,30 +149,30 @@ def test_a_proposed_neighbour_must_show_a_faces_ink_not_only_look_like_a_tile_to
     """Beside a tray's row of tiles its blank wood is proposed as the next tile, and a check that never saw that
     table is sure of it: a neighbour is kept only where it shows ink (``vision.detect.FACE_INK``)."""
     monkeypatch.setattr(verify, "features", _white)
-    check = verify.TileCheck(np.array([10.0], np.float32), -5.0, 0.5, 0.9)
+    check = STAND_IN_CHECK
     blank = _photo(4, inked=1, pitch=GAPPED)
-    assert [round(float(q[:, 0].min())) for q in verify.refine(None, check, blank, [_at(50)])] == [50]
+    assert _lefts(verify.refine(None, check, blank, [_at(50)])) == [50]
     found = verify.refine(None, check, _photo(4, pitch=GAPPED), [_at(50)])
-    assert sorted(round(float(q[:, 0].min())) for q in found) == [50 + GAPPED * column for column in range(4)]
+    assert _lefts(found) == [50 + GAPPED * column for column in range(4)]
 
 
 def test_a_found_tiles_neighbour_is_looked_for_past_the_gap_between_two_faces(monkeypatch):
     """Faces a tenth of a face apart (a tile's rim, the space between tiles): the neighbour one face away is cut
     across the gap, and the one a face and a gap away (``verify.STEPS``) is whole."""
     monkeypatch.setattr(verify, "features", _whole)
-    check = verify.TileCheck(np.array([10.0], np.float32), -5.0, 0.5, 0.9)
+    check = STAND_IN_CHECK
     photo = _photo(4, pitch=GAPPED)
     found = verify.refine(None, check, photo, [_at(50)])
-    assert sorted(round(float(q[:, 0].min())) for q in found) == [50 + GAPPED * column for column in range(4)]
+    assert _lefts(found) == [50 + GAPPED * column for column in range(4)]
     monkeypatch.setattr(verify, "NEIGHBOURS", ((-1.0, 0.0), (1.0, 0.0), (0.0, -1.0), (0.0, 1.0)))
-    assert [round(float(q[:, 0].min())) for q in verify.refine(None, check, photo, [_at(50)])] == [50]
+    assert _lefts(verify.refine(None, check, photo, [_at(50)])) == [50]
 
 
 def test_a_pair_of_tiles_cut_as_one_is_split_where_the_check_is_sure_of_both_halves(monkeypatch):
     """Two faces proposed as one (longer for its width than ``verify.PAIR`` times the photo's typical proposal) are
     split; a pair whose second half is a blank face the check is unsure of stays whole; a single face stays."""
     monkeypatch.setattr(verify, "features", _whole)
-    check = verify.TileCheck(np.array([10.0], np.float32), -5.0, 0.5, 0.9)
+    check = STAND_IN_CHECK
     photo = _photo(4, inked=3)
     quads = [_at(50), _at(50, columns=2), _at(50 + 2 * TILE[0], columns=2)]
     found = verify.split_pairs(None, check, photo, quads, typical=1.0)
