@@ -14,7 +14,8 @@ along either axis to where the check is surest (onto the tile it was cut across)
 neighbours a side away (``STEPS``) are proposed and kept where they show a face's ink (``vision.detect.FACE_INK``, as
 the detector's own grid completion asks: beside a tray's row of tiles its blank wood is proposed there, and a check
 that never saw that table can be sure of it) and the check is as sure as for most tiles (``NEIGHBOUR_KEEP``: a
-missed tile of a grid); overlapping tiles keep the surest. Before that, ``find_checked`` tries a proposal much
+missed tile of a grid); overlapping tiles keep the surest, a sure neighbour displacing an unsure proposal (a grid of
+touching faces that the detector cut in the wrong places). Before that, ``find_checked`` tries a proposal much
 longer for its width than the photo's typical one as its two halves (``split_pairs``: seen off overhead, a hand's
 near-square faces touch and the detector cuts a pair as one).
 """
@@ -223,33 +224,57 @@ def _checked(
     return sorted(found, key=lambda item: -item[0])
 
 
+def _surest(pool: list[tuple[float, np.ndarray]]) -> list[tuple[float, np.ndarray]]:
+    """The tiles of a pool of candidates (probability, corners), surest first, each kept unless a surer one overlaps
+    it (``OVERLAP``)."""
+    kept: list[tuple[float, np.ndarray]] = []
+    for probability, quad in sorted(pool, key=lambda item: -item[0]):
+        _add(kept, probability, quad)
+    return kept
+
+
+def _clear(quad: np.ndarray, tiles: list[np.ndarray]) -> bool:
+    """Whether a quad overlaps none of these tiles (``OVERLAP``)."""
+    box = box_of(quad)
+    return all(box.iou(box_of(tile)) < OVERLAP for tile in tiles)
+
+
+def _neighbours(
+    model: Model, check: TileCheck, image: np.ndarray, tiles: list[np.ndarray], sure: list[np.ndarray]
+) -> list[tuple[float, np.ndarray]]:
+    """The neighbours (``NEIGHBOURS``) of these tiles that lie in the photo and clear of the sure tiles, show a face's
+    ink (``FACE_INK``) and that the check is sure of (``TileCheck.strict``)."""
+    near = [quad for quad in _moved(tiles, NEIGHBOURS) if _inside(quad, image.shape) and _clear(quad, sure)]
+    crops = [warp_face(image, quad) for quad in near]
+    inked = [i for i, crop in enumerate(crops) if crop_ink_share(crop) >= FACE_INK]
+    if not inked:
+        return []
+    scores = check.probability(features(model, [crops[i] for i in inked]))
+    return [(float(p), near[i]) for p, i in zip(scores, inked, strict=True) if p >= check.strict]
+
+
 def refine(
     model: Model, check: TileCheck, image: np.ndarray, quads: list[np.ndarray], more: list[np.ndarray] | None = None
 ) -> list[np.ndarray]:
     """A photo's proposals (face corners, 4 x 2 px each) checked, moved and completed (see the module doc); ``more``
-    are proposals of a second rank (the detector's at other tile sizes: ``find_checked``), kept only where no tile of
-    the first is, and at the check's stricter level (as a neighbour: a blank table top cut at another size is a
-    white dragon's crop to the check)."""
-    kept: list[tuple[float, np.ndarray]] = []
-    for probability, quad in _checked(model, image, quads, check, check.level):
-        _add(kept, probability, quad)
+    are proposals of a second rank (the detector's at other tile sizes: ``find_checked``), tried only where no tile of
+    the first is, and kept at the check's stricter level (as a neighbour: a blank table top cut at another size is a
+    white dragon's crop to the check). All compete in one pool, the surest kept first: a found tile's neighbour the
+    check is sure of displaces a proposal it was unsure of (a grid of touching faces cut in the wrong places)."""
+    pool = _checked(model, image, quads, check, check.level)
     if more:
-        more = [quad for quad in more if all(box_of(quad).iou(box_of(q)) < OVERLAP for _, q in kept)]
-        for probability, quad in _checked(model, image, more, check, check.strict):
-            _add(kept, probability, quad)
-    new = [quad for _, quad in kept]
+        first = [quad for _, quad in _surest(pool)]
+        pool += _checked(model, image, [quad for quad in more if _clear(quad, first)], check, check.strict)
+    kept = _surest(pool)
+    grown: list[np.ndarray] = []
     for _ in range(ROUNDS):
-        near = [quad for quad in _moved(new, NEIGHBOURS) if _inside(quad, image.shape)]
-        near = [quad for quad in near if all(box_of(quad).iou(box_of(q)) < OVERLAP for _, q in kept)]
-        crops = [warp_face(image, quad) for quad in near]
-        inked = [i for i, crop in enumerate(crops) if crop_ink_share(crop) >= FACE_INK]
-        near, crops = [near[i] for i in inked], [crops[i] for i in inked]
-        if not near:
-            break
-        scores = check.probability(features(model, crops))
-        new = [near[i] for i in np.argsort(-scores) if scores[i] >= check.strict and _add(kept, scores[i], near[i])]
+        new = [quad for _, quad in kept if all(quad is not old for old in grown)]
         if not new:
             break
+        grown += new
+        sure = [quad for probability, quad in kept if probability >= check.strict]
+        pool += _neighbours(model, check, image, new, sure)
+        kept = _surest(pool)
     return [quad for _, quad in kept]
 
 

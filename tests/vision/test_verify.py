@@ -11,6 +11,7 @@ import numpy as np
 from vision import verify
 from vision.classify import load_model
 from vision.enroll import enroll
+from vision.features import warp_face
 from vision.render import tile_photo
 from vision.scenes import Box, match, pairs
 
@@ -123,7 +124,7 @@ def _white_sides(crop: np.ndarray) -> float:
     """How white a crop is near both its sides: a face whole in it, not cut across the gap to its neighbour."""
     grey = crop.min(axis=2).astype(np.float32) / 255
     h, w = grey.shape
-    return float(min(grey[h // 4 : -h // 4, w // 12].mean(), grey[h // 4 : -h // 4, -w // 12].mean()))
+    return float(min(grey[h // 8 : h // 4, w // 12].mean(), grey[h // 8 : h // 4, -w // 12].mean()))
 
 
 def _white(model, crops):
@@ -166,6 +167,21 @@ def test_a_found_tiles_neighbour_is_looked_for_past_the_gap_between_two_faces(mo
     assert _lefts(found) == [50 + GAPPED * column for column in range(4)]
     monkeypatch.setattr(verify, "NEIGHBOURS", ((-1.0, 0.0), (1.0, 0.0), (0.0, -1.0), (0.0, 1.0)))
     assert _lefts(verify.refine(None, check, photo, [_at(50)])) == [50]
+
+
+def test_a_found_tiles_neighbour_the_check_is_sure_of_displaces_a_proposal_it_was_unsure_of(monkeypatch):
+    """A proposal cut across the gap between two faces looks enough like a tile to the check to be kept, unsure, and
+    overlaps the second face; the first face's neighbour there, whole and sure, takes its place, and the row is
+    completed from it (all compete, the surest first)."""
+    monkeypatch.setattr(verify, "features", _whole)
+    check = STAND_IN_CHECK
+    photo = _photo(4, pitch=GAPPED)
+    across = _at(50 + GAPPED + TILE[0] // 2 + 1)  # its middle on the gap after the second face, its sides on faces
+    (unsure,) = check.probability(_whole(None, [warp_face(photo, across)]))
+    assert check.level <= unsure < check.strict
+    assert verify.box_of(across).iou(verify.box_of(_at(50 + GAPPED))) >= verify.OVERLAP
+    found = verify.refine(None, check, photo, [_at(50), across])
+    assert _lefts(found) == [50 + GAPPED * column for column in range(4)]
 
 
 def test_a_pair_of_tiles_cut_as_one_is_split_where_the_check_is_sure_of_both_halves(monkeypatch):
