@@ -15,9 +15,8 @@ neighbours a side away (``STEPS``) are proposed and kept where they show a face'
 the detector's own grid completion asks: beside a tray's row of tiles its blank wood is proposed there, and a check
 that never saw that table can be sure of it) and the check is as sure as for most tiles (``NEIGHBOUR_KEEP``: a
 missed tile of a grid); overlapping tiles keep the surest, a sure neighbour displacing an unsure proposal (a grid of
-touching faces that the detector cut in the wrong places). Before that, ``find_checked`` tries a proposal much
-longer for its width than the photo's typical one as its two halves (``split_pairs``: seen off overhead, a hand's
-near-square faces touch and the detector cuts a pair as one).
+touching faces that the detector cut in the wrong places: seen off overhead, a hand's near-square faces touch and
+the detector cuts them in pairs and across).
 """
 
 from __future__ import annotations
@@ -65,15 +64,6 @@ a face and the gap between two faces (a tile's rim and the space between tiles, 
 mat); overlapping proposals keep the surer. Issue 29, the red mat held out, seen 20 degrees off overhead at the given
 size: 0.833 found / 0.070 false a face away only, 0.874 / 0.061 at these two, 0.864 / 0.068 with 1.2 as well."""
 NEIGHBOURS = tuple((step * a, step * b) for step in STEPS for a, b in ((-1, 0), (1, 0), (0, -1), (0, 1)))
-PAIR = 1.4
-"""A proposal whose long side over its short one is this many times that of the photo's typical proposal (their
-median, of at least ``TYPICAL_OF`` of the detector's at the given size) is tried as two tiles end to end: seen off
-overhead, near-square faces of a hand laid out touch, and the detector cuts a pair as one tile. Its halves replace it
-where the check is sure of both (``TileCheck.strict``). Issue 29, on the same held-out checks, hands seen 20 degrees
-off overhead: 0.776 found / 0.095 false -> 0.918 / 0.000 at the given size, 0.673 / 0.175 -> 0.837 / 0.047 given 10%
-off; the red mat at 20 degrees 0.874 -> 0.870 found; the green mat and the others at 0 and 10 degrees unchanged
-(the trays looked at 20 degrees, given 10% off, only: unchanged)."""
-TYPICAL_OF = 5
 ROUNDS = 3
 """Rounds of proposing the neighbours of the tiles found (each round the new tiles' neighbours)."""
 OVERLAP = 0.3
@@ -196,20 +186,11 @@ def _inside(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
     return bool(quad.min() >= 0 and quad[:, 0].max() < shape[1] and quad[:, 1].max() < shape[0])
 
 
-def _add(kept: list[tuple[float, np.ndarray]], probability: float, quad: np.ndarray) -> bool:
-    """Keep a tile unless a kept one overlaps it (``OVERLAP``); whether it was kept."""
-    box = box_of(quad)
-    if any(box.iou(box_of(other)) >= OVERLAP for _, other in kept):
-        return False
-    kept.append((probability, quad))
-    return True
-
-
 def _checked(
     model: Model, image: np.ndarray, quads: list[np.ndarray], check: TileCheck, level: float
 ) -> list[tuple[float, np.ndarray]]:
-    """The proposals the check keeps at ``level``, an unsure one moved to where it is surest (``MOVES``), surest
-    first."""
+    """The proposals the check keeps at ``level`` (probability, corners), an unsure one moved to where it is surest
+    (``MOVES``)."""
     if not quads:
         return []
     p = check.probability(features(model, [warp_face(image, quad) for quad in quads]))
@@ -221,7 +202,7 @@ def _checked(
         for best in scores.reshape(len(unsure), len(MOVES)).argmax(axis=1) + np.arange(len(unsure)) * len(MOVES):
             if scores[best] >= level:
                 found.append((float(scores[best]), moved[best]))
-    return sorted(found, key=lambda item: -item[0])
+    return found
 
 
 def _surest(pool: list[tuple[float, np.ndarray]]) -> list[tuple[float, np.ndarray]]:
@@ -229,7 +210,8 @@ def _surest(pool: list[tuple[float, np.ndarray]]) -> list[tuple[float, np.ndarra
     it (``OVERLAP``)."""
     kept: list[tuple[float, np.ndarray]] = []
     for probability, quad in sorted(pool, key=lambda item: -item[0]):
-        _add(kept, probability, quad)
+        if _clear(quad, [tile for _, tile in kept]):
+            kept.append((probability, quad))
     return kept
 
 
@@ -260,7 +242,12 @@ def refine(
     are proposals of a second rank (the detector's at other tile sizes: ``find_checked``), tried only where no tile of
     the first is, and kept at the check's stricter level (as a neighbour: a blank table top cut at another size is a
     white dragon's crop to the check). All compete in one pool, the surest kept first: a found tile's neighbour the
-    check is sure of displaces a proposal it was unsure of (a grid of touching faces cut in the wrong places)."""
+    check is sure of displaces a proposal it was unsure of (a grid of touching faces cut in the wrong places). Issue
+    29, each series held out, seen 10 degrees off overhead at the given size: the red mat 0.889 found / 0.051 false
+    -> 0.933 / 0.022, hands 0.857 / 0.160 -> 0.959 / 0.078 (when the first tiles kept blocked every neighbour over
+    them). Splitting a proposal much longer for its width than the photo's typical one into two tiles, which helped
+    the hands before, then cost the red mat 20 degrees off 3 points found (0.902 -> 0.868) for one false tile fewer
+    on the hands: left out."""
     pool = _checked(model, image, quads, check, check.level)
     if more:
         first = [quad for _, quad in _surest(pool)]
@@ -410,7 +397,7 @@ def _refined(
     model: Model, check: TileCheck, image: np.ndarray, size: tuple[float, float], first: Detection
 ) -> list[np.ndarray]:
     """``refine`` on the detector's tiles at the size given (``first``) and, as a second rank, its tiles at the
-    ``SIZES`` of it through the same warp, pairs of tiles cut as one split (``split_pairs``)."""
+    ``SIZES`` of it through the same warp."""
     tile_w, tile_h = size
     quads = [tile.quad for tile in first.tiles]
     more = [
@@ -418,43 +405,4 @@ def _refined(
         for share in SIZES
         for tile in find_in_photo(image, tile_w * share, tile_h * share, per_place=False, warp=first.warp).tiles
     ]
-    typical = float(np.median([_aspect(quad) for quad in quads])) if len(quads) >= TYPICAL_OF else np.inf
-    split = [split_pairs(model, check, image, proposals, typical) for proposals in (quads, more)]
-    return refine(model, check, image, *split)
-
-
-def _sides(quad: np.ndarray) -> tuple[float, float]:
-    """A quad's width (corner 0 to 1) and height (corner 0 to 3)."""
-    return float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[3] - quad[0]))
-
-
-def _aspect(quad: np.ndarray) -> float:
-    """A quad's long side over its short one."""
-    width, height = _sides(quad)
-    return max(width, height) / max(min(width, height), 1.0)
-
-
-def _halves(quad: np.ndarray) -> list[np.ndarray]:
-    """A quad cut in two across its length."""
-    q = quad.astype(np.float64)
-    width, height = _sides(q)
-    if width >= height:
-        top, bottom = (q[0] + q[1]) / 2, (q[3] + q[2]) / 2
-        return [np.array([q[0], top, bottom, q[3]]), np.array([top, q[1], q[2], bottom])]
-    left, right = (q[0] + q[3]) / 2, (q[1] + q[2]) / 2
-    return [np.array([q[0], q[1], right, left]), np.array([left, right, q[2], q[3]])]
-
-
-def split_pairs(
-    model: Model, check: TileCheck, image: np.ndarray, quads: list[np.ndarray], typical: float
-) -> list[np.ndarray]:
-    """The proposals, each longer for its width than ``PAIR`` times the ``typical`` aspect replaced by its two halves
-    where both lie in the photo and the check is sure of both (``typical`` infinite: none is split)."""
-    halves = {i: _halves(quad) for i, quad in enumerate(quads) if _aspect(quad) > PAIR * typical}
-    halves = {i: pair for i, pair in halves.items() if all(_inside(half, image.shape) for half in pair)}
-    if not halves:
-        return quads
-    crops = [warp_face(image, half) for pair in halves.values() for half in pair]
-    both = check.probability(features(model, crops)).reshape(len(halves), 2).min(axis=1) >= check.strict
-    split = {i: pair for (i, pair), sure in zip(halves.items(), both, strict=True) if sure}
-    return [half for i, quad in enumerate(quads) for half in split.get(i, [quad])]
+    return refine(model, check, image, quads, more)

@@ -97,38 +97,20 @@ def test_the_red_mat_tilted_20_degrees_is_found_with_the_tile_size_the_check_see
 
 
 @needs_photos
-def test_a_hands_pairs_of_near_square_tiles_cut_as_one_are_split_seen_20_degrees_off(monkeypatch):
-    """A hand of 16 laid out in touching columns, tilted 20 degrees: its faces look near square, and the detector cuts
-    pairs of them as one tile each; split where the check is sure of both halves (``verify.PAIR``), all 16 are found
-    and none is false; not split, 15 (the found tiles' neighbours take the places of most pairs, not all)."""
+@pytest.mark.parametrize(("degrees", "found", "false"), [(10, 16, 2), (20, 15, 0)])
+def test_a_hands_grid_of_touching_faces_cut_in_the_wrong_places_is_found_by_the_neighbours(degrees, found, false):
+    """A hand of 16 laid out in touching columns, seen off overhead: its faces look near square, and the detector cuts
+    its grid in pairs and across (at 10 degrees, boxes a face and a half long, two thirds of one wide); the check
+    keeps some of those cuts, unsure, and the neighbours of the tiles it is sure of displace them (``verify.refine``:
+    one pool, the surest first). With the shipped check, when the first tiles kept blocked every neighbour over them:
+    11 found and 6 false at 10 degrees."""
     path = next((PHOTOS / "scenes" / "images").glob("hand_008*.jpg"))
-    image, labels = verify.read_photo(path.parent.parent, path.name, 20)
-    width, height = scenes.tile_size(labels)
-    model = load_model()
-
-    def found_and_false() -> tuple[int, int]:
-        quads = verify.find_checked(model, model.check, image, width, height)
-        found = scenes.match([verify.box_of(quad) for quad in quads], labels)
-        return found, len(quads) - found
-
-    assert found_and_false() == (16, 0)
-    monkeypatch.setattr(verify, "PAIR", float("inf"))
-    assert found_and_false()[0] <= 15
-
-
-@needs_photos
-def test_a_hands_grid_of_touching_faces_cut_in_the_wrong_places_is_found_by_the_neighbours_seen_10_degrees_off():
-    """The same hand tilted 10 degrees: the detector cuts its grid across the faces (boxes a face and a half long,
-    two thirds of one wide), and the check keeps some of those cuts, unsure; the neighbours of the tiles it is sure of
-    displace them (``verify.refine``: one pool, the surest first). All 16 are found, at most 2 false (when the first
-    tiles kept blocked every neighbour over them: 11 found, 6 false)."""
-    path = next((PHOTOS / "scenes" / "images").glob("hand_008*.jpg"))
-    image, labels = verify.read_photo(path.parent.parent, path.name, 10)
+    image, labels = verify.read_photo(path.parent.parent, path.name, degrees)
     width, height = scenes.tile_size(labels)
     model = load_model()
     quads = verify.find_checked(model, model.check, image, width, height)
-    found = scenes.match([verify.box_of(quad) for quad in quads], labels)
-    assert found == 16 and len(quads) - found <= 2
+    matched = scenes.match([verify.box_of(quad) for quad in quads], labels)
+    assert matched >= found and len(quads) - matched <= false
 
 
 def test_the_view_of_a_warped_photo_is_what_the_camera_saw_not_the_black_filled_in():

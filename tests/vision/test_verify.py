@@ -184,19 +184,6 @@ def test_a_found_tiles_neighbour_the_check_is_sure_of_displaces_a_proposal_it_wa
     assert _lefts(found) == [50 + GAPPED * column for column in range(4)]
 
 
-def test_a_pair_of_tiles_cut_as_one_is_split_where_the_check_is_sure_of_both_halves(monkeypatch):
-    """Two faces proposed as one (longer for its width than ``verify.PAIR`` times the photo's typical proposal) are
-    split; a pair whose second half is a blank face the check is unsure of stays whole; a single face stays."""
-    monkeypatch.setattr(verify, "features", _whole)
-    check = STAND_IN_CHECK
-    photo = _photo(4, inked=3)
-    quads = [_at(50), _at(50, columns=2), _at(50 + 2 * TILE[0], columns=2)]
-    found = verify.split_pairs(None, check, photo, quads, typical=1.0)
-    spans = [(round(float(q[:, 0].min())), round(float(q[:, 0].max()))) for q in found]
-    assert spans == [(50, 110), (50, 110), (110, 170), (170, 290)]
-    assert verify.split_pairs(None, check, photo, quads, typical=2.0) == quads  # none long for this photo
-
-
 def test_a_proposals_features_are_its_embedding_and_the_readers_two_similarities(model):
     rng = np.random.default_rng(1)
     crops = [tile_photo(tile, "uni", rng) for tile in (0, 9, 27)] + [np.full((40, 32, 3), (40, 120, 40), np.uint8)]
