@@ -121,7 +121,8 @@ def test_refine_drops_what_is_no_tile_moves_a_tile_cut_across_and_finds_a_rows_m
 
 
 def _white_sides(crop: np.ndarray) -> float:
-    """How white a crop is near both its sides: a face whole in it, not cut across the gap to its neighbour."""
+    """How white a crop is near both its sides, above a face's dot: a face whole in it, not cut across the gap to its
+    neighbour."""
     grey = crop.min(axis=2).astype(np.float32) / 255
     h, w = grey.shape
     return float(min(grey[h // 8 : h // 4, w // 12].mean(), grey[h // 8 : h // 4, -w // 12].mean()))
