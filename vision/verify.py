@@ -212,16 +212,15 @@ def _surest(pool: list[tuple[float, np.ndarray]]) -> list[tuple[float, np.ndarra
     boxes: list[Box] = []
     for probability, quad in sorted(pool, key=lambda item: -item[0]):
         box = box_of(quad)
-        if all(box.iou(other) < OVERLAP for other in boxes):
+        if _apart(box, boxes):
             kept.append((probability, quad))
             boxes.append(box)
     return kept
 
 
-def _clear(quad: np.ndarray, tiles: list[np.ndarray]) -> bool:
-    """Whether a quad overlaps none of these tiles (``OVERLAP``)."""
-    box = box_of(quad)
-    return all(box.iou(box_of(tile)) < OVERLAP for tile in tiles)
+def _apart(box: Box, boxes: list[Box]) -> bool:
+    """Whether a box overlaps none of these (``OVERLAP``)."""
+    return all(box.iou(other) < OVERLAP for other in boxes)
 
 
 def _neighbours(
@@ -229,7 +228,8 @@ def _neighbours(
 ) -> list[tuple[float, np.ndarray]]:
     """The neighbours (``NEIGHBOURS``) of these tiles that lie in the photo and clear of the sure tiles, show a face's
     ink (``FACE_INK``) and that the check is sure of (``TileCheck.strict``)."""
-    near = [quad for quad in _moved(tiles, NEIGHBOURS) if _inside(quad, image.shape) and _clear(quad, sure)]
+    boxes = [box_of(quad) for quad in sure]
+    near = [quad for quad in _moved(tiles, NEIGHBOURS) if _inside(quad, image.shape) and _apart(box_of(quad), boxes)]
     crops = [warp_face(image, quad) for quad in near]
     inked = [i for i, crop in enumerate(crops) if crop_ink_share(crop) >= FACE_INK]
     if not inked:
@@ -253,15 +253,15 @@ def refine(
     at the given size) for one false tile fewer on the hands (20 degrees, 10% off): left out."""
     pool = _checked(model, image, quads, check, check.level)
     if more:
-        first = [quad for _, quad in _surest(pool)]
-        pool += _checked(model, image, [quad for quad in more if _clear(quad, first)], check, check.strict)
+        first = [box_of(quad) for _, quad in _surest(pool)]
+        pool += _checked(model, image, [quad for quad in more if _apart(box_of(quad), first)], check, check.strict)
     kept = _surest(pool)
-    grown: list[np.ndarray] = []  # the tiles whose neighbours were proposed
+    grown: set[int] = set()  # the pool's tiles (by identity) whose neighbours were proposed
     for _ in range(ROUNDS):
-        new = [quad for _, quad in kept if all(quad is not old for old in grown)]
+        new = [quad for _, quad in kept if id(quad) not in grown]
         if not new:
             break
-        grown += new
+        grown |= {id(quad) for quad in new}
         sure = [quad for probability, quad in kept if probability >= check.strict]
         pool += _neighbours(model, check, image, new, sure)
         kept = _surest(pool)
