@@ -170,6 +170,24 @@ def test_a_found_tiles_neighbour_is_looked_for_past_the_gap_between_two_faces(mo
     assert _lefts(verify.refine(None, check, photo, [_at(50)])) == [50]
 
 
+def test_a_found_tiles_neighbour_is_not_proposed_beyond_a_dark_rim(monkeypatch):
+    """A tray's row ends at its black rim, and beyond it lies the table top, which a check that never saw that table
+    can be sure of (here: faces as good as the row's). The way from a face to its neighbour may cross a seam or the
+    mat, not a dark band longer than ``verify.SEAM`` of it."""
+    monkeypatch.setattr(verify, "features", _whole)
+    monkeypatch.setattr(verify, "NEIGHBOURS", tuple((1.2 * a, 1.2 * b) for a, b in ((-1, 0), (1, 0), (0, -1), (0, 1))))
+    pitch = round(TILE[0] * 1.2)
+    photo = _photo(4, pitch=pitch)  # the red mat between the faces, 12 px
+    assert _lefts(verify.refine(None, STAND_IN_CHECK, photo, [_at(50)])) == [50 + pitch * column for column in range(4)]
+    photo[:, 50 + pitch + TILE[0] - 1 : 50 + 2 * pitch + 1] = 20  # a black rim between the second face and the third
+    assert _lefts(verify.refine(None, STAND_IN_CHECK, photo, [_at(50)])) == [50, 50 + pitch]
+    value = photo.max(axis=2)
+    assert not verify._joined(value, _at(50 + pitch), _at(50 + 2 * pitch))
+    assert verify._joined(value, _at(50), _at(50 + pitch))
+    monkeypatch.setattr(verify, "SEAM", 0.25)  # a rim of 14 px of the 72 is a seam to this
+    assert verify._joined(value, _at(50 + pitch), _at(50 + 2 * pitch))
+
+
 def test_a_found_tiles_neighbour_the_check_is_sure_of_displaces_a_proposal_it_was_unsure_of(monkeypatch):
     """A proposal cut across the gap between two faces looks enough like a tile to the check to be kept, unsure, and
     overlaps the second face; the first face's neighbour there, whole and sure, takes its place, and the row is
