@@ -80,6 +80,8 @@ the whole way, not its middle (``WAY``), a red mat tile's neighbour above it was
 its black character crosses the middle half of its face)."""
 WAY = 0.25
 """Share of the way at either end, on the two faces, that ``_joined`` measures no dark band on."""
+SAMPLES = 65
+"""Points measured along the way from a found tile to its proposed neighbour (``_joined``): 1-2 px apart."""
 
 
 def features(model: Model, crops: list[np.ndarray]) -> np.ndarray:
@@ -241,14 +243,13 @@ def _neighbours(
     """The neighbours (``NEIGHBOURS``) of these tiles that lie in the photo and clear of the sure tiles, are joined to
     their tile (``_joined``), show a face's ink (``FACE_INK``) and that the check is sure of (``TileCheck.strict``)."""
     boxes = [box_of(quad) for quad in sure]
-    value = image.max(axis=2)
-    near = [
-        quad
-        for index, quad in enumerate(_moved(tiles, NEIGHBOURS))
-        if _inside(quad, image.shape)
-        and _apart(box_of(quad), boxes)
-        and _joined(value, tiles[index // len(NEIGHBOURS)], quad)
-    ]
+    moved = _moved(tiles, NEIGHBOURS)
+    clear = [i for i, quad in enumerate(moved) if _inside(quad, image.shape) and _apart(box_of(quad), boxes)]
+    if not clear:
+        return []
+    parents = np.array([tiles[i // len(NEIGHBOURS)] for i in clear])
+    joined = _joined(image, parents, np.array([moved[i] for i in clear]))
+    near = [moved[i] for i, ok in zip(clear, joined, strict=True) if ok]
     crops = [warp_face(image, quad) for quad in near]
     inked = [i for i, crop in enumerate(crops) if crop_ink_share(crop) >= FACE_INK]
     if not inked:
@@ -257,28 +258,30 @@ def _neighbours(
     return [(float(p), near[i]) for p, i in zip(scores, inked, strict=True) if p >= check.strict]
 
 
-def _joined(value: np.ndarray, tile: np.ndarray, near: np.ndarray) -> bool:
-    """Whether the way from a found tile's centre to its proposed neighbour's crosses no dark band longer than
-    ``SEAM`` of it (``DARK``) where the two faces meet: beyond a tray's black rim lies the table top, grained and of
-    a tile's colour, which a check that never saw it can be sure of. Across the middle half of the tile's breadth,
-    the brightest pixel (``value``: each pixel's brightest channel) is measured against the tile's own (the first
-    ``WAY`` of the way), on the middle of the way only (``WAY`` to ``1 - WAY``): a big black character can cross a
-    face, and a rim lies where the faces meet (as the detector's lattice completion asks, ``vision.detect._joined``)."""
-    start, end = tile.mean(axis=0), near.mean(axis=0)
-    length = float(np.hypot(*(end - start)))
-    count = max(2, int(np.ceil(length)) + 1)
-    along = (end - start) / max(length, 1e-9)
-    normal = np.array([-along[1], along[0]])
-    breadth = float(np.abs((tile - start) @ normal).max()) / 2
-    points = np.linspace(start, end, count)[:, None, :] + np.linspace(-breadth, breadth, 9)[None, :, None] * normal
-    x = np.clip(np.rint(points[..., 0]).astype(int), 0, value.shape[1] - 1)
-    y = np.clip(np.rint(points[..., 1]).astype(int), 0, value.shape[0] - 1)
-    brightest = value[y, x].max(axis=1).astype(np.float64)
-    share = np.linspace(0.0, 1.0, count)
-    own = float(np.median(brightest[share <= WAY]))
-    lit = (brightest >= DARK * own) | (share < WAY) | (share > 1 - WAY)
-    runs = np.diff(np.flatnonzero(np.concatenate(([True], lit, [True])))) - 1
-    return int(runs.max()) <= SEAM * length
+def _joined(image: np.ndarray, tiles: np.ndarray, near: np.ndarray) -> np.ndarray:
+    """Whether the way from each found tile's centre to its proposed neighbour's (``tiles``, ``near``: n x 4 x 2
+    corners) crosses no dark band longer than ``SEAM`` of it (``DARK``) where the two faces meet: beyond a tray's
+    black rim lies the table top, grained and of a tile's colour, which a check that never saw it can be sure of.
+    At ``SAMPLES`` points along the way, across the middle half of the tile's breadth, the brightest channel of the
+    brightest pixel is measured against the tile's own (the first ``WAY`` of the way), on the middle of the way only
+    (``WAY`` to ``1 - WAY``): a big black character can cross a face, and a rim lies where the faces meet (as the
+    detector's lattice completion asks, ``vision.detect._joined``)."""
+    start, way = tiles.mean(axis=1), near.mean(axis=1) - tiles.mean(axis=1)
+    normal = np.stack([-way[:, 1], way[:, 0]], axis=1) / np.maximum(np.hypot(way[:, 0], way[:, 1]), 1e-9)[:, None]
+    breadth = np.abs(np.einsum("nkd,nd->nk", tiles - start[:, None], normal)).max(axis=1) / 2
+    share = np.linspace(0.0, 1.0, SAMPLES)
+    across = np.linspace(-1.0, 1.0, 9)[None, None, :, None] * (breadth[:, None, None, None] * normal[:, None, None, :])
+    points = start[:, None, None, :] + share[None, :, None, None] * way[:, None, None, :] + across
+    x = np.clip(np.rint(points[..., 0]).astype(int), 0, image.shape[1] - 1)
+    y = np.clip(np.rint(points[..., 1]).astype(int), 0, image.shape[0] - 1)
+    brightest = image[y, x].max(axis=(2, 3)).astype(np.float64)
+    own = np.median(brightest[:, share <= WAY], axis=1)
+    dark = (brightest < DARK * own[:, None]) & (share >= WAY) & (share <= 1 - WAY)
+    run = longest = np.zeros(len(tiles), int)
+    for column in dark.T:
+        run = (run + 1) * column
+        longest = np.maximum(longest, run)
+    return longest <= SEAM * (SAMPLES - 1)
 
 
 def refine(

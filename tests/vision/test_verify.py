@@ -181,11 +181,10 @@ def test_a_found_tiles_neighbour_is_not_proposed_beyond_a_dark_rim(monkeypatch):
     assert _lefts(verify.refine(None, STAND_IN_CHECK, photo, [_at(50)])) == [50 + pitch * column for column in range(4)]
     photo[:, 50 + pitch + TILE[0] - 1 : 50 + 2 * pitch + 1] = 20  # a black rim between the second face and the third
     assert _lefts(verify.refine(None, STAND_IN_CHECK, photo, [_at(50)])) == [50, 50 + pitch]
-    value = photo.max(axis=2)
-    assert not verify._joined(value, _at(50 + pitch), _at(50 + 2 * pitch))
-    assert verify._joined(value, _at(50), _at(50 + pitch))
+    tiles, near = np.array([_at(50 + pitch), _at(50)]), np.array([_at(50 + 2 * pitch), _at(50 + pitch)])
+    assert verify._joined(photo, tiles, near).tolist() == [False, True]
     monkeypatch.setattr(verify, "SEAM", 0.25)  # a rim of 14 px of the 72 is a seam to this
-    assert verify._joined(value, _at(50 + pitch), _at(50 + 2 * pitch))
+    assert verify._joined(photo, tiles, near).tolist() == [True, True]
 
 
 def test_a_found_tiles_neighbour_the_check_is_sure_of_displaces_a_proposal_it_was_unsure_of(monkeypatch):
