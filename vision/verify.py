@@ -73,11 +73,11 @@ DARK = 0.4
 SEAM = 0.1
 """Longest dark stretch, in shares of the way from a found tile to its proposed neighbour, that the way may cross
 (``_joined``): the seam between two faces, not a tray's black rim. Issue 29, every proposed neighbour the check was
-sure of, each series held out: at these levels none of 393 on a red mat tile (20 degrees off overhead, the given
-size), 359 (10 degrees), 54 on a hand's (10 degrees) and 68 on a tray's (20 degrees, given 10% off) is refused, and
-6 of 24 on no tile there (the table top beyond a tray's rim); a dark share of 0.5 refuses 2 of the red mat's. On
-the whole way, not its middle (``WAY``), a red mat tile's neighbour above it was refused at 10 degrees (IMG_2742:
-its black character crosses the middle half of its face)."""
+sure of, each series held out (the way then measured at every px of it): at these levels none of 393 on a red mat
+tile (20 degrees off overhead, the given size), 359 (10 degrees), 54 on a hand's (10 degrees) and 68 on a tray's (20
+degrees, given 10% off) is refused, and 6 of 24 on no tile there (the table top beyond a tray's rim); a dark share
+of 0.5 refuses 2 of the red mat's. On the whole way, not its middle (``WAY``), a red mat tile's neighbour above it
+was refused at 10 degrees (IMG_2742: its black character crosses the middle half of its face)."""
 WAY = 0.25
 """Share of the way at either end, on the two faces, that ``_joined`` measures no dark band on."""
 SAMPLES = 65
@@ -274,7 +274,7 @@ def _joined(image: np.ndarray, tiles: np.ndarray, near: np.ndarray) -> np.ndarra
     points = start[:, None, None, :] + share[None, :, None, None] * way[:, None, None, :] + across
     x = np.clip(np.rint(points[..., 0]).astype(int), 0, image.shape[1] - 1)
     y = np.clip(np.rint(points[..., 1]).astype(int), 0, image.shape[0] - 1)
-    brightest = image[y, x].max(axis=(2, 3)).astype(np.float64)
+    brightest = image[y, x].reshape(len(tiles), SAMPLES, -1).max(axis=2).astype(np.float64)
     own = np.median(brightest[:, share <= WAY], axis=1)
     dark = (brightest < DARK * own[:, None]) & (share >= WAY) & (share <= 1 - WAY)
     run = longest = np.zeros(len(tiles), int)
