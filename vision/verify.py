@@ -266,7 +266,8 @@ def _joined(image: np.ndarray, tiles: np.ndarray, near: np.ndarray) -> np.ndarra
     brightest pixel is measured against the tile's own (the first ``WAY`` of the way), on the middle of the way only
     (``WAY`` to ``1 - WAY``): a big black character can cross a face, and a rim lies where the faces meet (as the
     detector's lattice completion asks, ``vision.detect._joined``)."""
-    start, way = tiles.mean(axis=1), near.mean(axis=1) - tiles.mean(axis=1)
+    start = tiles.mean(axis=1)
+    way = near.mean(axis=1) - start
     normal = np.stack([-way[:, 1], way[:, 0]], axis=1) / np.maximum(np.hypot(way[:, 0], way[:, 1]), 1e-9)[:, None]
     breadth = np.abs(np.einsum("nkd,nd->nk", tiles - start[:, None], normal)).max(axis=1) / 2
     share = np.linspace(0.0, 1.0, SAMPLES)
