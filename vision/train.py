@@ -47,6 +47,7 @@ from vision.photos import Sample, default_photos_dir, scene_samples
 from vision.recognize import Zones
 from vision.render import PATCH_SPOT, Hand, Placed, Scene, default_camera, patch_camera, random_look, render
 from vision.simtable import COLUMNS, discard_scene
+from vision.synthetic import Drawn, drawn_tiles
 
 PATCH = 64
 HELD_OUT = ("pink",)
@@ -133,9 +134,11 @@ def no_tiles(count: int, rng: np.random.Generator) -> list[np.ndarray]:
     return out
 
 
-def photometric(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def photometric(crop: np.ndarray, rng: np.random.Generator, bend: float = 0.0) -> np.ndarray:
     """Another light, camera, lens and ink: level and colour cast, inks of other colours (channels swapped, grey),
-    contrast, glare, low resolution, blur, noise."""
+    contrast, glare, low resolution, blur, noise; a share ``bend`` of the crops first ``bent`` (another font)."""
+    if bend and rng.random() < bend:
+        crop = bent(crop, rng)
     x = crop.astype(np.float32) * rng.uniform(0.5, 1.4) * rng.uniform(0.8, 1.2, 3).astype(np.float32)
     if rng.random() < 0.25:  # sets differ in their inks' colours (red, green, blue, black): shape must decide
         x = x[..., rng.permutation(3)]
@@ -158,9 +161,24 @@ def photometric(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(x, 0, 255).astype(np.uint8)
 
 
-def real_view(sample: Sample, rng: np.random.Generator, shift: float = 0.0) -> np.ndarray:
-    """A photo's tile as another detection could cut it: turned a little, rescaled, stretched, corners off by a few
-    per cent, moved; ``shift`` (in tile widths) moves it sideways onto its neighbours."""
+BEND_PX = (0.5, 1.5)
+"""Px (of a crop) the most displaced point of a ``bent`` crop moves."""
+BEND_SMOOTH = 4.0
+"""Px: how smooth the displacement is across a crop (a stroke bends, it does not break)."""
+
+
+def bent(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The crop's strokes displaced smoothly by up to ``BEND_PX``: another set draws the same face in another hand."""
+    field = rng.normal(0, 1, (2, *crop.shape[:2])).astype(np.float32)
+    field = np.stack([cv2.GaussianBlur(plane, (0, 0), BEND_SMOOTH) for plane in field])
+    field *= rng.uniform(*BEND_PX) / (np.abs(field).max() + 1e-6)
+    ys, xs = np.mgrid[0 : crop.shape[0], 0 : crop.shape[1]].astype(np.float32)
+    return cv2.remap(crop, xs + field[0], ys + field[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def real_view(sample: Sample | Drawn, rng: np.random.Generator, shift: float = 0.0) -> np.ndarray:
+    """A photo's (or a drawn) tile as another detection could cut it: turned a little, rescaled, stretched, corners
+    off by a few per cent, moved; ``shift`` (in tile widths) moves it sideways onto its neighbours."""
     quad = sample.quad.astype(np.float32)
     centre, size = quad.mean(axis=0), np.ptp(quad, axis=0)
     angle = np.deg2rad(rng.normal(0, 5))
@@ -186,7 +204,7 @@ class Material:
     """Everything the network learns from, as items (kind or ``NOTHING``, upside down or None for unknown, a
     function of the generator giving a fresh view)."""
 
-    def __init__(self, hold_out: tuple[str, ...], seed: int, log: bool = True) -> None:
+    def __init__(self, hold_out: tuple[str, ...], seed: int, log: bool = True, drawn: int = 0) -> None:
         rng = np.random.default_rng(seed)
         samples = [s for s in scene_samples() if not _held_out(s, hold_out)]
         self.real = [s for s in samples if not _validation(s)]
@@ -195,15 +213,16 @@ class Material:
         self.renders += [(tile, False, crop) for tile, crop in crops("riichi", sorted(load_faces("riichi")), 15, rng)]
         self.renders += table_crops("uni", 40, rng)
         self.nothing = no_tiles(600, rng)
+        self.drawn = drawn_tiles(drawn, rng) if drawn else []
         if log:
             print(
                 f"material: {len(self.real)} real tiles ({len(self.validation)} kept for validation), "
-                f"{len(self.renders)} rendered, {len(self.nothing)} no-tile crops",
+                f"{len(self.renders)} rendered, {len(self.nothing)} no-tile crops, {len(self.drawn)} drawn",
                 flush=True,
             )
 
     def __len__(self) -> int:
-        return len(self.real) + len(self.renders) + len(self.nothing)
+        return len(self.real) + len(self.renders) + len(self.nothing) + len(self.drawn)
 
     def item(self, index: int, rng: np.random.Generator) -> tuple[int, bool | None, np.ndarray]:
         """Kind (or ``NOTHING``), upside down (None: the photo does not say), crop."""
@@ -218,18 +237,24 @@ class Material:
             matrix = cv2.getRotationMatrix2D((CROP_W / 2, CROP_H / 2), rng.normal(0, 3), rng.uniform(0.95, 1.06))
             matrix[:, 2] += rng.normal(0, 0.8, 2)
             return tile, upside_down, cv2.warpAffine(crop, matrix, (CROP_W, CROP_H), borderMode=cv2.BORDER_REPLICATE)
-        return NOTHING, None, self.nothing[index - len(self.renders)]
+        index -= len(self.renders)
+        if index < len(self.nothing):
+            return NOTHING, None, self.nothing[index]
+        drawn = self.drawn[index - len(self.nothing)]
+        return drawn.tile, False, real_view(drawn, rng)
 
 
-def batch(material: Material, indices: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """Prepared NHWC crops (each half-turned at random) and their target rows."""
+def batch(
+    material: Material, indices: np.ndarray, rng: np.random.Generator, bend: float = 0.0
+) -> tuple[np.ndarray, np.ndarray]:
+    """Prepared NHWC crops (each half-turned at random, a share ``bend`` ``bent``) and their target rows."""
     from vision.learn import CLASSES, NOTHING_ROW
 
     images, targets = [], np.zeros((len(indices), CLASSES), np.float32)
     for row, index in enumerate(indices):
         tile, upside_down, crop = material.item(int(index), rng)
         turn = rng.random() < 0.5
-        images.append(photometric(np.ascontiguousarray(crop[::-1, ::-1]) if turn else crop, rng))
+        images.append(photometric(np.ascontiguousarray(crop[::-1, ::-1]) if turn else crop, rng, bend))
         if tile == NOTHING:
             targets[row, NOTHING_ROW] = 1
         elif upside_down is None:
@@ -239,7 +264,7 @@ def batch(material: Material, indices: np.ndarray, rng: np.random.Generator) -> 
     return prepare(images).transpose(0, 2, 3, 1), targets
 
 
-def fit(material: Material, epochs: int, seed: int, log: bool = True) -> dict:
+def fit(material: Material, epochs: int, seed: int, log: bool = True, bend: float = 0.0) -> dict:
     """The trained network's parameters (Adam, cosine-decayed rate)."""
     import jax.numpy as jnp
 
@@ -254,7 +279,7 @@ def fit(material: Material, epochs: int, seed: int, log: bool = True) -> dict:
         order = rng.permutation(len(material))
         losses = []
         for index in range(steps):
-            images, targets = batch(material, order[index * BATCH : (index + 1) * BATCH], rng)
+            images, targets = batch(material, order[index * BATCH : (index + 1) * BATCH], rng, bend)
             rate = RATE * 0.5 * (1 + np.cos(np.pi * count / total))
             data = (jnp.asarray(images), jnp.asarray(targets), jnp.ones(len(images)))
             params, moments, value = learn.step(params, moments, jnp.asarray(count), jnp.float32(rate), data)
@@ -278,12 +303,21 @@ def calibrate(model: Model, samples: list[Sample]) -> Model:
     return replace(model, reject=reject)
 
 
-def build(out: Path, epochs: int, seed: int, hold_out: tuple[str, ...] = HELD_OUT, log: bool = True) -> Model:
-    """Train, export the network into ``out`` and return the model read from it (not yet saved)."""
+def build(
+    out: Path,
+    epochs: int,
+    seed: int,
+    hold_out: tuple[str, ...] = HELD_OUT,
+    log: bool = True,
+    drawn: int = 0,
+    bend: float = 0.0,
+) -> Model:
+    """Train, export the network into ``out`` and return the model read from it (not yet saved); ``drawn`` faces
+    per kind drawn from scratch (``vision.synthetic``), a share ``bend`` of the crops ``bent``."""
     from vision.learn import CLASSES, NOTHING_ROW, export_onnx
 
-    material = Material(hold_out, seed, log)
-    params = fit(material, epochs, seed, log)
+    material = Material(hold_out, seed, log, drawn)
+    params = fit(material, epochs, seed, log, bend)
     out.mkdir(parents=True, exist_ok=True)
     export_onnx(params, out / NETWORK_FILE)
     (out / CREDIT_FILE).write_text(CREDIT + "\n")
@@ -291,7 +325,8 @@ def build(out: Path, epochs: int, seed: int, hold_out: tuple[str, ...] = HELD_OU
     labels = np.where(np.arange(CLASSES) == NOTHING_ROW, NOTHING, np.arange(CLASSES) // 2).astype(np.int16)
     turned = (np.arange(CLASSES) % 2 == 1) & (labels != NOTHING)
     description = (
-        f"network, {epochs} epochs, seed {seed}; never saw the {', '.join(hold_out)} scene set(s) nor "
+        f"network, {epochs} epochs, seed {seed}, {drawn} drawn faces a kind, {bend} bent; "
+        f"never saw the {', '.join(hold_out)} scene set(s) nor "
         f"shared/photos/sets (credit: {CREDIT_FILE})"
     )
     model = Model(
@@ -346,6 +381,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--hold-out", default=",".join(HELD_OUT), help="scene sets left out (comma-separated)")
+    parser.add_argument("--drawn", type=int, default=0, help="faces drawn from scratch per kind (vision.synthetic)")
+    parser.add_argument("--bend", type=float, default=0.0, help="the share of crops whose strokes are bent (0-1)")
     parser.add_argument("--spare", action="store_true", help="only (re)write the model's spare.npz (red fives)")
     parser.add_argument("--check", action="store_true", help="only (re)write the model's tilecheck.npz (is a tile)")
     args = parser.parse_args(argv)
@@ -361,9 +398,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not 1 <= args.epochs <= 1000:
         parser.error(f"--epochs {args.epochs}: expected 1-1000")
+    if not 0 <= args.drawn <= 1000:
+        parser.error(f"--drawn {args.drawn}: expected 0-1000")
+    if not 0 <= args.bend <= 1:
+        parser.error(f"--bend {args.bend}: expected 0-1")
     cv2.setNumThreads(1)
     started = time.monotonic()
-    model = build(args.out, args.epochs, args.seed, tuple(filter(None, args.hold_out.split(","))))
+    hold_out = tuple(filter(None, args.hold_out.split(",")))
+    model = build(args.out, args.epochs, args.seed, hold_out, drawn=args.drawn, bend=args.bend)
     model = replace(model, spare=spare_templates(model, seed=args.seed))
     model = replace(model, check=tile_check(model, seed=args.seed))
     model.save(args.out)
