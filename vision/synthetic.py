@@ -252,14 +252,21 @@ def drawn_tile(tile: Tile, fonts: list[Path], rng: np.random.Generator) -> Drawn
     return Drawn(np.clip(patch, 0, 255).astype(np.uint8), quad, tile)
 
 
-def drawn_tiles(per_kind: int, rng: np.random.Generator) -> list[Drawn]:
-    """``per_kind`` drawn tiles of each kind of ``DRAWN``, in the fonts of ``FONTS`` this machine has (all of them,
-    or a reader trained elsewhere would differ)."""
+def missing_fonts() -> str | None:
+    """What to say when a font of ``FONTS`` is not on this machine (all are needed, or a reader trained here would
+    differ from one trained elsewhere), or None."""
     missing = [path for path in FONTS if not Path(path).exists()]
-    if missing:
-        raise FileNotFoundError(
-            f"fonts missing: {', '.join(missing)} (apt-get install fonts-arphic-ukai fonts-arphic-uming "
-            "fonts-noto-cjk fonts-wqy-microhei fonts-wqy-zenhei)"
-        )
+    if not missing:
+        return None
+    return (
+        f"fonts missing: {', '.join(missing)} (apt-get install fonts-arphic-ukai fonts-arphic-uming "
+        "fonts-noto-cjk fonts-wqy-microhei fonts-wqy-zenhei)"
+    )
+
+
+def drawn_tiles(per_kind: int, rng: np.random.Generator) -> list[Drawn]:
+    """``per_kind`` drawn tiles of each kind of ``DRAWN``, in every font of ``FONTS``."""
+    if (missing := missing_fonts()) is not None:
+        raise FileNotFoundError(missing)
     fonts = [Path(path) for path in FONTS]
     return [drawn_tile(tile, fonts, rng) for tile in DRAWN for _ in range(per_kind)]

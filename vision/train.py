@@ -49,7 +49,7 @@ from vision.photos import Sample, default_photos_dir, scene_samples
 from vision.recognize import Zones
 from vision.render import PATCH_SPOT, Hand, Placed, Scene, default_camera, patch_camera, random_look, render
 from vision.simtable import COLUMNS, discard_scene
-from vision.synthetic import Drawn, drawn_tiles
+from vision.synthetic import Drawn, drawn_tiles, missing_fonts
 
 PATCH = 64
 HELD_OUT = ("pink",)
@@ -412,6 +412,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--drawn {args.drawn}: expected 0-1000")
     if not 0 <= args.bend <= 1:
         parser.error(f"--bend {args.bend}: expected 0-1")
+    if args.drawn and (missing := missing_fonts()) is not None:
+        parser.error(f"--drawn {args.drawn}: {missing}")
     cv2.setNumThreads(1)
     started = time.monotonic()
     hold_out = tuple(filter(None, args.hold_out.split(",")))

@@ -9,6 +9,7 @@ from vision import synthetic
 from vision.features import CROP_H, CROP_W
 from vision.synthetic import DOTS, DRAWN, FACE, STICKS, draw_face, drawn_tile, drawn_tiles
 from vision.train import BEND_PX, bent, photometric, real_view
+from vision.train import main as train_main
 
 FONTS = [Path(path) for path in synthetic.FONTS]
 
@@ -56,10 +57,14 @@ def test_drawn_tiles_repeat_for_a_seed_and_lie_inside_their_patch():
         assert real_view(drawn, np.random.default_rng(0)).shape == (CROP_H, CROP_W, 3)
 
 
-def test_a_missing_font_is_named(monkeypatch):
+def test_a_missing_font_is_named_before_any_training(monkeypatch, capsys):
     monkeypatch.setattr(synthetic, "FONTS", (*synthetic.FONTS, "/nowhere/brush.ttc"))
     with pytest.raises(FileNotFoundError, match=r"/nowhere/brush\.ttc"):
         drawn_tiles(1, np.random.default_rng(0))
+    with pytest.raises(SystemExit) as exit_:
+        train_main(["--drawn", "5", "--out", "/nowhere/model"])
+    assert exit_.value.code == 2
+    assert "--drawn 5: fonts missing: /nowhere/brush.ttc (apt-get install" in capsys.readouterr().err
 
 
 def test_bent_strokes_move_a_little_and_no_bend_leaves_the_training_as_it_was():
