@@ -9,6 +9,7 @@ Needs the ``train`` extra (JAX, onnx): ``pip install -e '.[train]'``. About 10 m
 model: 30 epochs, 10 min 17 s wall, on this 2-core machine shared with test runs).
 
     python -m vision.train [--out vision/models/default] [--epochs 30] [--seed 0] [--hold-out pink]
+                           [--drawn N] [--bend P]   # faces drawn from scratch (vision.synthetic: Pillow, CJK fonts)
     python -m vision.train --check        # only the "is this a tile" check of the model (vision.verify)
 """
 
