@@ -10,16 +10,23 @@ other drawn kinds took a new set's bird for a drawn honour. No flowers or season
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from engine.tiles import Tile, parse_tile, tile_code
 
+if TYPE_CHECKING:
+    from PIL import ImageFont
+
 FACE = (120, 160)
 """Px (w, h) of a drawn face."""
+GLYPH_PX = 96
+"""Px a character is rendered at before it is fitted to its place."""
 FONTS = (
     "/usr/share/fonts/truetype/arphic/ukai.ttc",
     "/usr/share/fonts/truetype/arphic/uming.ttc",
@@ -85,13 +92,25 @@ def _ink(rng: np.random.Generator, *names: str) -> np.ndarray:
     return np.clip(np.float32(INKS[str(rng.choice(names))]) * rng.uniform(0.8, 1.2, 3) / 255, 0, 1).astype(np.float32)
 
 
+def _bgr(ink: np.ndarray) -> tuple[float, float, float]:
+    """An ink as OpenCV's drawing functions take a colour."""
+    return float(ink[0]), float(ink[1]), float(ink[2])
+
+
+@functools.lru_cache(maxsize=len(FONTS) * 2)
+def _font(path: Path, index: int) -> ImageFont.FreeTypeFont:
+    """A font face loaded once (a CJK collection is tens of MB; 2,000 faces ask for one of 16)."""
+    from PIL import ImageFont
+
+    return ImageFont.truetype(str(path), GLYPH_PX, index=index)
+
+
 def _glyph(text: str, font: Path, rng: np.random.Generator) -> np.ndarray:
     """A float32 mask of ``text`` in ``font``, cut to its ink."""
-    from PIL import Image, ImageDraw, ImageFont
+    from PIL import Image, ImageDraw
 
-    size = 96
-    loaded = ImageFont.truetype(str(font), size, index=int(rng.integers(0, 2)) if font.suffix == ".ttc" else 0)
-    image = Image.new("L", (size * len(text) + 32, size + 48), 0)
+    loaded = _font(font, int(rng.integers(0, 2)) if font.suffix == ".ttc" else 0)
+    image = Image.new("L", (GLYPH_PX * len(text) + 32, GLYPH_PX + 48), 0)
     ImageDraw.Draw(image).text((16, 16), text, fill=255, font=loaded)
     mask = np.asarray(image, np.float32) / 255
     rows, cols = np.flatnonzero(mask.max(axis=1) > 0.2), np.flatnonzero(mask.max(axis=0) > 0.2)
@@ -121,7 +140,7 @@ def _put(face: np.ndarray, mask: np.ndarray, box: tuple[float, float, float, flo
 def _dot(face: np.ndarray, x: float, y: float, r: float, ink: np.ndarray, rng: np.random.Generator) -> None:
     h, w = face.shape[:2]
     centre, radius = (int(x * w), int(y * h)), max(3, int(r * w * rng.uniform(0.85, 1.1)))
-    colour = tuple(float(c) for c in ink)
+    colour = _bgr(ink)
     style = int(rng.integers(0, 3))
     thickness = max(1, int(radius * rng.uniform(0.12, 0.3)))
     cv2.circle(face, centre, radius, colour, thickness, cv2.LINE_AA)
@@ -146,7 +165,7 @@ def _stick(face: np.ndarray, x: float, y: float, tilt: float, size: float, weigh
     a = np.deg2rad(tilt)
     axis = np.array([np.sin(a), np.cos(a)]) * length / 2
     centre = np.array([x * w, y * h])
-    colour = tuple(float(c) for c in ink)
+    colour = _bgr(ink)
     ends = [tuple(int(v) for v in centre + s * axis) for s in (-1, 1)]
     cv2.line(face, ends[0], ends[1], colour, max(2, int(width)), cv2.LINE_AA)
     for s in (-1, 0, 1):
@@ -159,7 +178,7 @@ def _bird(face: np.ndarray, rng: np.random.Generator) -> None:
     """A bird standing on the face: a tilted body, a wing, a head with a beak and crest, a fanned tail, legs, each
     part in one of three random inks."""
     h, w = face.shape[:2]
-    inks = [tuple(float(c) for c in _ink(rng, *INKS)) for _ in range(3)]
+    inks = [_bgr(_ink(rng, *INKS)) for _ in range(3)]
     scale = rng.uniform(0.8, 1.1)
     cx, cy = w * rng.uniform(0.4, 0.6), h * rng.uniform(0.42, 0.58)
     tilt = rng.uniform(-40, 40)
@@ -204,7 +223,7 @@ def draw_face(tile: Tile, fonts: list[Path], rng: np.random.Generator) -> np.nda
         _put(face, _glyph(WINDS[number - 1], font, rng), ((1 - span) / 2, 0.12, span, 0.76), _ink(rng, *INKS))
     elif code == "5z":
         if rng.random() < 0.7:  # a frame; else a blank face
-            ink = tuple(float(c) for c in _ink(rng, "blue", "navy", "black"))
+            ink = _bgr(_ink(rng, "blue", "navy", "black"))
             inset = rng.uniform(0.1, 0.2)
             cv2.rectangle(face, (int(w * inset), int(h * inset)), (int(w * (1 - inset)), int(h * (1 - inset))), ink, 5)
     elif code in ("6z", "7z"):
