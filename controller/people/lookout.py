@@ -42,7 +42,8 @@ from engine.procedure.wall import WallState
 from engine.tiles import Tile
 from vision.calibrate import Calibration
 from vision.capture import Frame
-from vision.classify import Model
+from vision.classify import Model, Prediction
+from vision.kinds import Face
 from vision.recognize import Recognizer, Seen, SkippingRecognizer, ZoneView
 from vision.track import Event, Tracker
 
@@ -153,8 +154,9 @@ class Lookout:
         there; a discard the tracker then reports at one of those places, of a face still in the seat's river, is
         one of them (and takes that face out of the river); any other (a face not in the river, a place that was
         empty) is reported: a discard made while the service was down, or after it came back. ``offer`` (seat,
-        tile): the discard that was on offer; when no tile of that seat's first uncovered view reads as its face, a
-        claimant took it while the service was down, and it is reported taken (a win on it, not a self-draw)."""
+        tile): the discard that was on offer; when no tile of that seat's first uncovered view may be its face (its
+        answer or a reading at least ``READABLE`` likely), a claimant took it while the service was down, and it is
+        reported taken (a win on it, not a self-draw)."""
         if len(rivers) != SEATS or len(rows) not in (0, SEATS):
             raise ValueError(f"prime: expected 4 rivers (and 0 or 4 rows), got {len(rivers)} and {len(rows)}")
         self.new_hand()
@@ -250,14 +252,13 @@ class Lookout:
 
     def _first_views(self, views: list[ZoneView]) -> list[Sight]:
         """The places of the first uncovered view of each primed discard zone; the discard on offer when the service
-        stopped, told taken when none of them reads as its face."""
+        stopped, told taken when none of them may be its face (``_plausible``)."""
         taken = []
         for view in views:
             primed = self._primed[view.seat]
             if view.zone == "discard" and not view.covered and primed is not None and primed.places is None:
                 primed.places = [(seen.u, seen.v) for seen in view.tiles]
-                faces = [face for seen in view.tiles for face in (seen.prediction.tile, *dict(seen.prediction.choices))]
-                read = {split(face)[0] for face in faces if face is not None}
+                read = {split(face)[0] for seen in view.tiles for face in _plausible(seen.prediction)}
                 if primed.offer is not None and primed.offer not in read:
                     taken.append(Sight(SightKind.TAKEN, view.seat, (primed.offer,)))
         return taken
@@ -293,6 +294,13 @@ def _ranked(seen: Seen, tile: Tile | None) -> tuple[Choice, ...]:
     rest = tuple(choice for choice in ranked if choice[0] != tile)
     first = next((choice for choice in ranked if choice[0] == tile), (tile, seen.prediction.confidence))
     return (first, *rest)
+
+
+def _plausible(prediction: Prediction) -> set[Face]:
+    """The faces a seen tile may be: its answer and each reading at least ``READABLE`` likely (an unsure 6m read
+    6p first is still a 6m lying there; a reading the recogniser all but ruled out, a 4z's 0.0001 for 6m, is not)."""
+    faces = {face for face, p in prediction.choices if p >= READABLE}
+    return faces if prediction.tile is None else {prediction.tile, *faces}
 
 
 def _known_choices(tiles: tuple[Tile | None, ...]) -> list[tuple[Choice, ...]] | None:

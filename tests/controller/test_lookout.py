@@ -133,6 +133,19 @@ def test_the_discard_on_offer_at_the_restart_and_gone_from_the_first_view_is_rep
     assert run(lying, 3)[0] == []
 
 
+@pytest.mark.parametrize(("runner_up", "taken"), [(0.0001, True), (0.3, False)])
+def test_the_offer_is_told_taken_unless_a_tile_left_may_be_it(calibration, runner_up, taken):
+    """A 4z left in the zone whose third reading is the offered 6m at 0.0001 (the riichi seed 2 restart with the
+    reader of faces drawn from scratch) does not hide the take; an unsure 6p that may well be the 6m (0.3) does."""
+    left = Seen(
+        0, "discard", Prediction(30, 0.69, 0.9, ((30, 0.69), (9, 0.3 - runner_up), (5, runner_up))), -100.0, 150.0, 0
+    )
+    frames = [[ZoneView(0, "discard", (left,), False)]] * 3
+    lookout = lookout_on(calibration, frames, stable=2)
+    lookout.prime([[30, 5], [], [], []], offer=(0, 5))
+    assert (Sight(TAKEN, 0, (5,)) in run(lookout, len(frames))[0]) is taken
+
+
 def test_priming_names_what_it_lacks(calibration):
     lookout = Lookout(calibration, load_model())
     with pytest.raises(ValueError, match=r"prime: expected 4 rivers \(and 0 or 4 rows\), got 2 and 0"):
