@@ -37,12 +37,16 @@ def test_a_set_never_seen_is_read(model):
 
 
 @needs_photos
-def test_a_second_look_reads_the_face_on_set_whose_crop_was_unsure(model):
-    """cyfef's one tile the reader is unsure of (unknown, a wrong best reading) is read right from the mean of its
-    moved, rescaled and stretched views."""
-    faces = face_sets()["cyfef"]
+def test_a_second_look_reads_more_of_a_set_never_seen(model):
+    """The crops of the held-out set the reader is unsure of are read better from the mean of their moved, rescaled
+    and stretched views (the shipped reader: 0.980 -> 0.992 top-1), and the face-on sets stay all right."""
+    held = [s for s in samples() if s.set in HELD_OUT]
+    once = accuracy.never_seen(replace(model, second_look=0.0), held, [])
+    twice = accuracy.never_seen(model, held, [])
+    assert twice.top1 >= once.top1 + 0.005, (once.to_dict(), twice.to_dict())
+    assert twice.precision >= once.precision - 0.002, (once.to_dict(), twice.to_dict())
+    faces = [face for group in face_sets().values() for face in group]
     assert accuracy.never_seen(model, [], faces).top1 == 1.0
-    assert accuracy.never_seen(replace(model, second_look=0.0), [], faces).top1 < 1.0
 
 
 @needs_photos

@@ -14,6 +14,7 @@ from vision.enroll import enroll
 from vision.features import warp_face
 from vision.render import tile_photo
 from vision.scenes import Box, match, pairs
+from vision.train import crops as face_crops
 
 
 def test_each_label_pairs_with_at_most_one_detection_the_best_overlap_first():
@@ -203,11 +204,12 @@ def test_a_found_tiles_neighbour_the_check_is_sure_of_displaces_a_proposal_it_wa
 
 
 def test_a_proposals_features_are_its_embedding_and_the_readers_two_similarities(model):
-    rng = np.random.default_rng(1)
-    crops = [tile_photo(tile, "uni", rng) for tile in (0, 9, 27)] + [np.full((40, 32, 3), (40, 120, 40), np.uint8)]
+    faces = [crop for _, crop in face_crops("uni", [0, 9, 27], 1, np.random.default_rng(1))]  # cut as detected
+    crops = [*faces, np.full((40, 32, 3), (40, 120, 40), np.uint8)]
     rows = verify.features(model, crops)
     embedding, _ = model.embed(crops)
     assert rows.shape == (4, embedding.shape[2] + 2)
     assert np.allclose(rows[:, :-2], embedding[:, 0], atol=1e-6)
-    assert (rows[:3, -2] > rows[3, -2]).all()  # a face is more like a face than bare mat is
+    assert (rows[:3, -2] > rows[3, -2] + 0.2).all()  # a face is more like a face than bare mat is
+    assert (rows[:3, -1] < rows[3, -1] - 0.5).all()  # and less like no tile
     assert verify.features(model, []).shape == (0, 0)
