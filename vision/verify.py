@@ -17,6 +17,8 @@ a tray's row of tiles its blank wood is proposed there, and a check that never s
 and the check is as sure as for most tiles (``NEIGHBOUR_KEEP``: a missed tile of a grid); overlapping tiles keep
 the surest, a sure neighbour displacing an unsure proposal (a grid of touching faces that the detector cut in the
 wrong places: seen off overhead, a hand's near-square faces touch and the detector cuts them in pairs and across).
+Last, a place between two found tiles two steps apart in a row is a tile at the check's ordinary level (``_between``):
+a tile missed in a column of touching tiles has found tiles either side, a neighbour beyond a row's end has not.
 """
 
 from __future__ import annotations
@@ -78,6 +80,20 @@ tile (20 degrees off overhead, the given size), 359 (10 degrees), 54 on a hand's
 degrees, given 10% off) is refused, and 6 of 24 on no tile there (the table top beyond a tray's rim); a dark share
 of 0.5 refuses 2 of the red mat's. On the whole way, not its middle (``WAY``), a red mat tile's neighbour above it
 was refused at 10 degrees (IMG_2742: its black character crosses the middle half of its face)."""
+GAP = (1.8, 2.4)
+"""Distances, in a tile's own sides, between the centres of two found tiles with one missed between them
+(``_between``): two steps (``STEPS``)."""
+ASIDE = 0.25
+"""Largest offset across, in a tile's other side, of two tiles in one row (``_between``)."""
+SAME_SIZE = 0.15
+"""Largest relative difference of two tiles' sides for them to be of one size (``_between``)."""
+WHITE = 0.6
+"""Share of the less white of its two tiles' whiteness (``_whiteness``) a place between them must have
+(``_between``)."""
+BETWEEN_SCALES = (0.93, 1.0)
+BETWEEN_MOVES = ((0.0, 0.0), (-0.1, 0.0), (0.1, 0.0), (0.0, -0.1), (0.0, 0.1))
+"""Sizes and moves (in its own sides) a place between two tiles is tried at (``_between``): it has their size and
+lies between them give or take a tile's rim."""
 WAY = 0.25
 """Share of the way at either end, on the two faces, that ``_joined`` measures no dark band on."""
 SAMPLES = 65
@@ -258,6 +274,65 @@ def _neighbours(
     return [(float(p), near[i]) for p, i in zip(scores, inked, strict=True) if p >= check.strict]
 
 
+def _between(
+    model: Model, check: TileCheck, image: np.ndarray, tiles: list[np.ndarray]
+) -> list[tuple[float, np.ndarray]]:
+    """The places midway between two found tiles (``_middles``) that are joined to both (``_joined``: not across a
+    tray's rim), as white as the less white of them (``WHITE``: not the dark floor of a tray between two blocks of
+    tiles, nor the red mat between two columns), show a face's ink and that the check keeps at its ordinary level,
+    at the best of a few sizes and moves (``BETWEEN_SCALES``, ``BETWEEN_MOVES``): a tile missed between two found ones
+    in a row (a column of touching tiles the detector cut in the wrong places) is a tile where a lone neighbour beyond
+    a row's end is not."""
+    middles = _middles(tiles, image.shape)
+    if not middles:
+        return []
+    first, second, places = (np.array([middle[k] for middle in middles]) for k in range(3))
+    joined = _joined(image, first, places) & _joined(image, second, places)
+    kept = []
+    for a, b, place, ok in zip(first, second, places, joined, strict=True):
+        crop = warp_face(image, place)
+        white = min(_whiteness(warp_face(image, a)), _whiteness(warp_face(image, b)))
+        if ok and _whiteness(crop) >= WHITE * white and crop_ink_share(crop) >= FACE_INK:
+            kept.append(place)
+    if not kept:
+        return []
+    trials = _moved([_scaled(quad, share) for quad in kept for share in BETWEEN_SCALES], BETWEEN_MOVES)
+    scores = check.probability(features(model, [warp_face(image, quad) for quad in trials]))
+    per = len(BETWEEN_SCALES) * len(BETWEEN_MOVES)
+    best = scores.reshape(len(kept), per).argmax(axis=1) + np.arange(len(kept)) * per
+    return [(float(scores[i]), trials[i]) for i in best if scores[i] >= check.level]
+
+
+def _middles(tiles: list[np.ndarray], shape: tuple[int, ...]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Each pair of tiles of one size (``SAME_SIZE``) whose centres lie two steps apart along a side of the first
+    (``GAP``) and in line (``ASIDE``), with the place midway between them when it is in the photo and clear of every
+    tile: (first, second, place)."""
+    boxes = [box_of(quad) for quad in tiles]
+    centres = [quad.mean(axis=0) for quad in tiles]
+    middles = []
+    for i, a in enumerate(tiles):
+        sides = (a[1] - a[0], a[3] - a[0])
+        lengths = np.array([np.hypot(*side) for side in sides])
+        for j in range(i + 1, len(tiles)):
+            b = tiles[j]
+            if not np.allclose([np.hypot(*(b[1] - b[0])), np.hypot(*(b[3] - b[0]))], lengths, rtol=SAME_SIZE):
+                continue
+            way = centres[j] - centres[i]
+            for side, length, other in ((sides[0], *lengths), (sides[1], *lengths[::-1])):
+                along = abs(float(way @ side)) / length
+                aside = abs(float(side[0] * way[1] - side[1] * way[0])) / length
+                if GAP[0] * length <= along <= GAP[1] * length and aside <= ASIDE * other:
+                    place = a + way / 2  # a's corners moved: b's may start at another corner (a face turned)
+                    if _inside(place, shape) and _apart(box_of(place), boxes):
+                        middles.append((a, b, place))
+    return middles
+
+
+def _whiteness(crop: np.ndarray) -> float:
+    """The median over a crop of each pixel's darkest channel: a face is white, a red mat is bright but not white."""
+    return float(np.median(crop.min(axis=2)))
+
+
 def _joined(image: np.ndarray, tiles: np.ndarray, near: np.ndarray) -> np.ndarray:
     """Whether the way from each found tile's centre to its proposed neighbour's (``tiles``, ``near``: n x 4 x 2
     corners) crosses no dark band longer than ``SEAM`` of it (``DARK``) where the two faces meet: beyond a tray's
@@ -297,7 +372,8 @@ def refine(
     -> 0.933 / 0.022, hands 0.857 / 0.160 -> 0.959 / 0.078 (when the first tiles kept blocked every neighbour over
     them). Splitting a proposal much longer for its width than the photo's typical one into two tiles, which helped
     the hands before, then cost the red mat seen 20 degrees off overhead 3 points found (0.902 without, 0.868 with,
-    at the given size) for one false tile fewer on the hands (20 degrees, 10% off): left out."""
+    at the given size) for one false tile fewer on the hands (20 degrees, 10% off): left out.
+    Last, the places between two kept tiles with one missed between them (``_between``)."""
     pool = _checked(model, image, quads, check, check.level)
     if more:
         first = [box_of(quad) for _, quad in _surest(pool)]
@@ -312,7 +388,8 @@ def refine(
         sure = [quad for probability, quad in kept if probability >= check.strict]
         pool += _neighbours(model, check, image, new, sure)
         kept = _surest(pool)
-    return [quad for _, quad in kept]
+    pool += _between(model, check, image, [quad for _, quad in kept])
+    return [quad for _, quad in _surest(pool)]
 
 
 @dataclass(frozen=True)

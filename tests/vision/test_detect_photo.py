@@ -72,10 +72,12 @@ def test_the_reader_moves_the_red_mats_thick_tiles_cut_across_onto_their_tiles()
 
 
 @needs_photos
-def test_the_detector_at_other_tile_sizes_finds_what_it_missed_at_the_given_one():
+def test_the_detector_at_other_tile_sizes_finds_what_it_missed_at_the_given_one(monkeypatch):
     """Columns of thick tiles on the red mat, the tile size given 10% small: the detector's equal cuts of a column
     (``detect._run``) count a tile too many (36 of 42 found, with the check); at 8% less and more it cuts right
-    much of what it missed (``vision.verify.find_checked``: 41)."""
+    much of what it missed (``vision.verify.find_checked``: 41). The other sizes alone: the places between two found
+    tiles (``verify._between``) fill some of the same gaps (38 and 40 of 42 with them, 3 false with the sizes)."""
+    monkeypatch.setattr(verify, "_between", lambda model, check, image, tiles: [])
     image, labels = _photo("IMG_2779")
     width, height = (0.9 * side for side in scenes.tile_size(labels))
     model = load_model()

@@ -213,3 +213,29 @@ def test_a_proposals_features_are_its_embedding_and_the_readers_two_similarities
     assert (rows[:3, -2] > rows[3, -2] + 0.2).all()  # a face is more like a face than bare mat is
     assert (rows[:3, -1] < rows[3, -1] - 0.5).all()  # and less like no tile
     assert verify.features(model, []).shape == (0, 0)
+
+
+def _faint(photo: np.ndarray, column: int) -> np.ndarray:
+    """``photo`` with the dot of its face ``column`` grey: a face the stand-in check (``_centred``) is unsure of."""
+    x = 50 + TILE[0] * column + TILE[0] // 2
+    cv2.circle(photo, (x, 60 + TILE[1] // 2), 12, (110, 110, 110), -1)
+    return photo
+
+
+def test_a_face_the_check_is_unsure_of_is_kept_between_two_found_tiles_but_not_beyond_a_rows_end(monkeypatch):
+    """A column of touching tiles the detector cut in the wrong places: the tiles either side of a missed one are
+    found, and the place between them, two steps apart, is a tile at the check's ordinary level; a neighbour alone
+    beyond a row's end must be sure (``TileCheck.strict``)."""
+    monkeypatch.setattr(verify, "features", _centred)
+    check = STAND_IN_CHECK
+    middle = _faint(_photo(3), 1)
+    (unsure,) = check.probability(_centred(None, [warp_face(middle, _at(50 + TILE[0]))]))
+    assert check.level <= unsure < check.strict
+    found = _lefts(verify.refine(None, check, middle, [_at(50), _at(50 + 2 * TILE[0])]))
+    assert len(found) == 3 and abs(found[1] - 110) <= 3  # tried a little smaller (``BETWEEN_SCALES``)
+    monkeypatch.setattr(verify, "GAP", (2.5, 3.0))  # two found tiles two steps apart are not one missed apart
+    assert _lefts(verify.refine(None, check, middle, [_at(50), _at(50 + 2 * TILE[0])])) == [50, 170]
+    monkeypatch.undo()
+    monkeypatch.setattr(verify, "features", _centred)
+    end = _faint(_photo(3), 2)
+    assert _lefts(verify.refine(None, check, end, [_at(50), _at(50 + TILE[0])])) == [50, 110]
