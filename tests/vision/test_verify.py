@@ -239,3 +239,16 @@ def test_a_face_the_check_is_unsure_of_is_kept_between_two_found_tiles_but_not_b
     monkeypatch.setattr(verify, "features", _centred)
     end = _faint(_photo(3), 2)
     assert _lefts(verify.refine(None, check, end, [_at(50), _at(50 + TILE[0])])) == [50, 110]
+
+
+def test_a_kept_piece_far_smaller_than_the_photos_tiles_is_dropped():
+    """A strip of a tray's rim or of the table top below it, kept as a tile (issue 29: the trays seen 20 degrees off
+    overhead, given the size 10% off): under ``SMALL`` of the median tile's area, with ``SIZED_FROM`` tiles to
+    tell it; fewer, and nothing is dropped."""
+    tiles = [_at(50 + TILE[0] * column) for column in range(verify.SIZED_FROM)]
+    strip = np.array([[50, 150], [110, 150], [110, 165], [50, 165]], np.float64)  # 60 x 15 px under 60 x 80 faces
+    smaller = verify._scaled(_at(50), 0.8)  # a tile seen farther off: 0.64 of the area
+    assert [id(quad) for quad in verify._of_a_size([*tiles, strip, smaller])] == [
+        id(quad) for quad in [*tiles, smaller]
+    ]
+    assert len(verify._of_a_size([*tiles[:-2], strip])) == verify.SIZED_FROM - 1
