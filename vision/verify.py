@@ -91,9 +91,11 @@ WHITE = 0.6
 """Share of the less white of its two tiles' whiteness (``_whiteness``) a place between them must have
 (``_between``)."""
 BETWEEN_SCALES = (0.93, 1.0)
+"""Sizes (shares of its tiles') a place between two tiles is tried at (``_between``): the tiles found either side
+may be cut a little large (IMG_2786: 96 px wide for 82)."""
 BETWEEN_MOVES = ((0.0, 0.0), (-0.1, 0.0), (0.1, 0.0), (0.0, -0.1), (0.0, 0.1))
-"""Sizes and moves (in its own sides) a place between two tiles is tried at (``_between``): it has their size and
-lies between them give or take a tile's rim."""
+"""Moves (in its own sides) a place between two tiles is tried at (``_between``): it lies between them give or take
+a tile's rim."""
 SMALL = 0.5
 """Share of the median area of a photo's tiles under which a kept tile is no tile (``_of_a_size``)."""
 SIZED_FROM = 8
