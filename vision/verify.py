@@ -292,7 +292,7 @@ def _between(
     middles = _middles(tiles, image.shape)
     if not middles:
         return []
-    whites = [_whiteness(warp_face(image, quad)) for quad in tiles]
+    whites = {i: _whiteness(warp_face(image, tiles[i])) for pair in middles for i in pair[:2]}  # the pairs' tiles only
     places = np.array([place for _, _, place in middles])
     joined = _joined(image, np.array([tiles[i] for i, _, _ in middles]), places)
     joined &= _joined(image, np.array([tiles[j] for _, j, _ in middles]), places)
