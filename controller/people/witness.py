@@ -29,7 +29,9 @@ How it reads the table:
   horses, the tiles under riichi's indicators) are held once read, shown to their seats, and the win is settled on
   them at the quiet window after the last: a misread one conflicts with nothing, so only a seat's word mends it.
 - Where a wildcard in the hand stands for any tile (``confirms_wins``), a winning hand misread still wins: the win is
-  tried (a false one is refused at once), then held, its hand shown to its winner, and paid at the quiet window. A
+  tried (a false one is refused at once), then held, its hand shown to its winner, and paid at the quiet window. So
+  is a win anywhere whose hand laid down the camera was unsure of (``in_doubt``): two unsure tiles of a hand can be
+  misread into another winning hand, which conflicts with nothing. A
   hand a win needs shown (Harbin's discarder's) is held so too; a self-drawn win laid down before the face-down 宝 is
   read waits for it (it may be 摸宝).
 - A discard laid sideways by a seat whose button was held since his last discard (in his turn, or while the tile
@@ -128,6 +130,8 @@ class _Claim:
 
     button: Button
     ready: Action | None = None
+    in_doubt: bool = False
+    """A hu whose hand was read in doubt (``in_doubt``): the win is held for the winner to confirm."""
 
 
 @dataclass
@@ -218,6 +222,8 @@ class Witness:
         it read the discard)."""
         self._laying: list[int] = []
         """While a row sight is ruled on: the positions of the tiles it lays beyond the seat's exposed ones."""
+        self._doubted: frozenset[int] = frozenset()
+        """While a row sight is ruled on: the positions of its tiles read in doubt (``in_doubt``)."""
         self._ordered: tuple[int, ...] = ()
         """While a row sight is ruled on: the positions of a hand it lays down that lie sorted (``_Step.ordered``)."""
         self._winning = False
@@ -231,7 +237,9 @@ class Witness:
         """A seat that pressed hu in its turn and has not laid its hand down yet."""
         self._self_win: Action | None = None
         """A self-drawn win held: on the last tile until the hands left standing are shown (查叫 in a 血战 hand), and
-        where wins are confirmed (``confirms_wins``) until the quiet window."""
+        where wins are confirmed (``confirms_wins``, or its hand read in doubt) until the quiet window."""
+        self._self_win_in_doubt = False
+        """Whether the held self-drawn win's hand was read in doubt (``in_doubt``)."""
         self._bao_win: Action | None = None
         """A self-drawn win laid down before the face-down 宝 was turned up and read (Harbin: it may be 摸宝), held
         until it is."""
@@ -300,14 +308,16 @@ class Witness:
         return self.waiting is not None and not referee.unread_indicators()
 
     def _held_winners(self) -> list[int]:
-        """The seats whose win is held for them to confirm their hand (``confirms_wins``): ready on the offer, or
-        self-drawn."""
-        if not self.confirms_wins or self.referee.phase is Phase.OVER:
+        """The seats whose win is held for them to confirm their hand (``confirms_wins``, or a hand read in doubt):
+        ready on the offer, or self-drawn."""
+        if self.referee.phase is Phase.OVER:
             return []
         if self._self_win is not None:
-            return [self._self_win.seat]
-        ready = (seat for seat, claim in self._claims.items() if claim.ready and claim.ready.kind is ActionKind.HU)
-        return sorted(ready) if self.referee.phase in _OFFER else []
+            return [self._self_win.seat] if self.confirms_wins or self._self_win_in_doubt else []
+        hu = ActionKind.HU
+        ready = {seat: claim for seat, claim in self._claims.items() if claim.ready and claim.ready.kind is hu}
+        held = self.confirms_wins or any(claim.in_doubt for claim in ready.values())
+        return sorted(ready) if held and self.referee.phase in _OFFER else []
 
     def _faces_held(self) -> bool:
         """Whether every face and hand the waiting win needs is read and held (``_win_faces``, ``_win_hands``)."""
@@ -410,9 +420,10 @@ class Witness:
             return self._sight(replace(sight, tiles=step.reading))
         step.old_row = self._rows[sight.seat]
         self._laying, self._ordered, self._winning = [], (), False
+        self._doubted = frozenset() if step.pinned else in_doubt(sight, step.reading)
         rulings = self._sight(replace(sight, tiles=step.reading))
         step.ordered, step.won = self._ordered, self._winning
-        self._laying, self._ordered, self._winning = [], (), False
+        self._laying, self._ordered, self._winning, self._doubted = [], (), False, frozenset()
         if not any(ruling.conflict for ruling in rulings):
             self._rows[sight.seat] = step.reading
         return rulings
@@ -544,7 +555,7 @@ class Witness:
         claims = {seat: replace(claim) for seat, claim in self._claims.items()}
         rows, void_presses = list(self._rows), Counter(self._void_presses)
         mine = (claims, self._taken, self._offer_read, self._self_hu, self._self_win, self._bao_win, void_presses, rows)
-        held = self._held, dict(self._win_faces), dict(self._win_hands)
+        held = self._held, dict(self._win_faces), dict(self._win_hands), self._self_win_in_doubt
         return self.referee._snapshot(), mine, dict(self._faces), held
 
     def _restore(self, state: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -552,7 +563,7 @@ class Witness:
         restored once and its copy kept for the next time)."""
         referee, (claims, taken, offer_read, self_hu, self_win, bao_win, void_presses, rows), faces, held = state
         self.referee._restore(referee)
-        self._faces, (self._held, win_faces, win_hands) = dict(faces), held
+        self._faces, (self._held, win_faces, win_hands, self._self_win_in_doubt) = dict(faces), held
         self._win_faces, self._win_hands = dict(win_faces), dict(win_hands)
         self._claims = {seat: replace(claim) for seat, claim in claims.items()}
         self._taken, self._offer_read, self._self_hu, self._self_win = taken, offer_read, self_hu, self_win
@@ -655,6 +666,7 @@ class Witness:
         if self._self_win is not None or self._bao_win is not None:
             win = self._self_win or self._bao_win
             self._self_win = self._bao_win = None
+            self._self_win_in_doubt = False
             return [self._apply(win)]  # type: ignore[arg-type]
         if self.referee.phase in _OFFER:
             return self._close_offer()
@@ -714,7 +726,7 @@ class Witness:
         if self._self_win is None:
             return rulings + self._resolve_when_decided()
         if not self._standing_unshown({self._self_win.seat}):
-            win, self._self_win = self._self_win, None
+            win, self._self_win, self._self_win_in_doubt = self._self_win, None, False
             rulings.append(self._apply(win))
         return rulings
 
@@ -764,6 +776,7 @@ class Witness:
         if with_offer and referee.offer_marked and offer in marked:  # the marked discard won is not the hand's
             marked = tuple(sorted((Counter(marked) - Counter([offer])).elements()))
         claim.ready = Action(ActionKind.HU, seat, revealed=tuple(held), revealed_marked=marked)
+        claim.in_doubt = self._laid_in_doubt()
         self._winning = True
         return self._in_order(seat, laid, won_last=with_offer) + self._resolve_when_decided()
 
@@ -773,14 +786,18 @@ class Witness:
         rulings = self._in_order(seat, laid, won_last=True) + self._bring_to_turn(seat)
         win = replace(_revealing(ActionKind.HU, seat, laid, marked), tile=laid[-1])
         if self.referee.phase is Phase.ACT and self._standing_unshown({seat}):
-            self._self_win = win
+            self._self_win, self._self_win_in_doubt = win, False
             return rulings
         if self._bao_unread():
             self._bao_win = win
             return [*rulings, _note(f"seat {seat}'s win waits for the 宝 to be turned up")]
-        if self.confirms_wins:
-            return rulings + self._hold_win(lambda: [self._apply(win)], win)
+        if self.confirms_wins or self._laid_in_doubt():
+            return rulings + self._hold_win(lambda: [self._apply(win)], win, self._laid_in_doubt())
         return [*rulings, self._apply(win)]
+
+    def _laid_in_doubt(self) -> bool:
+        """Whether a tile of the hand the row sight lays down was read in doubt (``in_doubt``)."""
+        return not self._doubted.isdisjoint(self._laying)
 
     def _bao_unread(self) -> bool:
         """Whether the face-down 宝 lies unread (Harbin): a self-drawn win may be 摸宝 on it."""
@@ -910,20 +927,22 @@ class Witness:
         ]
         if unready and (not ready or min(ready) >= min(unready)):
             return []
-        if winners and self.confirms_wins:
+        if winners and (self.confirms_wins or any(self._claims[seat].in_doubt for seat in winners)):
             return self._hold_win(self._close_offer)
         return self._close_offer()
 
-    def _hold_win(self, settle: Callable[[], list[Ruling]], self_win: Action | None = None) -> list[Ruling]:
-        """A win held for its winner to confirm his hand (``confirms_wins``): ``settle`` is tried, and undone unless
-        the referee refuses it (a false win, healed at once); ``self_win`` is kept for the quiet window, which closes
-        an offer's wins itself."""
+    def _hold_win(
+        self, settle: Callable[[], list[Ruling]], self_win: Action | None = None, in_doubt: bool = False
+    ) -> list[Ruling]:
+        """A win held for its winner to confirm his hand (``confirms_wins``, or read ``in_doubt``): ``settle`` is
+        tried, and undone unless the referee refuses it (a false win, healed at once); ``self_win`` is kept for the
+        quiet window, which closes an offer's wins itself."""
         before = self._state()
         rulings = settle()
         if any(ruling.conflict for ruling in rulings):
             return rulings
         self._restore(before)
-        self._self_win = self_win
+        self._self_win, self._self_win_in_doubt = self_win, in_doubt
         seats = self._held_winners()
         return [_note(f"seat {' and '.join(map(str, seats))}'s win held: paid at the quiet window unless corrected")]
 
@@ -975,6 +994,15 @@ class Witness:
             self._claims, self._taken = {}, False
         false_win = action.kind is ActionKind.HU and any(" false win " in f" {event}" for event in verdict.events)
         return Ruling(action, verdict, not verdict.ok or false_win)
+
+
+def in_doubt(sight: Sight, reading: tuple[Tile, ...]) -> frozenset[int]:
+    """The positions of a sight's tiles read in doubt: below ``UNSURE``, or taken as another tile than the camera's
+    first reading (read otherwise to heal a conflict). A win on a hand laid down with one is held for its winner to
+    confirm: two unsure tiles can be misread into another winning hand (66p for 66s, each read at 0.09), and a hand
+    healed into a win into the wrong one, which conflicts with nothing."""
+    changed = {at for at, tile in enumerate(reading) if tile != sight.readings(at)[0][0]}
+    return frozenset(sight.unsure()) | changed
 
 
 def _cost(ranked: tuple[tuple[Tile, float], ...], rank: int) -> float:

@@ -550,7 +550,9 @@ def test_a_correction_with_nothing_to_correct_or_the_wrong_count_is_refused():
 
 def test_a_hand_laid_down_out_of_order_is_read_in_order():
     """People lay a hand down sorted, the winning tile last: a 7m misread 4m still makes a win (456m 789m 99m), but
-    lies out of order, so the tile is read as one that puts it in order (a 7m or an 8m; only the 7m wins)."""
+    lies out of order, so the tile is read as one that puts it in order (a 7m or an 8m; only the 7m wins). A hand
+    read otherwise than the camera read it is in doubt: the win is held for its winner to confirm, paid at the quiet
+    window."""
     witness = observed()
     witness.seen(discard(0, "9m"))
     witness.pressed(hu(1))
@@ -558,6 +560,8 @@ def test_a_hand_laid_down_out_of_order_is_read_in_order():
     rulings = witness.seen(read_row(1, "5674899m123456p9m", p3=(("4m", 0.9), ("1m", 0.1))))
     assert not any(ruling.conflict for ruling in rulings), rulings
     assert "taken as 5677899m123456p9m" in rulings[0].verdict.events[0]
+    assert witness.referee.result is None and "seat 1 to confirm" in (witness.waiting or "")
+    assert moves(witness.seen(QUIET)) == [(K.HU, 1), (K.PASS, 2), (K.PASS, 3)]
     win = witness.referee.wins[0]
     assert sorted(win.hand.standing) == parse_tiles("5677899m123456p") and win.hand.win_tile == t("9m")
 

@@ -237,9 +237,10 @@ def test_harbins_discarders_hand_misread_as_ready_or_not_is_paid_as_he_corrects_
     assert uncorrected.referee.wins[0].context.extra["ready"]["2"] is True
 
 
-def _misreads(ruleset, full: Referee, laid: Sight, won_last: bool) -> Iterator[Sight]:
-    """``laid`` (a hand laid down, left of its seat's melds) with one of the hand's tiles misread, sure, as a face
-    that keeps the hand sorted (the winning tile laid last, when ``won_last``, as any), nearest faces first."""
+def _misreads(ruleset, full: Referee, laid: Sight, won_last: bool, sure: float = 0.95) -> Iterator[Sight]:
+    """``laid`` (a hand laid down, left of its seat's melds) with one of the hand's tiles misread, ``sure`` as the
+    camera is of it, as a face that keeps the hand sorted (the winning tile laid last, when ``won_last``, as any),
+    nearest faces first."""
     state = full.seats[laid.seat]
     size = len(laid.tiles) - sum(len(meld.tiles) for meld in state.melds) - len(state.flowers)
     ordered = size - 1 if won_last else size
@@ -249,15 +250,17 @@ def _misreads(ruleset, full: Referee, laid: Sight, won_last: bool) -> Iterator[S
         for wrong in _faces_near(ruleset, laid.tiles[position]):
             if low <= wrong <= high:
                 ranked = [((tile, 1.0),) for tile in laid.tiles]
-                ranked[position] = ((wrong, 0.95), (laid.tiles[position], 0.03))
+                ranked[position] = ((wrong, sure), (laid.tiles[position], 0.03))
                 tiles = (*laid.tiles[:position], wrong, *laid.tiles[position + 1 :])
                 yield replace(laid, tiles=tiles, choices=tuple(ranked))
 
 
-def _misread_unseen(ruleset, full: Referee, happenings: list, at: int, won_last: bool, paid_otherwise: bool) -> Sight:
-    """The first misread of the hand laid down at ``at`` under which the hand is paid with no conflict: as a win
-    at all (``paid_otherwise`` False) or otherwise than the bots' (True)."""
-    for misread in _misreads(ruleset, full, happenings[at], won_last):
+def _misread_unseen(
+    ruleset, full: Referee, happenings: list, at: int, won_last: bool, paid_otherwise: bool, sure: float = 0.95
+) -> Sight:
+    """The first misread of the hand laid down at ``at`` (``sure`` as the camera is of it) under which the hand is
+    paid with no conflict: as a win at all (``paid_otherwise`` False) or otherwise than the bots' (True)."""
+    for misread in _misreads(ruleset, full, happenings[at], won_last, sure):
         witness, rulings = witnessed(ruleset, full, [*happenings[:at], misread, *happenings[at + 1 :]])
         paid = _finish(witness, [], rulings)  # the win's quiet window, then its faces' (推倒胡's horses)
         result = witness.referee.result
@@ -300,3 +303,40 @@ def test_a_win_a_misread_tile_still_makes_is_shown_to_its_winner_and_paid_as_he_
     assert f"seat {misread.seat} to confirm" in (witnessed(ruleset, full, happenings[: at + 1])[0].waiting or "")
     uncorrected = _held_and_corrected(ruleset, full, happenings, at, misread)
     assert uncorrected.referee.wins and uncorrected.referee.wins[0].hand != full.wins[0].hand
+
+
+@pytest.mark.parametrize("seed", [0, 2, 4])
+def test_a_win_on_a_hand_the_camera_was_unsure_of_is_held_for_its_winner_and_paid_as_he_corrects_it(seed):
+    """Without wildcards too, a tile of the winning hand read unsure as another face that still makes a win conflicts
+    with nothing (``bench/bench_healing.py``'s hand 54 at 3% misreads: two 6s read 6p at 0.09 each, 66p a pair as
+    good as 66s): the win is held, the hand shown to its winner, and paid at the quiet window, as he corrected it.
+    The same misread read sure is paid at once: the table does not ask about what the camera is sure of."""
+    ruleset = get_ruleset("basic")
+    full, happenings = _shown(ruleset, seed)
+    at = max(i for i, h in enumerate(happenings) if isinstance(h, Sight) and h.kind is SightKind.ROW)
+    misread = next(
+        misread
+        for misread in _misreads(ruleset, full, happenings[at], won_last=True, sure=0.4)
+        if _paid_as_read(ruleset, full, [*happenings[:at], misread, *happenings[at + 1 :]])
+    )
+    seen = [*happenings[:at], misread, *happenings[at + 1 :]]
+    witness, rulings = witnessed(ruleset, full, seen)
+    assert witness.referee.result is None and "to confirm or correct the hand" in (witness.waiting or "")
+    (shown,) = [reading for reading in witness.unsure if reading["seat"] == misread.seat]
+    assert shown["tiles"] == [tile_code(tile) for tile in misread.tiles]
+    rulings += witness.seen(Sight(SightKind.CORRECT, misread.seat, happenings[at].tiles, about=shown["n"]))
+    agree(full, witness.referee, _finish(witness, [], rulings))
+    uncorrected, rulings = witnessed(ruleset, full, seen)
+    _finish(uncorrected, [], rulings)
+    assert uncorrected.referee.wins[0].hand != full.wins[0].hand
+    sure = replace(misread, choices=tuple(((tile, 0.95),) for tile in misread.tiles))
+    witness, _ = witnessed(ruleset, full, [*happenings[:at], sure, *happenings[at + 1 :]])
+    assert witness.referee.wins and witness.referee.wins[0].hand == uncorrected.referee.wins[0].hand
+
+
+def _paid_as_read(ruleset, full: Referee, seen: list) -> bool:
+    """Whether ``seen`` ends in a win on another hand than the bots', nothing read otherwise than the camera did."""
+    witness, rulings = witnessed(ruleset, full, seen)
+    rulings = _finish(witness, [], rulings)
+    won = witness.referee.wins and witness.referee.wins[0].hand != full.wins[0].hand
+    return bool(won) and not any(" taken as " in " ".join(ruling.verdict.events) for ruling in rulings)
