@@ -79,7 +79,8 @@ def test_the_red_mat_tilted_20_degrees_is_found_with_the_tile_size_the_check_see
     """Columns of thick tiles on the red mat, tilted 20 degrees: the detector measures too few tiles for a size per
     place (``size_warp``: none), so one size is searched for everywhere, 32 of 38 found (the shipped check). The
     sizes the check sees of the tiles it kept (``verify._sizes_seen``) give a warp as steep as the one the labels
-    give (tiles smaller towards the far side), and searched again through it, 35 found."""
+    give (tiles smaller towards the far side); searched again through it, and the tiles of both searches merged
+    (``verify._merged``), all 38 are found (37 with the surer of the two answers alone)."""
     path = next((PHOTOS / "scenes" / "images").glob("IMG_2767*.jpg"))
     image, labels = verify.read_photo(path.parent.parent, path.name, 20)
     width, height = scenes.tile_size(labels)
@@ -93,7 +94,7 @@ def test_the_red_mat_tilted_20_degrees_is_found_with_the_tile_size_the_check_see
     assert 0.5 < seen[2, 1] / truth[2, 1] < 1.5  # the change of the tile size across the photo, top to bottom
     both = verify.find_checked(model, model.check, image, width, height)
     matched = [scenes.match([verify.box_of(quad) for quad in quads], labels) for quads in (once, both)]
-    assert matched[0] <= 32 and matched[1] >= 35 and len(both) - matched[1] <= 2
+    assert matched[0] <= 32 and matched[1] >= 38 and len(both) - matched[1] <= 2
 
 
 @needs_photos

@@ -252,3 +252,26 @@ def test_a_kept_piece_far_smaller_than_the_photos_tiles_is_dropped():
         id(quad) for quad in [*tiles, smaller]
     ]
     assert len(verify._of_a_size([*tiles[:-2], strip])) == verify.SIZED_FROM - 1
+
+
+def test_the_tiles_of_two_searches_are_merged_the_surest_kept_where_two_overlap(monkeypatch):
+    """Each search of a photo (at the size given, and again at the size fitted per place) cuts some tiles of a block
+    where the other cuts across them (issue 29: the red mat seen off overhead): the tiles of both are kept, and
+    where two overlap the one the check is surer of, whichever search found it."""
+    monkeypatch.setattr(verify, "features", _centred)
+    check, photo = STAND_IN_CHECK, _photo(3)
+    aside, whole = _at(50 + TILE[0] / 4), _at(50)  # the first tile cut a quarter off, and whole
+    (p_aside, p_whole) = check.probability(_centred(None, [warp_face(photo, q) for q in (aside, whole)]))
+    assert p_aside < p_whole and verify.box_of(aside).iou(verify.box_of(whole)) >= verify.OVERLAP
+    found, again = [aside, _at(50 + 2 * TILE[0])], [whole, _at(50 + TILE[0])]
+    assert _lefts(verify._merged(None, check, photo, found + again)) == [50, 110, 170]
+    assert _lefts(verify._merged(None, check, photo, [whole, aside])) == [50]
+    assert verify._merged(None, check, photo, []) == []
+    # a piece holding the first tile whole and more about it: too big for the tile to overlap it (``OVERLAP``)
+    piece = np.array([[30, 40], [190, 40], [190, 160], [30, 160]], np.float64)
+    assert verify.box_of(piece).iou(verify.box_of(whole)) < verify.OVERLAP
+    (p_piece,) = check.probability(_centred(None, [warp_face(photo, piece)]))
+    assert p_piece < p_whole
+    assert _lefts(verify._merged(None, check, photo, [piece, whole])) == [50]
+    monkeypatch.setattr(verify, "COVER", 1.01)
+    assert _lefts(verify._merged(None, check, photo, [piece, whole])) == [30, 50]
