@@ -96,6 +96,11 @@ may be cut a little large (IMG_2786: 96 px wide for 82)."""
 BETWEEN_MOVES = ((0.0, 0.0), (-0.1, 0.0), (0.1, 0.0), (0.0, -0.1), (0.0, 0.1))
 """Moves (in its own sides) a place between two tiles is tried at (``_between``): it lies between them give or take
 a tile's rim."""
+COLOURED = 12.0
+"""How much more coloured (the median of a crop's chroma, CIELAB a* b*, 0-255 scaled) than the photo's sure tiles an
+unsure tile may be (``_grey``)."""
+GREY_FROM = 3
+"""Sure tiles needed to tell the colour of a photo's faces."""
 SMALL = 0.5
 """Share of the median area of a photo's tiles under which a kept tile is no tile (``_of_a_size``)."""
 SIZED_FROM = 8
@@ -380,8 +385,8 @@ def refine(
     them). Splitting a proposal much longer for its width than the photo's typical one into two tiles, which helped
     the hands before, then cost the red mat seen 20 degrees off overhead 3 points found (0.902 without, 0.868 with,
     at the given size) for one false tile fewer on the hands (20 degrees, 10% off): left out.
-    Last, the places between two kept tiles with one missed between them (``_between``); and a kept tile far
-    smaller than the photo's others is dropped (``_of_a_size``)."""
+    Last, the places between two kept tiles with one missed between them (``_between``); and an unsure tile far more
+    coloured than the sure ones (``_grey``) or far smaller than the photo's others (``_of_a_size``) is dropped."""
     pool = _checked(model, image, quads, check, check.level)
     if more:
         first = [box_of(quad) for _, quad in _surest(pool)]
@@ -397,7 +402,27 @@ def refine(
         pool += _neighbours(model, check, image, new, sure)
         kept = _surest(pool)
     pool += _between(model, check, image, [quad for _, quad in kept])
-    return _of_a_size([quad for _, quad in _surest(pool)])
+    return _of_a_size([quad for _, quad in _grey(image, _surest(pool), check.strict)])
+
+
+def _grey(image: np.ndarray, tiles: list[tuple[float, np.ndarray]], strict: float) -> list[tuple[float, np.ndarray]]:
+    """The tiles (probability, corners) but those the check is unsure of (below ``strict``) whose crop is more than
+    ``COLOURED`` more coloured than the sure ones' (the median of each crop's chroma), when ``GREY_FROM`` are sure: a
+    face is as grey as the photo's other faces in any light, a light wooden table top or a mat is not, and a check
+    that never saw that table can be unsure of it rather than sure it is no tile (issue 29: the hands seen 10 degrees
+    off overhead, light wood read 0.13-0.26 at a level of 0.03)."""
+    sure = [probability >= strict for probability, _ in tiles]
+    if sum(sure) < GREY_FROM:
+        return tiles
+    chroma = np.array([_chroma(warp_face(image, quad)) for _, quad in tiles])
+    grey = float(np.median(chroma[np.array(sure)]))
+    return [tile for tile, kept, colour in zip(tiles, sure, chroma, strict=True) if kept or colour - grey < COLOURED]
+
+
+def _chroma(crop: np.ndarray) -> float:
+    """The median over a crop of each pixel's chroma (CIELAB, a* and b* as OpenCV scales them to 0-255)."""
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    return float(np.median(np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)))
 
 
 def _of_a_size(tiles: list[np.ndarray]) -> list[np.ndarray]:

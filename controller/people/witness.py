@@ -791,8 +791,9 @@ class Witness:
         if self._bao_unread():
             self._bao_win = win
             return [*rulings, _note(f"seat {seat}'s win waits for the 宝 to be turned up")]
-        if self.confirms_wins or self._laid_in_doubt():
-            return rulings + self._hold_win(lambda: [self._apply(win)], win, self._laid_in_doubt())
+        in_doubt = self._laid_in_doubt()
+        if self.confirms_wins or in_doubt:
+            return rulings + self._hold_win(lambda: [self._apply(win)], win, in_doubt)
         return [*rulings, self._apply(win)]
 
     def _laid_in_doubt(self) -> bool:

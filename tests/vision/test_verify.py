@@ -275,3 +275,23 @@ def test_the_tiles_of_two_searches_are_merged_the_surest_kept_where_two_overlap(
     assert _lefts(verify._merged(None, check, photo, [piece, whole])) == [50]
     monkeypatch.setattr(verify, "COVER", 1.01)
     assert _lefts(verify._merged(None, check, photo, [piece, whole])) == [30, 50]
+
+
+def test_a_piece_the_check_is_unsure_of_far_more_coloured_than_the_sure_tiles_is_dropped(monkeypatch):
+    """A wooden table top beside a hand, or the mat, kept as a tile the check is unsure of (issue 29: the hands seen
+    10 degrees off overhead, light wood read 0.13-0.26 by a check that never saw it): a face is as grey as the photo's
+    sure tiles, whatever its light; the wood's median chroma is 12 or more above theirs. A face as unsure but grey
+    stays, and so does the wood when too few tiles are sure to tell the tiles' colour (``GREY_FROM``)."""
+    monkeypatch.setattr(verify, "features", _centred)
+    check, columns = STAND_IN_CHECK, verify.GREY_FROM + 1
+    tiles = [_at(50 + TILE[0] * column) for column in range(columns)]
+    grey, wood = _faint(_photo(columns), columns - 1), _photo(columns)
+    face = wood[62:138, 50 + TILE[0] * (columns - 1) + 3 : 50 + TILE[0] * columns - 3]
+    face[(face > 200).all(axis=2)] = (150, 200, 230)  # light wood (BGR) about the last face's dot
+    for photo in (grey, wood):
+        (unsure,) = check.probability(_centred(None, [warp_face(photo, tiles[-1])]))
+        assert check.level <= unsure < check.strict
+    monkeypatch.setattr(verify, "ROUNDS", 0)  # no neighbours proposed
+    assert len(verify.refine(None, check, grey, tiles)) == columns
+    assert len(verify.refine(None, check, wood, tiles)) == columns - 1
+    assert len(verify.refine(None, check, wood, tiles[-2:])) == 2  # one sure tile: its colour is not told
