@@ -18,7 +18,10 @@ and the check is as sure as for most tiles (``NEIGHBOUR_KEEP``: a missed tile of
 the surest, a sure neighbour displacing an unsure proposal (a grid of touching faces that the detector cut in the
 wrong places: seen off overhead, a hand's near-square faces touch and the detector cuts them in pairs and across).
 Last, a place between two found tiles two steps apart in a row is a tile at the check's ordinary level (``_between``):
-a tile missed in a column of touching tiles has found tiles either side, a neighbour beyond a row's end has not.
+a tile missed in a column of touching tiles has found tiles either side, a neighbour beyond a row's end has not; and
+an unsure tile far more coloured than the sure ones (``_grey``: a wooden table top) or far smaller than the others
+(``_of_a_size``) is dropped. Where ``find_checked`` searches a photo twice (at the size given, and at the sizes the
+check sees), the tiles of both searches are merged (``_merged``).
 """
 
 from __future__ import annotations
