@@ -80,7 +80,9 @@ def test_the_red_mat_tilted_20_degrees_is_found_with_the_tile_size_the_check_see
     place (``size_warp``: none), so one size is searched for everywhere, 32 of 38 found (the shipped check). The
     sizes the check sees of the tiles it kept (``verify._sizes_seen``) give a warp as steep as the one the labels
     give (tiles smaller towards the far side); searched again through it, and the tiles of both searches merged
-    (``verify._merged``), all 38 are found (37 with the surer of the two answers alone)."""
+    (``verify._merged``), all 38 are found (37 with the surer of the two answers alone), 3 false (2 before the
+    unsure coloured pieces were dropped, ``verify._grey``, which moves the sizes seen: a piece across two tiles, under
+    half in either, is kept)."""
     path = next((PHOTOS / "scenes" / "images").glob("IMG_2767*.jpg"))
     image, labels = verify.read_photo(path.parent.parent, path.name, 20)
     width, height = scenes.tile_size(labels)
@@ -94,7 +96,7 @@ def test_the_red_mat_tilted_20_degrees_is_found_with_the_tile_size_the_check_see
     assert 0.5 < seen[2, 1] / truth[2, 1] < 1.5  # the change of the tile size across the photo, top to bottom
     both = verify.find_checked(model, model.check, image, width, height)
     matched = [scenes.match([verify.box_of(quad) for quad in quads], labels) for quads in (once, both)]
-    assert matched[0] <= 32 and matched[1] >= 38 and len(both) - matched[1] <= 2
+    assert matched[0] <= 32 and matched[1] >= 38 and len(both) - matched[1] <= 3
 
 
 @needs_photos
