@@ -59,10 +59,14 @@ class Box:
     def height(self) -> float:
         return self.y1 - self.y0
 
-    def iou(self, other: Box) -> float:
+    def overlap(self, other: Box) -> float:
+        """The area (px²) the two boxes share."""
         w = min(self.x1, other.x1) - max(self.x0, other.x0)
         h = min(self.y1, other.y1) - max(self.y0, other.y0)
-        inter = max(w, 0.0) * max(h, 0.0)
+        return max(w, 0.0) * max(h, 0.0)
+
+    def iou(self, other: Box) -> float:
+        inter = self.overlap(other)
         union = self.width * self.height + other.width * other.height - inter
         return inter / union if union > 0 else 0.0
 

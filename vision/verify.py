@@ -585,10 +585,7 @@ def _merged(model: Model, check: TileCheck, image: np.ndarray, tiles: list[np.nd
 
 def _held(box: Box, other: Box) -> float:
     """The share of the smaller of two boxes that lies in both."""
-    inside = max(0.0, min(box.x1, other.x1) - max(box.x0, other.x0)) * max(
-        0.0, min(box.y1, other.y1) - max(box.y0, other.y0)
-    )
-    return inside / max(min(box.width * box.height, other.width * other.height), 1e-9)
+    return box.overlap(other) / max(min(box.width * box.height, other.width * other.height), 1e-9)
 
 
 def _refined(

@@ -255,12 +255,10 @@ def _misreads(ruleset, full: Referee, laid: Sight, won_last: bool, sure: float =
                 yield replace(laid, tiles=tiles, choices=tuple(ranked))
 
 
-def _misread_unseen(
-    ruleset, full: Referee, happenings: list, at: int, won_last: bool, paid_otherwise: bool, sure: float = 0.95
-) -> Sight:
-    """The first misread of the hand laid down at ``at`` (``sure`` as the camera is of it) under which the hand is
-    paid with no conflict: as a win at all (``paid_otherwise`` False) or otherwise than the bots' (True)."""
-    for misread in _misreads(ruleset, full, happenings[at], won_last, sure):
+def _misread_unseen(ruleset, full: Referee, happenings: list, at: int, won_last: bool, paid_otherwise: bool) -> Sight:
+    """The first misread of the hand laid down at ``at`` under which the hand is paid with no conflict: as a win
+    at all (``paid_otherwise`` False) or otherwise than the bots' (True)."""
+    for misread in _misreads(ruleset, full, happenings[at], won_last):
         witness, rulings = witnessed(ruleset, full, [*happenings[:at], misread, *happenings[at + 1 :]])
         paid = _finish(witness, [], rulings)  # the win's quiet window, then its faces' (推倒胡's horses)
         result = witness.referee.result
