@@ -295,3 +295,39 @@ def test_a_piece_the_check_is_unsure_of_far_more_coloured_than_the_sure_tiles_is
     assert len(verify.refine(None, check, grey, tiles)) == columns
     assert len(verify.refine(None, check, wood, tiles)) == columns - 1
     assert len(verify.refine(None, check, wood, tiles[-2:])) == 2  # one sure tile: its colour is not told
+
+
+def test_a_second_rank_proposal_surer_than_a_first_rank_tile_it_overlaps_takes_its_place(monkeypatch):
+    """The detector's proposals at the sizes about the one given (``find_checked``'s second rank) compete with the
+    first rank's tiles wherever they lie (issue 29: the hands seen 20 degrees off overhead, given the size 10% off,
+    cut in pairs and across at the size given and whole at another): a whole face the check is sure of takes the
+    place of a piece a sixth off it that the check kept unsure."""
+    monkeypatch.setattr(verify, "features", _centred)
+    monkeypatch.setattr(verify, "ROUNDS", 0)  # no neighbours proposed
+    check, photo = STAND_IN_CHECK, _photo(1)
+    aside, whole = _at(50 + TILE[0] / 6), _at(50)
+    (p_aside, p_whole) = check.probability(_centred(None, [warp_face(photo, q) for q in (aside, whole)]))
+    assert check.level <= p_aside < check.strict <= p_whole
+    assert verify.box_of(aside).iou(verify.box_of(whole)) >= verify.OVERLAP
+    assert _lefts(verify.refine(None, check, photo, [aside], [whole])) == [50]
+    assert _lefts(verify.refine(None, check, photo, [aside])) == [60]
+
+
+def test_a_second_rank_proposal_turned_the_other_way_does_not_displace_a_sure_tile(monkeypatch):
+    """A piece across half a face, turned the other way (a tray's portrait faces cut as landscape pieces at another
+    size), can look surer to a check that never saw that table than the whole face: a second-rank proposal over a
+    sure first-rank tile must be turned as it is (``TURNED``)."""
+    monkeypatch.setattr(verify, "features", _centred)
+    monkeypatch.setattr(verify, "ROUNDS", 0)
+    check, photo = STAND_IN_CHECK, _photo(1, inked=0)
+    cv2.circle(photo, (80, 100), 8, (0, 0, 0), -1)  # the face's middle
+    cv2.circle(photo, (80, 80), 6, (0, 0, 0), -1)  # and the middle of its upper half
+    whole, half = _at(50), np.array([[50, 60], [110, 60], [110, 100], [50, 100]], np.float64)
+    (p_whole, p_half) = check.probability(_centred(None, [warp_face(photo, q) for q in (whole, half)]))
+    assert check.strict <= p_whole < p_half
+    assert verify.box_of(half).iou(verify.box_of(whole)) >= verify.OVERLAP
+    assert [verify.box_of(q).height for q in verify.refine(None, check, photo, [whole], [half])] == [80]
+    square = np.array([[50, 74], [110, 74], [110, 134], [50, 134]], np.float64)  # turned neither way: it may
+    (p_square,) = check.probability(_centred(None, [warp_face(photo, square)]))
+    assert p_square > p_whole
+    assert [verify.box_of(q).height for q in verify.refine(None, check, photo, [whole], [square])] == [60]
