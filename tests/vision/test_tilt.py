@@ -82,7 +82,10 @@ def test_the_red_mat_tilted_20_degrees_is_found_with_the_tile_size_the_check_see
     give (tiles smaller towards the far side); searched again through it, and the tiles of both searches merged
     (``verify._merged``), all 38 are found (37 with the surer of the two answers alone), 3 false (2 before the
     unsure coloured pieces were dropped, ``verify._grey``, which moves the sizes seen: a piece across two tiles, under
-    half in either, is kept)."""
+    half in either, is kept). Since the proposals at the sizes about the one given compete with the first tiles
+    wherever they lie (``refine``'s second rank), 37: the first search cuts the seven of circles in two pieces across
+    it, surer than the whole face the second search finds, which holds them (``COVER``); the held-out grid gains two
+    cells for it (``vision/README.md``)."""
     path = next((PHOTOS / "scenes" / "images").glob("IMG_2767*.jpg"))
     image, labels = verify.read_photo(path.parent.parent, path.name, 20)
     width, height = scenes.tile_size(labels)
@@ -96,18 +99,20 @@ def test_the_red_mat_tilted_20_degrees_is_found_with_the_tile_size_the_check_see
     assert 0.5 < seen[2, 1] / truth[2, 1] < 1.5  # the change of the tile size across the photo, top to bottom
     both = verify.find_checked(model, model.check, image, width, height)
     matched = [scenes.match([verify.box_of(quad) for quad in quads], labels) for quads in (once, both)]
-    assert matched[0] <= 32 and matched[1] >= 38 and len(both) - matched[1] <= 3
+    assert matched[0] <= 32 and matched[1] >= 37 and len(both) - matched[1] <= 3
 
 
 @needs_photos
-@pytest.mark.parametrize(("degrees", "found", "false"), [(10, 15, 2), (20, 16, 0)])
+@pytest.mark.parametrize(("degrees", "found", "false"), [(10, 16, 0), (20, 16, 1)])
 def test_a_hands_grid_of_touching_faces_cut_in_the_wrong_places_is_found_by_the_neighbours(degrees, found, false):
     """A hand of 16 laid out in touching columns, seen off overhead: its faces look near square, and the detector cuts
     its grid in pairs and across (at 10 degrees, boxes a face and a half long, two thirds of one wide); the check
     keeps some of those cuts, unsure, and the neighbours of the tiles it is sure of displace them (``verify.refine``:
     one pool, the surest first). With the shipped check, when the first tiles kept blocked every neighbour over them:
     11 found and 6 false at 10 degrees; the reader before the drawn faces (``vision.synthetic``) and its check found
-    16 and 15."""
+    16 and 15. Since the proposals at the sizes about the one given compete with the first tiles wherever they lie
+    (``refine``'s second rank), 16 and none false at 10 degrees (15 and 1 before), at 20 degrees 16 and 1 false (none
+    before: a piece across the two flowers at the top, under half in either, that the check is unsure of)."""
     path = next((PHOTOS / "scenes" / "images").glob("hand_008*.jpg"))
     image, labels = verify.read_photo(path.parent.parent, path.name, degrees)
     width, height = scenes.tile_size(labels)
