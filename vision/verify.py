@@ -398,14 +398,16 @@ def refine(
     model: Model, check: TileCheck, image: np.ndarray, quads: list[np.ndarray], more: list[np.ndarray] | None = None
 ) -> list[np.ndarray]:
     """A photo's proposals (face corners, 4 x 2 px each) checked, moved and completed (see the module doc); ``more``
-    are proposals of a second rank (the detector's at other tile sizes: ``find_checked``), kept at the check's stricter
-    level (as a neighbour: a blank table top cut at another size is a white dragon's crop to the check) but for those
-    over a sure tile of the first turned the other way (``_turned_against``). All compete in one pool, the surest kept
-    first: a found tile's neighbour the check is sure of displaces a proposal it was unsure of (a grid of touching
-    faces cut in the wrong places), and so does a proposal of the second rank (touching faces cut in pairs and across
-    at the size given, whole at another). Issue 29, each series held out, tried where no tile of the first was only
-    -> wherever they lie: the hands seen 20 degrees off overhead, given the size 10% off, 0.878 found / 0.085 false
-    -> 0.980 / 0.020; the red mat 10 degrees at the given size 0.971 / 0.031 -> 0.975 / 0.025. Issue
+    are proposals of a second rank (the detector's at other tile sizes: ``find_checked``), kept as a neighbour is,
+    where they show a face's ink (``FACE_INK``) and at the check's stricter level (a blank table top cut at another
+    size is a white dragon's crop to the check, and the first rank finds a blank face at the size given), but for
+    those over a sure tile of the first turned the other way (``_turned_against``). All compete in one pool, the
+    surest kept first: a found tile's neighbour the check is sure of displaces a proposal it was unsure of (a grid
+    of touching faces cut in the wrong places), and so does a proposal of the second rank (touching faces cut in
+    pairs and across at the size given, whole at another). Issue 29, each series held out, the second rank tried
+    where no tile of the first was only -> wherever it lies: the hands seen 20 degrees off overhead, given the size
+    10% off, 0.878 found / 0.085 false -> 0.980 / 0.020; the red mat 10 degrees at the given size 0.971 / 0.031 ->
+    0.975 / 0.025; its ink asked: the trays overhead 0.996 / 0.021 -> 0.997 / 0.015. Issue
     29, each series held out, seen 10 degrees off overhead at the given size: the red mat 0.889 found / 0.051 false
     -> 0.933 / 0.022, hands 0.857 / 0.160 -> 0.959 / 0.078 (when the first tiles kept blocked every neighbour over
     them). Splitting a proposal much longer for its width than the photo's typical one into two tiles, which helped
@@ -416,7 +418,8 @@ def refine(
     pool = _checked(model, image, quads, check, check.level)
     if more:
         sure = [box_of(quad) for probability, quad in _surest(pool) if probability >= check.strict]
-        more = [quad for quad in more if not _turned_against(box_of(quad), sure)]
+        inked = [quad for quad in more if crop_ink_share(warp_face(image, quad)) >= FACE_INK]
+        more = [quad for quad in inked if not _turned_against(box_of(quad), sure)]
         pool += _checked(model, image, more, check, check.strict)
     kept = _surest(pool)
     grown: set[int] = set()  # the pool's tiles (by identity) whose neighbours were proposed

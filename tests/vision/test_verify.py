@@ -320,8 +320,8 @@ def test_a_second_rank_proposal_turned_the_other_way_does_not_displace_a_sure_ti
     monkeypatch.setattr(verify, "features", _centred)
     monkeypatch.setattr(verify, "ROUNDS", 0)
     check, photo = STAND_IN_CHECK, _photo(1, inked=0)
-    cv2.circle(photo, (80, 100), 8, (0, 0, 0), -1)  # the face's middle
-    cv2.circle(photo, (80, 80), 6, (0, 0, 0), -1)  # and the middle of its upper half
+    cv2.circle(photo, (80, 100), 9, (0, 0, 0), -1)  # the face's middle
+    cv2.circle(photo, (80, 80), 8, (0, 0, 0), -1)  # and the middle of its upper half: ink in every crop below
     whole, half = _at(50), np.array([[50, 60], [110, 60], [110, 100], [50, 100]], np.float64)
     (p_whole, p_half) = check.probability(_centred(None, [warp_face(photo, q) for q in (whole, half)]))
     assert check.strict <= p_whole < p_half
@@ -331,3 +331,18 @@ def test_a_second_rank_proposal_turned_the_other_way_does_not_displace_a_sure_ti
     (p_square,) = check.probability(_centred(None, [warp_face(photo, square)]))
     assert p_square > p_whole
     assert [verify.box_of(q).height for q in verify.refine(None, check, photo, [whole], [square])] == [60]
+
+
+def test_a_second_rank_proposal_must_show_a_faces_ink(monkeypatch):
+    """Cut at another size, a tray's blank wood or table top is a white dragon's crop to a check that never saw that
+    table (issue 29: the trays); the first rank finds a blank face at the size given, and the second rank is kept
+    only where it shows ink, as a proposed neighbour is."""
+    monkeypatch.setattr(verify, "features", _white)
+    monkeypatch.setattr(verify, "ROUNDS", 0)
+    check = STAND_IN_CHECK
+    second = _at(50 + TILE[0])
+    for photo, kept in ((_photo(2), [50, 110]), (_photo(2, inked=1), [50])):
+        (sure,) = check.probability(_white(None, [warp_face(photo, second)]))
+        assert sure >= check.strict
+        assert _lefts(verify.refine(None, check, photo, [_at(50)], [second])) == kept
+    assert _lefts(verify.refine(None, check, _photo(2, inked=1), [_at(50), second])) == [50, 110]
