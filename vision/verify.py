@@ -9,8 +9,9 @@ labelled photos (those that match a labelled tile are tiles, the others are not)
 whole (``off_tiles``). ``TileCheck.level`` keeps ``KEEP`` of the fitting photos' tiles.
 
 ``refine`` uses it on a photo's proposals (``find_checked``: the detector's at the given tile size, and at 8% less
-and more, kept where the check is surer of them): a sure one stays; an unsure one is moved a quarter or half a side
-along either axis to where the check is surest (onto the tile it was cut across), or dropped; then the sure tiles'
+and more where they show a face's ink, kept where the check is surer of them): a sure one stays; an unsure one is
+moved a quarter or half a side along either axis to where the check is surest (onto the tile it was cut across), or
+dropped; then the sure tiles'
 neighbours a side away (``STEPS``) are proposed and kept where they show a face's ink (``vision.detect.FACE_INK``) and
 no dark band parts them from their tile (``_joined``), as the detector's own grid completion asks (beside and beyond
 a tray's row of tiles its blank wood is proposed there, and a check that never saw that table can be sure of it),
