@@ -22,7 +22,8 @@ Last, a place between two found tiles two steps apart in a row is a tile at the 
 a tile missed in a column of touching tiles has found tiles either side, a neighbour beyond a row's end has not; and
 an unsure tile far more coloured than the sure ones (``_grey``: a wooden table top) or far smaller than the others
 (``_of_a_size``) is dropped. Where ``find_checked`` searches a photo twice (at the size given, and at the sizes the
-check sees), the tiles of both searches are merged (``_merged``).
+check sees), the tiles of both searches are merged (``_merged``). Then, where no tile was found, a second-rank
+proposal the check was unsure of but finds more likely a tile than not is one (``_filled``).
 """
 
 from __future__ import annotations
@@ -597,7 +598,8 @@ def find_checked(
     ``vision.detect.size_warp``) is fitted at the size given on the tiles the detector measured and kept at the other
     sizes; where they are too few, it is fitted on the sizes the check sees of the tiles it kept
     (``_sizes_seen``), the photo is searched again through it, and the tiles of both searches are merged
-    (``_merged``)."""
+    (``_merged``). Last, the places where no tile was found are filled from the second rank's spare proposals
+    (``_filled``)."""
     tile_h = tile_w * TILE_H_MM / TILE_W_MM if tile_h is None else tile_h
     first = find_in_photo(image, tile_w, tile_h)
     spare: list[tuple[float, np.ndarray]] = []
