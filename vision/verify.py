@@ -430,8 +430,8 @@ def refine(
     at the given size) for one false tile fewer on the hands (20 degrees, 10% off): left out.
     Last, the places between two kept tiles with one missed between them (``_between``); and an unsure tile far more
     coloured than the sure ones (``_grey``) or far smaller than the photo's others (``_of_a_size``) is dropped.
-    ``spare``, where given, receives the second rank's proposals below the stricter level but at ``EVEN`` or more,
-    unmoved, for ``_filled``."""
+    ``spare``, where given, receives the second rank's proposals below the stricter level but at ``EVEN`` and the
+    check's own level or more, unmoved, for ``_filled``."""
     pool = _checked(model, image, quads, check, check.level)
     if more:
         sure = [box_of(quad) for probability, quad in _surest(pool) if probability >= check.strict]
@@ -615,8 +615,9 @@ def find_checked(
 
 def _filled(tiles: list[np.ndarray], spare: list[tuple[float, np.ndarray]]) -> list[np.ndarray]:
     """The tiles, and the spare proposals (probability, corners: the second rank's the check found more likely tiles
-    than not but was not sure of, ``refine``), the likelier first, each added where the tiles and those added before
-    it cover under ``FREE`` of it; then of a size (``_of_a_size``). A second-rank proposal the check is unsure of
+    than not but was not sure of, ``refine``), the likelier first, each added where its overlaps with the tiles and
+    those added before it sum to under ``FREE`` of its area; then of a size (``_of_a_size``, again: its median moves
+    with what was added). A second-rank proposal the check is unsure of
     loses to any tile over it, but where none lies it is the only answer there: on the red mat held out (a set the
     reader never saw) the check is sure of few faces it has not seen. Issue 29, each series held out, the red mat
     found at the given size overhead 0.975 -> 0.987, 10 degrees off 0.975 -> 0.979, 20 degrees 0.929 -> 0.933, none
