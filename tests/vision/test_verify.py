@@ -369,3 +369,34 @@ def test_a_second_rank_proposal_more_likely_a_tile_than_not_fills_a_place_where_
     assert _lefts(verify._filled(found, spare)) == [50, 118]
     assert _lefts(verify._filled([_at(50), _at(110)], spare)) == [50, 110]  # a tile found lies over it
     assert _lefts(verify.refine(None, check, photo, [_at(50)], [likely])) == [50]  # no spare asked: none kept
+
+
+def test_a_tile_found_off_the_line_of_its_neighbours_is_moved_into_it_where_the_check_keeps_it_there(monkeypatch):
+    """Tiles lie on a table in rows, and a check that never saw the set can be as sure of a face cut a quarter off
+    as of the whole one: a tile off its neighbours' line by ``LINE_OFF`` of its side is moved into it (``_in_line``)
+    where the check keeps it at its level and ``LINE_HOLD`` of its probability where it was; not a box a little off
+    (a tile seen in perspective), nor one beside neighbours that make no line (a staggered grid), nor one the check
+    was far surer of where it lay (a tile pushed aside)."""
+    monkeypatch.setattr(verify, "features", _centred)
+    check, photo = STAND_IN_CHECK, _photo(3, pitch=GAPPED)
+    left, right = _at(50), _at(50 + 2 * GAPPED)
+
+    def middle(dy: float) -> np.ndarray:
+        return _at(50 + GAPPED) + np.array([0.0, dy])
+
+    def tops(tiles: list[np.ndarray]) -> list[int]:
+        return [round(float(quad[:, 1].min())) for quad in tiles]
+
+    assert tops(verify._in_line(None, check, photo, [left, middle(24), right])) == [60, 60, 60]
+    assert tops(verify._in_line(None, check, photo, [left, middle(-24), right])) == [60, 60, 60]
+    assert tops(verify._in_line(None, check, photo, [left, middle(8), right])) == [60, 68, 60]  # a tenth off: stays
+    staggered = right + np.array([0.0, 16.0])
+    assert tops(verify._in_line(None, check, photo, [left, middle(24), staggered])) == [60, 84, 76]
+    assert tops(verify._in_line(None, check, photo, [middle(24)])) == [84]  # no neighbours: no line
+    pushed = photo.copy()  # the middle face really lies 24 px below its neighbours' line
+    pushed[60:140, 50 + GAPPED : 50 + GAPPED + TILE[0]] = (40, 40, 200)
+    pushed[84:164, 50 + GAPPED : 50 + GAPPED + TILE[0]] = photo[60:140, 50 + GAPPED : 50 + GAPPED + TILE[0]]
+    anything = replace(check, level=0.0)  # keeps anything: only its probability where the tile lay holds it
+    assert tops(verify._in_line(None, anything, pushed, [left, middle(24), right])) == [60, 84, 60]
+    monkeypatch.setattr(verify, "LINE_HOLD", 0.0)  # without it each tile is moved into the others' line, off its face
+    assert tops(verify._in_line(None, anything, pushed, [left, middle(24), right])) == [84, 60, 84]
