@@ -400,3 +400,23 @@ def test_a_tile_found_off_the_line_of_its_neighbours_is_moved_into_it_where_the_
     assert tops(verify._in_line(None, anything, pushed, [left, middle(24), right])) == [60, 84, 60]
     monkeypatch.setattr(verify, "LINE_HOLD", 0.0)  # without it each tile is moved into the others' line, off its face
     assert tops(verify._in_line(None, anything, pushed, [left, middle(24), right])) == [84, 60, 84]
+
+
+def test_a_spare_proposal_likelier_than_an_unsure_piece_it_overlaps_and_no_smaller_takes_its_place(monkeypatch):
+    """A tile found in a block of thick tiles may be a piece of a face with a strip of what lies below it, and the
+    whole face, proposed at another size, lost to it only because the check was not sure of it either: the spare
+    (``refine``) takes the piece's place where the check finds it likelier, the piece is under its stricter level,
+    and the spare is no smaller (``_pieces_replaced``)."""
+    monkeypatch.setattr(verify, "features", _centred)
+    check, photo = STAND_IN_CHECK, _photo(1)
+    piece = _at(50) + np.array([0.0, 20.0])  # the face's lower three quarters and the mat below it
+    whole = np.array([[48, 58], [112, 58], [112, 142], [48, 142]], np.float64)
+    smaller = np.array([[52, 62], [108, 62], [108, 138], [52, 138]], np.float64)
+    (unsure,) = check.probability(_centred(None, [warp_face(photo, piece)]))
+    assert unsure < check.strict and verify.box_of(piece).iou(verify.box_of(smaller)) >= verify.OVERLAP
+    assert verify._pieces_replaced(None, check, photo, [piece], [(0.8, whole)]) == [whole]
+    assert verify._pieces_replaced(None, check, photo, [piece], [(unsure / 2, whole)]) == [piece]  # not likelier
+    assert verify._pieces_replaced(None, check, photo, [piece], [(0.8, smaller)]) == [piece]  # a piece of it
+    sure = replace(check, level=0.0, strict=unsure / 2)  # the piece is sure to this check
+    assert verify._pieces_replaced(None, sure, photo, [piece], [(0.8, whole)]) == [piece]
+    assert verify._pieces_replaced(None, check, photo, [piece], []) == [piece]
