@@ -22,10 +22,11 @@ Last, a place between two found tiles two steps apart in a row is a tile at the 
 a tile missed in a column of touching tiles has found tiles either side, a neighbour beyond a row's end has not; and
 an unsure tile far more coloured than the sure ones (``_grey``: a wooden table top) or far smaller than the others
 (``_of_a_size``) is dropped. Where ``find_checked`` searches a photo twice (at the size given, and at the sizes the
-check sees), the tiles of both searches are merged (``_merged``). Then, where no tile was found, a second-rank
-proposal the check was unsure of but finds more likely a tile than not is one (``_filled``); last, a tile lying a
-quarter of a side or so off the line its neighbours make is moved into it where the check keeps it there
-(``_in_line``).
+check sees), the tiles of both searches are merged (``_merged``). Then a second-rank proposal the check was unsure
+of but finds likelier than an unsure tile it overlaps, and no smaller, takes its place (``_pieces_replaced``: the
+tile was a piece of that face); where no tile was found, such a proposal the check finds more likely a tile than not
+is one (``_filled``); last, a tile lying a fifth to under half a side off the line its neighbours make is moved into
+it where the check keeps it there (``_in_line``).
 """
 
 from __future__ import annotations
@@ -617,8 +618,9 @@ def find_checked(
     ``vision.detect.size_warp``) is fitted at the size given on the tiles the detector measured and kept at the other
     sizes; where they are too few, it is fitted on the sizes the check sees of the tiles it kept
     (``_sizes_seen``), the photo is searched again through it, and the tiles of both searches are merged
-    (``_merged``). Last, the places where no tile was found are filled from the second rank's spare proposals
-    (``_filled``), and the tiles off their neighbours' line moved into it (``_in_line``)."""
+    (``_merged``). Last, the second rank's spare proposals take the place of unsure pieces of their faces
+    (``_pieces_replaced``) and fill the places where no tile was found (``_filled``), and the tiles off their
+    neighbours' line are moved into it (``_in_line``)."""
     tile_h = tile_w * TILE_H_MM / TILE_W_MM if tile_h is None else tile_h
     first = find_in_photo(image, tile_w, tile_h)
     spare: list[tuple[float, np.ndarray]] = []
@@ -688,7 +690,7 @@ def _filled(tiles: list[np.ndarray], spare: list[tuple[float, np.ndarray]]) -> l
 
 
 def _in_line(model: Model, check: TileCheck, image: np.ndarray, tiles: list[np.ndarray]) -> list[np.ndarray]:
-    """The tiles, each lying ``LINE_OFF`` of its side off the line its neighbours make (``_line_shift``) moved into
+    """The tiles, each lying ``LINE_OFF`` of its side off the line its neighbours make (``_line_shifts``) moved into
     it where the check keeps it there (its level, and ``LINE_HOLD`` of its probability where it was) and it overlaps
     no other tile (``OVERLAP``), the surest moves first. Tiles lie on a table in rows; the check, on a set it never
     saw, can be as sure of a face cut a quarter off as of the whole one (a hand's flower's sparse ink, a thick tile
