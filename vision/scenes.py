@@ -59,6 +59,10 @@ class Box:
     def height(self) -> float:
         return self.y1 - self.y0
 
+    @property
+    def area(self) -> float:
+        return self.width * self.height
+
     def overlap(self, other: Box) -> float:
         """The area (px²) the two boxes share."""
         w = min(self.x1, other.x1) - max(self.x0, other.x0)
@@ -67,7 +71,7 @@ class Box:
 
     def iou(self, other: Box) -> float:
         inter = self.overlap(other)
-        union = self.width * self.height + other.width * other.height - inter
+        union = self.area + other.area - inter
         return inter / union if union > 0 else 0.0
 
 

@@ -657,16 +657,16 @@ def _pieces_replaced(
         over = [k for k, (_, _, other) in enumerate(held) if box.iou(other) >= OVERLAP]
         if not over or any(held[k][0] >= min(likelihood, check.strict) for k in over):
             continue
-        if any(_area(held[k][2]) > _area(box) for k in over):
+        if any(held[k][2].area > box.area for k in over):
             continue
-        rest = [other for k, (_, _, other) in enumerate(held) if k not in over]
-        if sum(box.overlap(other) for other in rest) < FREE * _area(box):
+        if _free(box, [other for k, (_, _, other) in enumerate(held) if k not in over]):
             held = [item for k, item in enumerate(held) if k not in over] + [(likelihood, quad, box)]
     return [quad for _, quad, _ in held]
 
 
-def _area(box: Box) -> float:
-    return box.width * box.height
+def _free(box: Box, others: list[Box]) -> bool:
+    """Whether the other tiles' overlaps with a spare proposal sum to under ``FREE`` of its area."""
+    return sum(box.overlap(other) for other in others) < FREE * box.area
 
 
 def _filled(tiles: list[np.ndarray], spare: list[tuple[float, np.ndarray]]) -> list[np.ndarray]:
@@ -683,7 +683,7 @@ def _filled(tiles: list[np.ndarray], spare: list[tuple[float, np.ndarray]]) -> l
     out = list(tiles)
     for _, quad in sorted(spare, key=lambda item: -item[0]):
         box = box_of(quad)
-        if sum(box.overlap(other) for other in boxes) < FREE * _area(box):
+        if _free(box, boxes):
             out.append(quad)
             boxes.append(box)
     return _of_a_size(out)
@@ -713,8 +713,8 @@ def _in_line(model: Model, check: TileCheck, image: np.ndarray, tiles: list[np.n
         if index in moved or p[k] < max(check.level, LINE_HOLD * p[len(moves) + k]) or not _inside(quad, image.shape):
             continue
         box = box_of(quad)
-        if all(box.iou(box_of(other)) < OVERLAP for i, other in enumerate(out) if i != index):
-            out[index] = quad
+        if all(box.iou(other) < OVERLAP for i, other in enumerate(boxes) if i != index):
+            out[index], boxes[index] = quad, box
             moved.add(index)
     return out
 
@@ -728,13 +728,14 @@ def _line_shifts(index: int, boxes: list[Box]) -> list[np.ndarray]:
         along = 1 - across
         lo, hi = _span(box, across)
         side, centre = hi - lo, (lo + hi) / 2
-        length = _span(box, along)[1] - _span(box, along)[0]
+        start, end = _span(box, along)
+        length, middle = end - start, (start + end) / 2
         near = []
         for other in boxes:
             if other is box:
                 continue
             other_lo, other_hi = _span(other, across)
-            apart = abs(sum(_span(other, along)) - sum(_span(box, along))) / 2
+            apart = abs(sum(_span(other, along)) / 2 - middle)
             shared = min(hi, other_hi) - max(lo, other_lo)
             narrower = min(side, other_hi - other_lo)
             if LINE_NEAR[0] * length <= apart <= LINE_NEAR[1] * length and shared >= LINE_ACROSS * narrower:
@@ -775,7 +776,7 @@ def _merged(model: Model, check: TileCheck, image: np.ndarray, tiles: list[np.nd
 
 def _held(box: Box, other: Box) -> float:
     """The share of the smaller of two boxes that lies in both."""
-    return box.overlap(other) / max(min(box.width * box.height, other.width * other.height), 1e-9)
+    return box.overlap(other) / max(min(box.area, other.area), 1e-9)
 
 
 def _refined(
