@@ -420,3 +420,41 @@ def test_a_spare_proposal_likelier_than_an_unsure_piece_it_overlaps_and_no_small
     sure = replace(check, level=0.0, strict=unsure / 2)  # the piece is sure to this check
     assert verify._pieces_replaced(None, sure, photo, [piece], [(0.8, whole)]) == [piece]
     assert verify._pieces_replaced(None, check, photo, [piece], []) == [piece]
+
+
+def test_a_line_of_tiles_is_continued_at_the_pitch_of_two_found_in_it_not_at_a_boxs_side(monkeypatch):
+    """A block of touching tiles cut at a wrong pitch leaves boxes larger than their faces (a strip of the mat or a
+    side either side, seen off overhead): the centres of two tiles found in a line give its pitch, and the places one
+    pitch on are tiles where the check finds them more likely than not (``_continued``), an unsure tile over one
+    replaced, a sure one not; beyond a row's end no blank face is added."""
+    monkeypatch.setattr(verify, "features", _centred)
+    check, photo = STAND_IN_CHECK, _photo(5, pitch=GAPPED)
+
+    def wide(column: float) -> np.ndarray:
+        """A face's box with 6 px of the mat either side."""
+        return _at(50 + GAPPED * column) + np.array([[-6, 0], [6, 0], [6, 0], [-6, 0]], np.float64)
+
+    def faces(found: list[np.ndarray]) -> list[int | None]:
+        """The face (column) each tile lies on, centre within 4 px of the face's; None where it lies on none."""
+        columns = [(float(quad[:, 0].mean()) - 50 - TILE[0] / 2) / GAPPED for quad in found]
+        return sorted((round(c) if abs(c - round(c)) * GAPPED <= 4 else None for c in columns), key=str)
+
+    row = list(range(5))
+    assert faces(verify._continued(None, check, photo, [wide(0), wide(1)])) == row
+    assert faces(verify._continued(None, check, photo, [wide(3), wide(4)])) == row  # either way
+    assert faces(verify._continued(None, check, photo, [wide(0)])) == [0]  # one tile: no pitch
+    piece = _at(50 + 2.5 * GAPPED)  # cut across the third and fourth faces
+    (unsure,) = check.probability(_centred(None, [warp_face(photo, piece)]))
+    assert unsure < check.strict
+    assert faces(verify._continued(None, check, photo, [wide(0), wide(1), piece])) == row
+    sure = replace(check, strict=unsure / 2)  # the piece is sure to this check: it stays, the third face is not added
+    kept = faces(verify._continued(None, sure, photo, [wide(0), wide(1), piece]))
+    assert None in kept and 2 not in kept
+    monkeypatch.setattr(verify, "ROUNDS", 1)
+    assert faces(verify._continued(None, check, photo, [wide(0), wide(1)])) == row[:3]
+    monkeypatch.setattr(verify, "features", _white)  # a check sure of any whole white face, blank or not
+    blank = _photo(5, inked=3, pitch=GAPPED)
+    monkeypatch.setattr(verify, "ROUNDS", 3)
+    assert faces(verify._continued(None, check, blank, [_at(50), _at(50 + GAPPED)])) == row[:3]
+    monkeypatch.setattr(verify, "FACE_INK", 0.0)
+    assert faces(verify._continued(None, check, blank, [_at(50), _at(50 + GAPPED)])) == row
