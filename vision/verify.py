@@ -105,8 +105,9 @@ BETWEEN_SCALES = (0.93, 1.0)
 """Sizes (shares of its tiles') a place between two tiles is tried at (``_between``): the tiles found either side
 may be cut a little large (IMG_2786: 96 px wide for 82)."""
 BETWEEN_MOVES = ((0.0, 0.0), (-0.1, 0.0), (0.1, 0.0), (0.0, -0.1), (0.0, 0.1))
-"""Moves (in its own sides) a place between two tiles is tried at (``_between``): it lies between them give or take
-a tile's rim."""
+"""Moves (in its own sides) a place between two tiles (``_between``) or continuing a line (``_continued``) is tried
+at (``_best_moved``): it lies there give or take a tile's rim, and a line's boxes may be cut a little off their
+faces."""
 COLOURED = 12.0
 """How much more coloured (the median of a crop's chroma, CIELAB a* b*, 0-255 scaled) than the photo's sure tiles an
 unsure tile may be (``_grey``)."""
@@ -343,11 +344,20 @@ def _between(
             kept.append(place)
     if not kept:
         return []
-    trials = _moved([_scaled(quad, share) for quad in kept for share in BETWEEN_SCALES], BETWEEN_MOVES)
+    scaled = [_scaled(quad, share) for quad in kept for share in BETWEEN_SCALES]
+    return [(p, quad) for p, quad in _best_moved(model, check, image, scaled, len(BETWEEN_SCALES)) if p >= check.level]
+
+
+def _best_moved(
+    model: Model, check: TileCheck, image: np.ndarray, quads: list[np.ndarray], per: int = 1
+) -> list[tuple[float, np.ndarray]]:
+    """Of each ``per`` quads (one place's trials) and their moves (``BETWEEN_MOVES``), the one the check is surest
+    of: (probability, corners) per place."""
+    trials = _moved(quads, BETWEEN_MOVES)
     scores = check.probability(features(model, [warp_face(image, quad) for quad in trials]))
-    per = len(BETWEEN_SCALES) * len(BETWEEN_MOVES)
-    best = scores.reshape(len(kept), per).argmax(axis=1) + np.arange(len(kept)) * per
-    return [(float(scores[i]), trials[i]) for i in best if scores[i] >= check.level]
+    per *= len(BETWEEN_MOVES)
+    best = scores.reshape(len(trials) // per, per).argmax(axis=1) + np.arange(len(trials) // per) * per
+    return [(float(scores[i]), trials[i]) for i in best]
 
 
 def _middles(tiles: list[np.ndarray], shape: tuple[int, ...]) -> list[tuple[int, int, np.ndarray]]:
@@ -766,24 +776,18 @@ def _continued(model: Model, check: TileCheck, image: np.ndarray, tiles: list[np
     held = [(p, quad, box_of(quad)) for p, quad in zip(_likelihoods(model, check, image, tiles), tiles, strict=True)]
     fresh = {id(quad) for quad in tiles}
     for _ in range(ROUNDS):
-        places = [
-            (parent, place, crop)
-            for parent, place in _beyond(held, fresh, image.shape)
-            if _face_like(image, parent, crop := warp_face(image, place), place)
-        ]
+        places = [place for parent, place in _beyond(held, fresh, image.shape) if _face_like(image, parent, place)]
         if not places:
             break
-        p = check.probability(features(model, [crop for _, _, crop in places]))
         fresh = set()
-        for k in np.argsort(-p, kind="stable"):
-            if p[k] < max(EVEN, check.level):
+        for likelihood, quad in sorted(_best_moved(model, check, image, places), key=lambda item: -item[0]):
+            if likelihood < max(EVEN, check.level):
                 break
-            quad = places[k][1]
             box = box_of(quad)
             over = [i for i, (_, _, other) in enumerate(held) if box.iou(other) >= OVERLAP]
-            if any(held[i][0] >= min(p[k], check.strict) for i in over):
+            if any(held[i][0] >= min(likelihood, check.strict) for i in over):
                 continue
-            held = [item for i, item in enumerate(held) if i not in over] + [(float(p[k]), quad, box)]
+            held = [item for i, item in enumerate(held) if i not in over] + [(likelihood, quad, box)]
             fresh.add(id(quad))
         if not fresh:
             break
@@ -815,9 +819,10 @@ def _beyond(
     return out
 
 
-def _face_like(image: np.ndarray, tile: np.ndarray, crop: np.ndarray, place: np.ndarray) -> bool:
+def _face_like(image: np.ndarray, tile: np.ndarray, place: np.ndarray) -> bool:
     """Whether a place continuing a tile's line shows a face's ink (``FACE_INK``), is as white as ``WHITE`` of the
     tile and joined to it (``_joined``): beyond a row's end lie the mat, a tray's rim and its floor."""
+    crop = warp_face(image, place)
     if crop_ink_share(crop) < FACE_INK or _whiteness(crop) < WHITE * _whiteness(warp_face(image, tile)):
         return False
     return bool(_joined(image, tile[None], place[None])[0])

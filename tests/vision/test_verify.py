@@ -425,8 +425,8 @@ def test_a_spare_proposal_likelier_than_an_unsure_piece_it_overlaps_and_no_small
 def test_a_line_of_tiles_is_continued_at_the_pitch_of_two_found_in_it_not_at_a_boxs_side(monkeypatch):
     """A block of touching tiles cut at a wrong pitch leaves boxes larger than their faces (a strip of the mat or a
     side either side, seen off overhead): the centres of two tiles found in a line give its pitch, and the places one
-    pitch on are tiles where the check finds them more likely than not (``_continued``), an unsure tile over one
-    replaced, a sure one not; beyond a row's end no blank face is added."""
+    pitch on, each at its best of a few small moves, are tiles where the check finds them more likely than not
+    (``_continued``), an unsure tile over one replaced, a sure one not; beyond a row's end no blank face is added."""
     monkeypatch.setattr(verify, "features", _centred)
     check, photo = STAND_IN_CHECK, _photo(5, pitch=GAPPED)
 
@@ -436,8 +436,12 @@ def test_a_line_of_tiles_is_continued_at_the_pitch_of_two_found_in_it_not_at_a_b
 
     def faces(found: list[np.ndarray]) -> list[int | None]:
         """The face (column) each tile lies on, centre within 4 px of the face's; None where it lies on none."""
-        columns = [(float(quad[:, 0].mean()) - 50 - TILE[0] / 2) / GAPPED for quad in found]
-        return sorted((round(c) if abs(c - round(c)) * GAPPED <= 4 else None for c in columns), key=str)
+        out = []
+        for quad in found:
+            column = (float(quad[:, 0].mean()) - 50 - TILE[0] / 2) / GAPPED
+            on = abs(column - round(column)) * GAPPED <= 4 and abs(float(quad[:, 1].mean()) - 60 - TILE[1] / 2) <= 4
+            out.append(round(column) if on else None)
+        return sorted(out, key=str)
 
     row = list(range(5))
     assert faces(verify._continued(None, check, photo, [wide(0), wide(1)])) == row
@@ -450,8 +454,12 @@ def test_a_line_of_tiles_is_continued_at_the_pitch_of_two_found_in_it_not_at_a_b
     sure = replace(check, strict=unsure / 2)  # the piece is sure to this check: it stays, the third face is not added
     kept = faces(verify._continued(None, sure, photo, [wide(0), wide(1), piece]))
     assert None in kept and 2 not in kept
+    low = [wide(0) + np.array([0.0, 8.0]), wide(1) + np.array([0.0, 8.0])]  # a tenth of a side below the faces
+    assert faces(verify._continued(None, check, photo, low)) == [2, 3, 4, None, None]  # each place tried moved
     monkeypatch.setattr(verify, "ROUNDS", 1)
     assert faces(verify._continued(None, check, photo, [wide(0), wide(1)])) == row[:3]
+    monkeypatch.setattr(verify, "BETWEEN_MOVES", ((0.0, 0.0),))
+    assert 2 not in faces(verify._continued(None, check, photo, low))
     monkeypatch.setattr(verify, "features", _white)  # a check sure of any whole white face, blank or not
     blank = _photo(5, inked=3, pitch=GAPPED)
     monkeypatch.setattr(verify, "ROUNDS", 3)
