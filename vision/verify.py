@@ -134,6 +134,13 @@ def features(model: Model, crops: list[np.ndarray]) -> np.ndarray:
     return np.hstack([rows[:, 0], scores.max(axis=1)[:, None], nothing[:, None]]).astype(np.float32)
 
 
+def _probabilities(model: Model, check: TileCheck, image: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
+    """The check's probability of each quad's face crop being a tile."""
+    if not quads:
+        return np.zeros(0)
+    return check.probability(features(model, [warp_face(image, quad) for quad in quads]))
+
+
 @dataclass(frozen=True)
 class TileCheck:
     """A logistic regression (``weights``, ``bias``) of "is a tile" on ``features``, the level it keeps a proposal
@@ -253,14 +260,14 @@ def _checked(
     ``spare`` where given."""
     if not quads:
         return []
-    p = check.probability(features(model, [warp_face(image, quad) for quad in quads]))
+    p = _probabilities(model, check, image, quads)
     found = [(float(p[i]), quads[i]) for i in range(len(quads)) if p[i] >= level]
     unsure = [quads[i] for i in range(len(quads)) if p[i] < level]
     if spare is not None:
         spare += [(float(p[i]), quads[i]) for i in range(len(quads)) if max(EVEN, check.level) <= p[i] < level]
     if unsure:
         moved = _moved(unsure, MOVES)
-        scores = check.probability(features(model, [warp_face(image, quad) for quad in moved]))
+        scores = _probabilities(model, check, image, moved)
         for best in scores.reshape(len(unsure), len(MOVES)).argmax(axis=1) + np.arange(len(unsure)) * len(MOVES):
             if scores[best] >= level:
                 found.append((float(scores[best]), moved[best]))
@@ -355,7 +362,7 @@ def _best_moved(
     """Of each ``per`` quads (one place's trials) and their moves (``BETWEEN_MOVES``), the one the check is surest
     of: (probability, corners) per place."""
     trials = _moved(quads, BETWEEN_MOVES)
-    scores = check.probability(features(model, [warp_face(image, quad) for quad in trials]))
+    scores = _probabilities(model, check, image, trials)
     per *= len(BETWEEN_MOVES)
     best = scores.reshape(len(trials) // per, per).argmax(axis=1) + np.arange(len(trials) // per) * per
     return [(float(scores[i]), trials[i]) for i in best]
@@ -721,7 +728,7 @@ def _in_line(model: Model, check: TileCheck, image: np.ndarray, tiles: list[np.n
     if not moves:
         return tiles
     at = [tiles[index] + shift for index, shift in moves]
-    p = check.probability(features(model, [warp_face(image, quad) for quad in at + [tiles[i] for i, _ in moves]]))
+    p = _probabilities(model, check, image, at + [tiles[i] for i, _ in moves])
     out = list(tiles)
     moved: set[int] = set()
     for k in np.argsort(-p[: len(moves)], kind="stable"):
@@ -778,7 +785,8 @@ def _continued(model: Model, check: TileCheck, image: np.ndarray, tiles: list[np
     1.000 found; the trays and the green mat within 0.003 found and 0.004 false of before. In a first form (only
     sure tiles' lines, the spares' room ``FREE`` asked), without ``_face_like`` the red mat 10 degrees given 10% off
     had 27 false tiles, with it 17: the mat beyond a row's end, a tray's floor."""
-    held = [(p, quad, box_of(quad)) for p, quad in zip(_likelihoods(model, check, image, tiles), tiles, strict=True)]
+    likelihoods = _probabilities(model, check, image, tiles).tolist()
+    held = [(p, quad, box_of(quad)) for p, quad in zip(likelihoods, tiles, strict=True)]
     fresh = {id(quad) for quad in tiles}
     for _ in range(ROUNDS):
         sure = [box for p, _, box in held if p >= check.strict]  # a place over one can never replace it
@@ -802,11 +810,6 @@ def _continued(model: Model, check: TileCheck, image: np.ndarray, tiles: list[np
         if not fresh:
             break
     return [quad for _, quad, _ in held]
-
-
-def _likelihoods(model: Model, check: TileCheck, image: np.ndarray, tiles: list[np.ndarray]) -> list[float]:
-    """The check's probability of each tile."""
-    return check.probability(features(model, [warp_face(image, quad) for quad in tiles])).tolist() if tiles else []
 
 
 def _beyond(
@@ -853,7 +856,7 @@ def _merged(model: Model, check: TileCheck, image: np.ndarray, tiles: list[np.nd
     0.881 / 0.050 -> 0.935 / 0.041 (0.045 without ``COVER``)."""
     if not tiles:
         return []
-    probability = check.probability(features(model, [warp_face(image, quad) for quad in tiles]))
+    probability = _probabilities(model, check, image, tiles)
     kept: list[np.ndarray] = []
     boxes: list[Box] = []
     for _, quad in sorted(zip(probability.tolist(), tiles, strict=True), key=lambda item: -item[0]):
