@@ -672,19 +672,33 @@ def _pieces_replaced(
     if not under:
         return tiles
     order = sorted(under)
-    probability = check.probability(features(model, [warp_face(image, tiles[i]) for i in order]))
+    probability = _probabilities(model, check, image, [tiles[i] for i in order])
     likelihoods = dict(zip(order, probability.tolist(), strict=True))  # no spare overlaps the others: never asked
     held = [(likelihoods.get(i, 0.0), quad, box) for i, (quad, box) in enumerate(zip(tiles, boxes, strict=True))]
     for likelihood, quad in sorted(spare, key=lambda item: -item[0]):
         box = box_of(quad)
-        over = [k for k, (_, _, other) in enumerate(held) if box.iou(other) >= OVERLAP]
-        if not over or any(held[k][0] >= min(likelihood, check.strict) for k in over):
-            continue
-        if any(held[k][2].area > box.area for k in over):
+        over = _displaced(held, box, likelihood, check.strict)
+        if not over or any(held[k][2].area > box.area for k in over):
             continue
         if _free(box, [other for k, (_, _, other) in enumerate(held) if k not in over]):
-            held = [item for k, item in enumerate(held) if k not in over] + [(likelihood, quad, box)]
+            held = _replaced(held, over, (likelihood, quad, box))
     return [quad for _, quad, _ in held]
+
+
+def _displaced(
+    held: list[tuple[float, np.ndarray, Box]], box: Box, likelihood: float, strict: float
+) -> list[int] | None:
+    """The tiles (indices into ``held``: probability, corners, box) a proposal of this likelihood overlaps
+    (``OVERLAP``) and would take the place of, or None where one of them is as likely as it or sure (``strict``)."""
+    over = [k for k, (_, _, other) in enumerate(held) if box.iou(other) >= OVERLAP]
+    return None if any(held[k][0] >= min(likelihood, strict) for k in over) else over
+
+
+def _replaced(
+    held: list[tuple[float, np.ndarray, Box]], over: list[int], new: tuple[float, np.ndarray, Box]
+) -> list[tuple[float, np.ndarray, Box]]:
+    """``held`` without the tiles ``over``, and the new one last."""
+    return [item for k, item in enumerate(held) if k not in over] + [new]
 
 
 def _free(box: Box, others: list[Box]) -> bool:
@@ -802,11 +816,10 @@ def _continued(model: Model, check: TileCheck, image: np.ndarray, tiles: list[np
             if likelihood < max(EVEN, check.level):
                 break
             box = box_of(quad)
-            over = [i for i, (_, _, other) in enumerate(held) if box.iou(other) >= OVERLAP]
-            if any(held[i][0] >= min(likelihood, check.strict) for i in over):
-                continue
-            held = [item for i, item in enumerate(held) if i not in over] + [(likelihood, quad, box)]
-            fresh.add(id(quad))
+            over = _displaced(held, box, likelihood, check.strict)
+            if over is not None:
+                held = _replaced(held, over, (likelihood, quad, box))
+                fresh.add(id(quad))
         if not fresh:
             break
     return [quad for _, quad, _ in held]
