@@ -422,6 +422,22 @@ def test_a_spare_proposal_likelier_than_an_unsure_piece_it_overlaps_and_no_small
     assert verify._pieces_replaced(None, check, photo, [piece], []) == [piece]
 
 
+def test_a_face_whose_ink_covers_most_of_it_is_as_white_as_its_ground_and_continues_its_line():
+    """A nine-dot face's circles cover more than half of it: its whiteness is its ground's, as white as a one-dot
+    face's, so a line is continued over it (``_face_like``); the red mat beyond the row is not as white."""
+    photo = _photo(3, pitch=GAPPED)
+    x0 = 50 + 2 * GAPPED
+    cv2.rectangle(photo, (x0 + 1, 60), (x0 + TILE[0] - 2, 60 + TILE[1] - 1), (245, 245, 245), -1)
+    for x in (10, 30, 50):
+        for y in (13, 40, 67):
+            cv2.circle(photo, (x0 + x, 60 + y), 10, (0, 0, 0), -1)
+    dense, sparse = warp_face(photo, _at(x0)), warp_face(photo, _at(50 + GAPPED))
+    assert np.median(dense.min(axis=2)) < verify.WHITE * np.median(sparse.min(axis=2))  # mostly ink
+    assert verify._whiteness(dense) >= 0.9 * verify._whiteness(sparse)
+    assert verify._face_like(photo, _at(50 + GAPPED), _at(x0))
+    assert not verify._face_like(photo, _at(50 + GAPPED), _at(x0 + GAPPED))  # the mat beyond the row's end
+
+
 def test_a_line_of_tiles_is_continued_at_the_pitch_of_two_found_in_it_not_at_a_boxs_side(monkeypatch):
     """A block of touching tiles cut at a wrong pitch leaves boxes larger than their faces (a strip of the mat or a
     side either side, seen off overhead): the centres of two tiles found in a line give its pitch, and the places one
