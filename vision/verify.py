@@ -612,6 +612,15 @@ LINE_HOLD = 0.7
 it drops far more, the tile lies off the line (a staggered grid, a tile pushed aside) and its first place was
 right."""
 
+SHORT = 0.7
+"""Largest share of the band its neighbours in a line cover across it (``_bands``) that a tile's breadth across the
+line may have for it to be a piece of a face, which ``_banded`` stretches to the band: a face cut across between
+its dots is under 0.6 of its row's, a tile lying sideways in a row of upright ones 0.56 but a third longer along it
+(``SAME_SIZE``)."""
+PIECE_HELD = 0.8
+"""Share of a smaller tile lying inside a tile stretched to its line's band (``_banded``) from which it is another
+piece of that face."""
+
 
 SCALES = (0.8, 0.87, 0.93, 1.0, 1.07, 1.15, 1.25)
 """Sizes (shares of the one it was found at) a kept tile is tried at about its centre for its own size
@@ -649,7 +658,8 @@ def find_checked(
     (``_sizes_seen``), the photo is searched again through it, and the tiles of both searches are merged
     (``_merged``). Last, the second rank's spare proposals take the place of unsure pieces of their faces
     (``_pieces_replaced``) and fill the places where no tile was found (``_filled``), and the tiles off their
-    neighbours' line are moved into it (``_in_line``), and the lines are continued at their pitch (``_continued``)."""
+    neighbours' line are moved into it (``_in_line``), the lines are continued at their pitch (``_continued``), and the
+    pieces of faces cut across are stretched to their line's band (``_banded``)."""
     tile_h = tile_w * TILE_H_MM / TILE_W_MM if tile_h is None else tile_h
     first = find_in_photo(image, tile_w, tile_h)
     spare: list[tuple[float, np.ndarray]] = []
@@ -660,7 +670,7 @@ def find_checked(
             again = find_in_photo(image, tile_w, tile_h, warp=warp)
             found = _merged(model, check, image, found + _refined(model, check, image, (tile_w, tile_h), again, spare))
     tiles = _in_line(model, check, image, _filled(_pieces_replaced(model, check, image, found, spare), spare))
-    return _continued(model, check, image, tiles)
+    return _banded(model, check, image, _continued(model, check, image, tiles))
 
 
 def _pieces_replaced(
@@ -769,27 +779,36 @@ def _line_shifts(index: int, boxes: list[Box]) -> list[np.ndarray]:
     box = boxes[index]
     out = []
     for across in (0, 1):  # the column's line runs along y and is placed in x; the row's the other way
-        along = 1 - across
         lo, hi = _span(box, across)
         side, centre = hi - lo, (lo + hi) / 2
-        start, end = _span(box, along)
-        length, middle = end - start, (start + end) / 2
-        near = []
-        for other in boxes:
-            if other is box:
-                continue
-            other_lo, other_hi = _span(other, across)
-            apart = abs(sum(_span(other, along)) / 2 - middle)
-            shared = min(hi, other_hi) - max(lo, other_lo)
-            narrower = min(side, other_hi - other_lo)
-            if LINE_NEAR[0] * length <= apart <= LINE_NEAR[1] * length and shared >= LINE_ACROSS * narrower:
-                near.append((other_lo + other_hi) / 2)
+        near = [sum(_span(other, across)) / 2 for other in _line_neighbours(box, boxes, across)]
         if not near or max(near) - min(near) > LINE_SPREAD * side:
             continue
         shift = float(np.mean(near)) - centre
         if LINE_OFF[0] * side <= abs(shift) <= LINE_OFF[1] * side:
             out.append(np.array([shift, 0.0]) if across == 0 else np.array([0.0, shift]))
     return out
+
+
+def _line_neighbours(box: Box, boxes: list[Box], across: int) -> list[Box]:
+    """The other boxes ``LINE_NEAR`` of its length from a box along its line (a column's along y, ``across`` 0; a row's
+    along x, ``across`` 1) that share ``LINE_ACROSS`` of the narrower of the two across it."""
+    along = 1 - across
+    lo, hi = _span(box, across)
+    start, end = _span(box, along)
+    length, middle = end - start, (start + end) / 2
+    near = []
+    for other in boxes:
+        if other is box:
+            continue
+        other_lo, other_hi = _span(other, across)
+        apart = abs(sum(_span(other, along)) / 2 - middle)
+        shared = min(hi, other_hi) - max(lo, other_lo)
+        if LINE_NEAR[0] * length <= apart <= LINE_NEAR[1] * length and shared >= LINE_ACROSS * min(
+            hi - lo, other_hi - other_lo
+        ):
+            near.append(other)
+    return near
 
 
 def _continued(model: Model, check: TileCheck, image: np.ndarray, tiles: list[np.ndarray]) -> list[np.ndarray]:
@@ -850,6 +869,74 @@ def _beyond(
                 if in_line and PITCH[0] * side <= abs(way[along]) <= PITCH[1] * side and _inside(second + way, shape):
                     out.append((second, second + way))
     return out
+
+
+def _banded(model: Model, check: TileCheck, image: np.ndarray, tiles: list[np.ndarray]) -> list[np.ndarray]:
+    """The tiles, each much narrower across a line than its neighbours in it stretched to their band (``_bands``),
+    the likelier first: where the stretched face overlaps another tile (``OVERLAP``), that tile is the face and the
+    piece is dropped; elsewhere, where the check finds it more likely a tile than not (``EVEN``), it takes the place
+    of the piece and the others it holds (``PIECE_HELD``). A two- or four-dot face cut across between its dots is two
+    good one- or two-dot faces to the check (IMG_2767 seen 20 degrees off overhead given 10% off: 0.995 and 0.98 the
+    halves, 0.977 the whole face), so no probability tells the halves from the face, and their area is a tile's seen
+    nearer; their row tells: its faces reach twice as far across it. Issue 29, each series held out: the red mat seen
+    20 degrees off overhead given 10% off 0.975 found / 0.043 false -> 0.977 / 0.035 stretched -> 0.977 / 0.033 with
+    the pieces of faces found dropped, 10 degrees given 10% off 0.029 -> 0.027 -> 0.025 false; the green mat overhead
+    0.991 / 0.009 -> 0.993 / 0.005; the trays 20 degrees off given 10% off 0.028 -> 0.025 false."""
+    boxes = [box_of(quad) for quad in tiles]
+    places = [(index, quad) for index, quad in _bands(boxes) if _inside(quad, image.shape)]
+    if not places:
+        return tiles
+    probability = _probabilities(model, check, image, [quad for _, quad in places])
+    gone: set[int] = set()
+    added: list[Box] = []
+    for k in np.argsort(-probability, kind="stable"):
+        index, quad = places[k]
+        if index in gone:
+            continue
+        box = box_of(quad)
+        pieces = {index} | {
+            j for j, other in enumerate(boxes) if other.area < box.area and _held(box, other) >= PIECE_HELD
+        }
+        others = [other for j, other in enumerate(boxes) if j not in gone | pieces] + added
+        if any(box.iou(other) >= OVERLAP for other in others):
+            gone.add(index)
+        elif probability[k] >= max(EVEN, check.level):
+            gone |= pieces
+            added.append(box)
+            tiles = [*tiles, quad]
+    return [quad for j, quad in enumerate(tiles) if j not in gone]
+
+
+def _bands(boxes: list[Box]) -> list[tuple[int, np.ndarray]]:
+    """Each tile (index) whose breadth across a line is under ``SHORT`` of the band its neighbours in the line
+    (``_line_neighbours``) of its length (``SAME_SIZE``) cover (the median of their spans), and the corners of its
+    box stretched across to that band (``_face_corners``: a square piece's own corners may lie either way; the
+    stretched face is upright or lying sideways by its shape)."""
+    out = []
+    for index, box in enumerate(boxes):
+        for across in (0, 1):
+            lo, hi = _span(box, across)
+            start, end = _span(box, 1 - across)
+            spans = [
+                _span(other, across)
+                for other in _line_neighbours(box, boxes, across)
+                if abs(np.diff(_span(other, 1 - across))[0] / (end - start) - 1) <= SAME_SIZE
+            ]
+            if not spans:
+                continue
+            band_lo, band_hi = (float(np.median(edge)) for edge in zip(*spans, strict=True))
+            if hi - lo < SHORT * (band_hi - band_lo):
+                x0, y0, x1, y1 = (band_lo, start, band_hi, end) if across == 0 else (start, band_lo, end, band_hi)
+                out.append((index, _face_corners(x0, y0, x1, y1)))
+    return out
+
+
+def _face_corners(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+    """A box's corners in the order of a face's (top left first): its top up the image, or to the left where the
+    box is wider than tall (a tile lying sideways, as the detector turns it, ``vision.detect._up``)."""
+    if x1 - x0 > y1 - y0:
+        return np.array([[x0, y1], [x0, y0], [x1, y0], [x1, y1]], np.float64)
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
 
 
 def _face_like(image: np.ndarray, tile: np.ndarray, place: np.ndarray) -> bool:

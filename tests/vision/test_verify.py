@@ -422,6 +422,31 @@ def test_a_spare_proposal_likelier_than_an_unsure_piece_it_overlaps_and_no_small
     assert verify._pieces_replaced(None, check, photo, [piece], []) == [piece]
 
 
+def test_a_face_cut_across_in_two_halves_is_stretched_to_its_rows_band_and_taken_whole(monkeypatch):
+    """A face cut across between its dots leaves two halves, each half as tall as the row's other faces: one is
+    stretched to the band they cover, and the whole face takes the place of both (``_banded``); a half of a face found
+    whole is dropped; a row of whole faces, a half with no neighbour in its row, and a face the check does not find
+    there are left as they are."""
+    monkeypatch.setattr(verify, "features", _centred)
+    check, photo = STAND_IN_CHECK, _photo(4, pitch=GAPPED)
+    x2 = 50 + 2 * GAPPED
+    top, bottom = (
+        np.array([[x2, y], [x2 + TILE[0], y], [x2 + TILE[0], y + 40], [x2, y + 40]], float) for y in (60, 100)
+    )
+    whole = [_at(50 + GAPPED * column) for column in (0, 1, 3)]
+    banded = verify._banded(None, check, photo, [*whole, top, bottom])
+    assert _lefts(banded) == [50 + GAPPED * column for column in range(4)]
+    assert any(np.allclose(quad, _at(x2)) for quad in banded)  # the whole face, upright
+    row = [*whole, _at(x2)]
+    assert all(a is b for a, b in zip(verify._banded(None, check, photo, row), row, strict=True))
+    assert len(verify._banded(None, check, photo, [top, bottom])) == 2  # no neighbour: no band
+    assert _lefts(verify._banded(None, check, photo, [*row, top])) == _lefts(row)  # a piece of a face found whole
+    doubtful = replace(check, level=0.999)  # no face is more likely a tile than not to it
+    assert len(verify._banded(None, doubtful, photo, [*whole, top, bottom])) == 5
+    monkeypatch.setattr(verify, "SHORT", 0.4)  # a half is 0.5 of its row: not short enough
+    assert len(verify._banded(None, check, photo, [*whole, top, bottom])) == 5
+
+
 def test_a_face_whose_ink_covers_most_of_it_is_as_white_as_its_ground_and_continues_its_line():
     """A nine-dot face's circles cover more than half of it: its whiteness is its ground's, as white as a one-dot
     face's, so a line is continued over it (``_face_like``); the red mat beyond the row is not as white."""
