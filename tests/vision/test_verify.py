@@ -447,6 +447,16 @@ def test_a_face_cut_across_in_two_halves_is_stretched_to_its_rows_band_and_taken
     assert len(verify._banded(None, check, photo, [*whole, top, bottom])) == 5
 
 
+def test_one_box_cut_too_large_beside_a_tile_is_no_band_to_stretch_it_to():
+    """IMG_2742 seen 20 degrees off overhead: an upright tile (43 px wide) in a column, above it a box cut too large
+    (77 px wide, of its length), below it a tile of its breadth a little shorter. The one box of its length is no
+    band: the tile is not under ``SHORT`` of its neighbours' median breadth, and is not stretched (``_bands``)."""
+    tile, above, below = Box(265, 189, 308, 282), Box(245, 103, 322, 199), Box(270, 281, 313, 358)
+    row = [Box(226, 198, 265, 283), Box(308, 193, 349, 284)]
+    assert 0 not in {index for index, _ in verify._bands([tile, above, below, *row])}
+    assert 0 in {index for index, _ in verify._bands([tile, above, *row])}  # the big box alone made a band
+
+
 def test_a_face_whose_ink_covers_most_of_it_is_as_white_as_its_ground_and_continues_its_line():
     """A nine-dot face's circles cover more than half of it: its whiteness is its ground's, as white as a one-dot
     face's, so a line is continued over it (``_face_like``); the red mat beyond the row is not as white."""
