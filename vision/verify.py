@@ -795,8 +795,7 @@ def _line_neighbours(box: Box, boxes: list[Box], across: int) -> list[Box]:
     along x, ``across`` 1) that share ``LINE_ACROSS`` of the narrower of the two across it."""
     along = 1 - across
     lo, hi = _span(box, across)
-    start, end = _span(box, along)
-    length, middle = end - start, (start + end) / 2
+    length, middle = _extent(box, along), sum(_span(box, along)) / 2
     near = []
     for other in boxes:
         if other is box:
@@ -804,9 +803,8 @@ def _line_neighbours(box: Box, boxes: list[Box], across: int) -> list[Box]:
         other_lo, other_hi = _span(other, across)
         apart = abs(sum(_span(other, along)) / 2 - middle)
         shared = min(hi, other_hi) - max(lo, other_lo)
-        if LINE_NEAR[0] * length <= apart <= LINE_NEAR[1] * length and shared >= LINE_ACROSS * min(
-            hi - lo, other_hi - other_lo
-        ):
+        narrower = min(hi - lo, other_hi - other_lo)
+        if LINE_NEAR[0] * length <= apart <= LINE_NEAR[1] * length and shared >= LINE_ACROSS * narrower:
             near.append(other)
     return near
 
@@ -888,7 +886,7 @@ def _banded(model: Model, check: TileCheck, image: np.ndarray, tiles: list[np.nd
         return tiles
     probability = _probabilities(model, check, image, [quad for _, quad in places])
     gone: set[int] = set()
-    added: list[Box] = []
+    added: list[tuple[np.ndarray, Box]] = []
     for k in np.argsort(-probability, kind="stable"):
         index, quad = places[k]
         if index in gone:
@@ -897,39 +895,36 @@ def _banded(model: Model, check: TileCheck, image: np.ndarray, tiles: list[np.nd
         pieces = {index} | {
             j for j, other in enumerate(boxes) if other.area < box.area and _held(box, other) >= PIECE_HELD
         }
-        others = [other for j, other in enumerate(boxes) if j not in gone | pieces] + added
+        others = [other for j, other in enumerate(boxes) if j not in gone | pieces] + [other for _, other in added]
         if any(box.iou(other) >= OVERLAP for other in others):
             gone.add(index)
         elif probability[k] >= max(EVEN, check.level):
             gone |= pieces
-            added.append(box)
-            tiles = [*tiles, quad]
-    return [quad for j, quad in enumerate(tiles) if j not in gone]
+            added.append((quad, box))
+    return [quad for j, quad in enumerate(tiles) if j not in gone] + [quad for quad, _ in added]
 
 
 def _bands(boxes: list[Box]) -> list[tuple[int, np.ndarray]]:
     """Each tile (index) whose breadth across a line is under ``SHORT`` of the band its neighbours in the line
     (``_line_neighbours``) of its length (``SAME_SIZE``) cover (the median of their spans) and of the median breadth
-    of all its neighbours in the line (one box cut too large beside it is no band: IMG_2742 seen 20 degrees off
-    overhead given 10% off; the red mat there 0.977 / 0.033 -> 0.979 / 0.031, 10 degrees given 10% off 0.981 /
-    0.025 -> 0.983 / 0.023), and the corners of its
-    box stretched across to that band (``_face_corners``: a square piece's own corners may lie either way; the
-    stretched face is upright or lying sideways by its shape)."""
+    of all its neighbours in the line, and the corners of its box stretched across to that band (``_face_corners``:
+    a square piece's own corners may lie either way; the stretched face is upright or lying sideways by its shape).
+    One box cut too large beside a tile is no band (IMG_2742 seen 20 degrees off overhead given 10% off; the red mat
+    there 0.977 / 0.033 -> 0.979 / 0.031 with the median breadth asked, 10 degrees given 10% off 0.981 / 0.025 ->
+    0.983 / 0.023)."""
     out = []
     for index, box in enumerate(boxes):
         for across in (0, 1):
-            lo, hi = _span(box, across)
-            start, end = _span(box, 1 - across)
+            breadth, length = _extent(box, across), _extent(box, 1 - across)
             near = _line_neighbours(box, boxes, across)
             spans = [
-                _span(other, across)
-                for other in near
-                if abs(np.diff(_span(other, 1 - across))[0] / (end - start) - 1) <= SAME_SIZE
+                _span(other, across) for other in near if abs(_extent(other, 1 - across) / length - 1) <= SAME_SIZE
             ]
-            if not spans or hi - lo >= SHORT * float(np.median([np.diff(_span(other, across)) for other in near])):
+            if not spans or breadth >= SHORT * float(np.median([_extent(other, across) for other in near])):
                 continue
             band_lo, band_hi = (float(np.median(edge)) for edge in zip(*spans, strict=True))
-            if hi - lo < SHORT * (band_hi - band_lo):
+            if breadth < SHORT * (band_hi - band_lo):
+                start, end = _span(box, 1 - across)
                 x0, y0, x1, y1 = (band_lo, start, band_hi, end) if across == 0 else (start, band_lo, end, band_hi)
                 out.append((index, _face_corners(x0, y0, x1, y1)))
     return out
@@ -955,6 +950,11 @@ def _face_like(image: np.ndarray, tile: np.ndarray, place: np.ndarray) -> bool:
 def _span(box: Box, axis: int) -> tuple[float, float]:
     """A box's extent along x (0) or y (1)."""
     return (box.x0, box.x1) if axis == 0 else (box.y0, box.y1)
+
+
+def _extent(box: Box, axis: int) -> float:
+    """A box's side along x (0) or y (1)."""
+    return box.width if axis == 0 else box.height
 
 
 def _merged(model: Model, check: TileCheck, image: np.ndarray, tiles: list[np.ndarray]) -> list[np.ndarray]:
