@@ -457,6 +457,25 @@ def test_one_box_cut_too_large_beside_a_tile_is_no_band_to_stretch_it_to():
     assert 0 in {index for index, _ in verify._bands([tile, above, *row])}  # the big box alone made a band
 
 
+def test_an_unsure_tile_far_less_white_than_the_sure_ones_is_dropped(monkeypatch):
+    """A grey plastic part of the table with a dark spot in its middle is half a tile to a check that never saw it:
+    unsure and far less white than the photo's sure faces, it is dropped (``_as_white``); an unsure white face (a
+    blank one) is kept, and with fewer than ``GREY_FROM`` sure faces nothing tells what white is."""
+    monkeypatch.setattr(verify, "features", _centred)
+    check, photo = STAND_IN_CHECK, _photo(5, inked=4, pitch=GAPPED)
+    x3 = 50 + 3 * GAPPED
+    cv2.rectangle(photo, (x3 + 1, 60), (x3 + TILE[0] - 2, 60 + TILE[1] - 1), (110, 110, 110), -1)
+    cv2.circle(photo, (x3 + TILE[0] // 2, 60 + TILE[1] // 2), 12, (0, 0, 0), -1)
+    faces = [_at(50 + GAPPED * column) for column in range(5)]
+    p = check.probability(_centred(None, [warp_face(photo, quad) for quad in faces]))
+    assert (p[:3] >= check.strict).all() and (p[3:] < check.strict).all()
+    assert _lefts(verify._as_white(None, check, photo, faces)) == _lefts(faces[:3] + faces[4:])
+    few = faces[:2] + faces[3:]
+    assert _lefts(verify._as_white(None, check, photo, few)) == _lefts(few)
+    monkeypatch.setattr(verify, "PALE", 0.4)  # grey at 0.45 of the faces' white
+    assert _lefts(verify._as_white(None, check, photo, faces)) == _lefts(faces)
+
+
 def test_a_face_whose_ink_covers_most_of_it_is_as_white_as_its_ground_and_continues_its_line():
     """A nine-dot face's circles cover more than half of it: its whiteness is its ground's, as white as a one-dot
     face's, so a line is continued over it (``_face_like``); the red mat beyond the row is not as white."""
