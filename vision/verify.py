@@ -938,6 +938,14 @@ def _bands(boxes: list[Box]) -> list[tuple[int, np.ndarray]]:
     return out
 
 
+def _face_corners(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+    """A box's corners in the order of a face's (top left first): its top up the image, or to the left where the
+    box is wider than tall (a tile lying sideways, as the detector turns it, ``vision.detect._up``)."""
+    if x1 - x0 > y1 - y0:
+        return np.array([[x0, y1], [x0, y0], [x1, y0], [x1, y1]], np.float64)
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
+
+
 def _as_white(model: Model, check: TileCheck, image: np.ndarray, tiles: list[np.ndarray]) -> list[np.ndarray]:
     """The tiles but those the check is unsure of (under its stricter level) that are less white than ``PALE`` of the
     sure ones (the median of their ``_whiteness``), when ``GREY_FROM`` are sure. ``_grey`` asks the same of a tile's
@@ -950,14 +958,6 @@ def _as_white(model: Model, check: TileCheck, image: np.ndarray, tiles: list[np.
     white = np.array([_whiteness(warp_face(image, quad)) for quad in tiles])
     ground = float(np.median(white[sure]))
     return [quad for quad, kept, value in zip(tiles, sure, white, strict=True) if kept or value >= PALE * ground]
-
-
-def _face_corners(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
-    """A box's corners in the order of a face's (top left first): its top up the image, or to the left where the
-    box is wider than tall (a tile lying sideways, as the detector turns it, ``vision.detect._up``)."""
-    if x1 - x0 > y1 - y0:
-        return np.array([[x0, y1], [x0, y0], [x1, y0], [x1, y1]], np.float64)
-    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
 
 
 def _face_like(image: np.ndarray, tile: np.ndarray, place: np.ndarray) -> bool:
