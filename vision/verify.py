@@ -624,9 +624,10 @@ piece of that face."""
 
 PALE = 0.65
 """Share of the median whiteness (``_whiteness``) of a photo's sure tiles under which a tile the check is unsure of
-is no face (``_as_white``): a grey plastic part of the table, a dark cloth (issue 29, each series held out, the red
-mat seen 20 degrees off overhead given 10% off: 0.979 / 0.031 -> 0.979 / 0.029; at 0.6 one false tile more, at 0.7
-a tile of the given size's photos lost)."""
+is no face (``_as_white``): a grey plastic part of the table (IMG_2744), the black panel of the dice dial (IMG_2743).
+Issue 29, each series held out, the red mat seen 20 degrees off overhead given 10% off: 0.979 / 0.031 -> 0.979 /
+0.029, at the given size 0.031 -> 0.029 false; at 0.6 one false tile more, at 0.7 a tile of the given size's photos
+lost."""
 
 
 SCALES = (0.8, 0.87, 0.93, 1.0, 1.07, 1.15, 1.25)
