@@ -27,7 +27,8 @@ of but finds likelier than an unsure tile it overlaps, and no smaller, takes its
 tile was a piece of that face); where no tile was found, such a proposal the check finds more likely a tile than not
 is one (``_filled``); last, a tile lying a fifth to under half a side off the line its neighbours make is moved into
 it where the check keeps it there (``_in_line``), and each line of tiles is continued at the pitch two of its tiles
-give (``_continued``: a block cut at a wrong pitch leaves boxes larger than their faces).
+give (``_continued``: a block cut at a wrong pitch leaves boxes larger than their faces), a place moved across the line
+onto the face its middle lies on where the check is surer of it there (``_onto_face``: a line that bends).
 """
 
 from __future__ import annotations
@@ -620,6 +621,16 @@ tile lying sideways in a row of upright ones is 3/4 of it (30 mm of 40), and a t
 PIECE_HELD = 0.8
 """Share of a smaller tile lying inside a tile stretched to its line's band (``_banded``) from which it is another
 piece of that face."""
+RUN = (0.8, 1.25)
+"""A white run across a place continuing a line (``_onto_face``), as a share of the place's breadth, that is its face:
+a column of thick tiles lying sideways bends a fifth of a face off its pitch (IMG_2747) and a place continuing it lies
+half on the mat."""
+BORDER = 0.1
+"""Share of a place's breadth either side of its white run (``_onto_face``) that must be no face: a lone line lies on
+the mat, and in a block of touching tiles the run reaches over the next line's faces."""
+LARGE = 1.6
+"""A place continuing a line (``_continued``) larger than this times the median tile is continuing two tiles cut as
+one (IMG_2747: a box of 98 x 126 px in a column of 96 x 65), not a tile."""
 
 
 PALE = 0.65
@@ -819,11 +830,13 @@ def _line_neighbours(box: Box, boxes: list[Box], across: int) -> list[Box]:
 
 
 def _continued(model: Model, check: TileCheck, image: np.ndarray, tiles: list[np.ndarray]) -> list[np.ndarray]:
-    """The tiles, and the places one pitch beyond each pair of neighbours in a line (``_beyond``) that lie over no
-    sure tile (``TileCheck.strict``), look like the face they continue (``_face_like``) and that the check, at the
-    best of a few small moves (``_best_moved``), finds more likely tiles than not (``EVEN``), the likelier first, each
-    where the tiles it overlaps (``OVERLAP``) are unsure and less likely: those are replaced; for ``ROUNDS``, each
-    round the lines of the tiles added. A block of touching tiles the detector cut at a wrong pitch (IMG_2767 seen 10
+    """The tiles, and the places one pitch beyond each pair of neighbours in a line (``_beyond``) no larger than
+    ``LARGE`` times the median tile that lie on no sure tile (``TileCheck.strict``, ``COVER``), look like the face
+    they continue (``_face_like``) and that the check, at the best of a few small moves of the place and of the place
+    moved onto its face (``_surest_trial``), finds more likely tiles than not (``EVEN``), and is sure of where the
+    place lay over a sure tile (``OVERLAP``) before its move, the likelier first, each where the tiles it overlaps
+    (``OVERLAP``) are unsure and less likely: those are replaced; for ``ROUNDS``, each round the lines of the tiles
+    added. A block of touching tiles the detector cut at a wrong pitch (IMG_2767 seen 10
     degrees off overhead: a tile and a half wide) holds boxes a fifth larger than their faces, which ``_neighbours``
     steps by and ``_filled`` finds covered; the centres of two tiles found in a line give the pitch itself. Issue 29,
     each series held out: the red mat seen 10 degrees off overhead given 10% off 0.952 found / 0.038 false -> 0.967 /
@@ -831,23 +844,36 @@ def _continued(model: Model, check: TileCheck, image: np.ndarray, tiles: list[np
     0.971 / 0.043), overhead given 10% off 0.971 -> 0.985 found; the hands 10 degrees at the given size 0.980 ->
     1.000 found; the trays and the green mat within 0.003 found and 0.004 false of before. In a first form (only
     sure tiles' lines, the spares' room ``FREE`` asked), without ``_face_like`` the red mat 10 degrees given 10% off
-    had 27 false tiles, with it 17: the mat beyond a row's end, a tray's floor."""
+    had 27 false tiles, with it 17: the mat beyond a row's end, a tray's floor. The red mat seen 20 degrees off
+    overhead at the given size: 0.967 / 0.029 -> 0.969 / 0.031 with places over a sure tile by under ``COVER`` tried
+    (IMG_2743's 北, a row of tilted tiles whose boxes overlap), 0.969 / 0.029 with those taken only sure (not
+    IMG_2742's place half on a bird, 0.52), 0.977 / 0.031 moved onto their faces (IMG_2747, 2786, 2788: columns of
+    tiles lying sideways that bend or whose boxes drift off the faces), 0.977 / 0.029 with no place continuing two
+    tiles cut as one (IMG_2747); given 10% off 0.979 / 0.029 -> 0.979 / 0.027."""
     likelihoods = _probabilities(model, check, image, tiles).tolist()
     held = [(p, quad, box_of(quad)) for p, quad in zip(likelihoods, tiles, strict=True)]
     fresh = {id(quad) for quad in tiles}
     for _ in range(ROUNDS):
-        sure = [box for p, _, box in held if p >= check.strict]  # a place over one can never replace it
-        places = [
-            place
+        sure = [box for p, _, box in held if p >= check.strict]  # a place on one can never replace it
+        largest = LARGE * float(np.median([box.area for _, _, box in held]))
+        pairs = [
+            (parent, place)
             for parent, place in _beyond(held, fresh, image.shape)
-            if _apart(box_of(place), sure) and _face_like(image, parent, place)
+            if box_of(place).area <= largest
+            and all(box_of(place).iou(box) < COVER for box in sure)
+            and _face_like(image, parent, place)
         ]
-        if not places:
+        if not pairs:
             break
+        crowded = [not _apart(box_of(place), sure) for _, place in pairs]
         fresh = set()
-        for likelihood, quad in sorted(_best_moved(model, check, image, places), key=lambda item: -item[0]):
+        for (likelihood, quad), near_sure in sorted(
+            zip(_surest_trial(model, check, image, pairs), crowded, strict=True), key=lambda item: -item[0][0]
+        ):
             if likelihood < max(EVEN, check.level):
                 break
+            if near_sure and likelihood < check.strict:
+                continue
             box = box_of(quad)
             over = _displaced(held, box, likelihood, check.strict)
             if over is not None:
@@ -856,6 +882,58 @@ def _continued(model: Model, check: TileCheck, image: np.ndarray, tiles: list[np
         if not fresh:
             break
     return [quad for _, quad, _ in held]
+
+
+def _surest_trial(
+    model: Model, check: TileCheck, image: np.ndarray, pairs: list[tuple[np.ndarray, np.ndarray]]
+) -> list[tuple[float, np.ndarray]]:
+    """For each (tile continued, place), the place or the place moved onto its face (``_onto_face``), at the best of a
+    few small moves (``_best_moved``), whichever the check is surer of: (probability, corners)."""
+    best = _best_moved(model, check, image, [place for _, place in pairs])
+    onto = [(k, _onto_face(image, parent, place)) for k, (parent, place) in enumerate(pairs)]
+    onto = [(k, quad) for k, quad in onto if quad is not None and _inside(quad, image.shape)]
+    if onto:
+        for (k, _), trial in zip(onto, _best_moved(model, check, image, [quad for _, quad in onto]), strict=True):
+            if trial[0] > best[k][0]:
+                best[k] = trial
+    return best
+
+
+def _onto_face(image: np.ndarray, parent: np.ndarray, place: np.ndarray) -> np.ndarray | None:
+    """A place continuing a tile's line moved across the line onto the white run its middle lies in (a face: each
+    point across the place's middle half along the line, the ``GROUND`` percentile of the darkest channel as white as
+    ``WHITE`` of the tile), where that run is ``RUN`` of the place's breadth with no face ``BORDER`` beyond either end:
+    None where there is no such run or the place lies on it already."""
+    way = place.mean(axis=0) - parent.mean(axis=0)
+    along = int(abs(way[1]) > abs(way[0]))
+    across = 1 - along
+    box = box_of(place)
+    lo, hi = _span(box, across)
+    start, end = _span(box, along)
+    breadth, length = hi - lo, end - start
+    w0, w1 = int(max(lo - breadth / 2, 0)), int(min(hi + breadth / 2, image.shape[1 - across]))
+    m0, m1 = int(max(start + length / 4, 0)), int(min(end - length / 4, image.shape[1 - along]))
+    middle = round((lo + hi) / 2) - w0
+    if m1 - m0 < 1 or not 0 <= middle < w1 - w0:
+        return None
+    darkest = image[m0:m1, w0:w1] if across == 0 else image[w0:w1, m0:m1].transpose(1, 0, 2)
+    white = np.percentile(darkest.min(axis=2), GROUND, axis=0) >= WHITE * _whiteness(warp_face(image, parent))
+    if not white[middle]:
+        return None
+    gaps = np.flatnonzero(~white)
+    first = int(gaps[gaps < middle].max()) + 1 if np.any(gaps < middle) else 0
+    last = int(gaps[gaps > middle].min()) - 1 if np.any(gaps > middle) else len(white) - 1
+    border = max(round(BORDER * breadth), 1)
+    if not RUN[0] * breadth <= last - first + 1 <= RUN[1] * breadth or first < border or last + border >= len(white):
+        return None
+    if white[first - border : first].any() or white[last + 1 : last + 1 + border].any():
+        return None
+    shift = w0 + (first + last + 1) / 2 - (lo + hi) / 2
+    if abs(shift) < 1:
+        return None
+    moved = place.copy()
+    moved[:, across] += shift
+    return moved
 
 
 def _beyond(

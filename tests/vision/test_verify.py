@@ -529,10 +529,115 @@ def test_a_line_of_tiles_is_continued_at_the_pitch_of_two_found_in_it_not_at_a_b
     monkeypatch.setattr(verify, "ROUNDS", 1)
     assert faces(verify._continued(None, check, photo, [wide(0), wide(1)])) == row[:3]
     monkeypatch.setattr(verify, "BETWEEN_MOVES", ((0.0, 0.0),))
+    assert 2 in faces(verify._continued(None, check, photo, low))  # unmoved, but moved across onto its face
+    run = verify.RUN
+    monkeypatch.setattr(verify, "RUN", (2.0, 3.0))  # no run a face's breadth: no move at all
     assert 2 not in faces(verify._continued(None, check, photo, low))
+    monkeypatch.setattr(verify, "RUN", run)
     monkeypatch.setattr(verify, "features", _white)  # a check sure of any whole white face, blank or not
     blank = _photo(5, inked=3, pitch=GAPPED)
     monkeypatch.setattr(verify, "ROUNDS", 3)
     assert faces(verify._continued(None, check, blank, [_at(50), _at(50 + GAPPED)])) == row[:3]
     monkeypatch.setattr(verify, "FACE_INK", 0.0)
     assert faces(verify._continued(None, check, blank, [_at(50), _at(50 + GAPPED)])) == row
+
+
+def _mat(width: int, height: int) -> np.ndarray:
+    """A bare red mat."""
+    photo = np.zeros((height, width, 3), np.uint8)
+    photo[:] = (40, 40, 200)
+    return photo
+
+
+def _face(photo: np.ndarray, x0: int, y0: int, dot: tuple[int, int, int] = (0, 12, 0)) -> None:
+    """A white face drawn at (x0, y0), its dot ``dot`` px right of its middle, of that radius and grey."""
+    cv2.rectangle(photo, (x0 + 1, y0), (x0 + TILE[0] - 2, y0 + TILE[1] - 1), (245, 245, 245), -1)
+    right, radius, grey = dot
+    cv2.circle(photo, (x0 + TILE[0] // 2 + right, y0 + TILE[1] // 2), radius, (grey, grey, grey), -1)
+
+
+def _tops(found: list[np.ndarray]) -> list[tuple[int, int]]:
+    """The top left corners (px) of the boxes found, left to right."""
+    return sorted((round(float(quad[:, 0].min())), round(float(quad[:, 1].min()))) for quad in found)
+
+
+def test_a_line_that_bends_off_its_pitch_is_continued_onto_its_faces(monkeypatch):
+    """A column of thick tiles lying sideways bends a fifth of a face off its pitch (IMG_2747 seen 20 degrees off
+    overhead): the place one pitch on lies half on the mat, beyond the reach of the small moves, and the check finds
+    the face only with the place moved across the line onto the white run its middle lies in (``_onto_face``), a
+    face's breadth with the mat either side; in a block of touching lines the run reaches over the next line's faces
+    and the place is not moved."""
+    monkeypatch.setattr(verify, "features", _centred)
+    drops = [0, 0, 20, 20]  # the third and fourth faces a quarter of a face lower
+    photo = _mat(100 + 4 * GAPPED, 260)
+    for column, drop in enumerate(drops):
+        _face(photo, 50 + GAPPED * column, 60 + drop, dot=(0, 5, 0))  # a small dot: the face's ground is white
+    bent = [(50 + GAPPED * column, 60 + drop) for column, drop in enumerate(drops)]
+    assert _tops(verify._continued(None, STAND_IN_CHECK, photo, [_at(50), _at(50 + GAPPED)])) == bent
+    place = _at(50 + 2 * GAPPED)
+    assert _tops([verify._onto_face(photo, _at(50 + GAPPED), place)]) == [bent[2]]
+    assert verify._onto_face(photo, _at(50 + GAPPED), place + np.array([0.0, 20.0])) is None  # on its face already
+    monkeypatch.setattr(verify, "RUN", (2.0, 3.0))  # no run a face's breadth
+    assert _tops(verify._continued(None, STAND_IN_CHECK, photo, [_at(50), _at(50 + GAPPED)])) == bent[:2]
+    monkeypatch.setattr(verify, "RUN", (0.8, 1.25))
+    assert verify._onto_face(photo, _at(50 + GAPPED), place) is not None
+    x2 = 50 + 2 * GAPPED
+    cv2.rectangle(photo, (x2 + 1, 60 + 20 + TILE[1]), (x2 + TILE[0] - 2, 259), (245, 245, 245), -1)  # a line below
+    assert verify._onto_face(photo, _at(50 + GAPPED), place) is None
+
+
+def test_a_line_of_two_tiles_cut_as_one_is_not_continued(monkeypatch):
+    """Two tiles cut as one box, twice a tile's size, and the next two cut as one (IMG_2747: 98 x 126 px boxes in a
+    column of 96 x 65): the place one such pitch on is no tile but two, and a check that never saw the set can be
+    surer of it than not; a place larger than ``LARGE`` times the median tile is not proposed (``_continued``), the
+    row of single tiles above it is continued."""
+    monkeypatch.setattr(verify, "features", _white)  # sure of any whole white face, or of two side by side
+    photo = _mat(100 + 6 * GAPPED, 320)
+    for column in range(6):
+        _face(photo, 50 + GAPPED * column, 60)
+        _face(photo, 50 + GAPPED * column, 200)
+    singles = [_at(50 + GAPPED * column) for column in range(3)]
+    double = np.array([[0, 0], [GAPPED + TILE[0], 0], [GAPPED + TILE[0], TILE[1]], [0, TILE[1]]], np.float64)
+    doubles = [double + np.array([50.0 + 2 * GAPPED * pair, 200.0]) for pair in range(2)]
+    found = verify._continued(None, STAND_IN_CHECK, photo, singles + doubles)
+    assert _tops(found) == sorted([(50 + GAPPED * column, 60) for column in range(6)] + [(50, 200), (182, 200)])
+    monkeypatch.setattr(verify, "LARGE", 3.0)
+    assert (50 + 4 * GAPPED, 200) in _tops(verify._continued(None, STAND_IN_CHECK, photo, singles + doubles))
+
+
+def _pointed(model, crops):
+    """A stand-in for the reader's features: how much a crop is a white face with ink at its very middle pixel."""
+    rows = []
+    for crop in crops:
+        grey = crop.min(axis=2).astype(np.float32) / 255
+        h, w = grey.shape
+        ring = np.r_[grey[h // 5, w // 5 : -w // 5], grey[-h // 5, w // 5 : -w // 5]].mean()
+        rows.append([ring * (1 - grey[h // 2, w // 2])])
+    return np.array(rows, np.float32).reshape(len(crops), 1)
+
+
+def test_a_place_that_lay_on_a_sure_tile_before_its_move_is_taken_only_sure(monkeypatch):
+    """In a row whose boxes overlap (tiles tilted, IMG_2743 seen 20 degrees off overhead) the place one pitch on may
+    lie on a sure tile's box and leave it only moved: taken where the check is sure of it (a face, IMG_2743's 北),
+    not where it is only more likely a tile than not (IMG_2742: a place half on a bird and half on a four-dot face,
+    0.52)."""
+    monkeypatch.setattr(verify, "features", _pointed)
+    x2 = 50 + 2 * GAPPED
+
+    def found(grey: int) -> list[tuple[int, int]]:
+        """The tiles continued from the first two faces, the third face's small dot 6 px left of its middle and of
+        this grey, a sure box cut across the third and fourth faces 28 px right of the third (IoU 0.36)."""
+        photo = _mat(100 + 4 * GAPPED, 200)
+        for column in range(4):
+            _face(photo, 50 + GAPPED * column, 60, dot=(-6, 3, grey) if column == 2 else (0, 12, 0))
+        for y in (84, 110):  # ink off its dot, off the middle and the ring the check reads: a face to _face_like
+            cv2.rectangle(photo, (x2 + 8, y), (x2 + 48, y + 6), (0, 0, 0), -1)
+        across = _at(x2 + 28)
+        cv2.rectangle(photo, (x2 + 50, 90), (x2 + 66, 110), (0, 0, 0), -1)  # its middle dark: sure
+        (p,) = STAND_IN_CHECK.probability(_pointed(None, [warp_face(photo, across)]))
+        assert p >= STAND_IN_CHECK.strict
+        return _tops(verify._continued(None, STAND_IN_CHECK, photo, [_at(50), _at(50 + GAPPED), across]))
+
+    third = (x2 - 6, 60)  # moved 6 px left: off the sure box (IoU 0.28)
+    assert third in found(0)  # sure of it
+    assert third not in found(90)  # more likely a tile than not
