@@ -856,16 +856,15 @@ def _continued(model: Model, check: TileCheck, image: np.ndarray, tiles: list[np
     for _ in range(ROUNDS):
         sure = [box for p, _, box in held if p >= check.strict]  # a place on one can never replace it
         largest = LARGE * float(np.median([box.area for _, _, box in held]))
-        pairs = [
-            (parent, place)
-            for parent, place in _beyond(held, fresh, image.shape)
-            if box_of(place).area <= largest
-            and all(box_of(place).iou(box) < COVER for box in sure)
-            and _face_like(image, parent, place)
-        ]
+        pairs, crowded = [], []
+        for parent, place in _beyond(held, fresh, image.shape):
+            box = box_of(place)
+            on_sure = any(box.iou(other) >= COVER for other in sure)
+            if box.area <= largest and not on_sure and _face_like(image, parent, place):
+                pairs.append((parent, place))
+                crowded.append(not _apart(box, sure))
         if not pairs:
             break
-        crowded = [not _apart(box_of(place), sure) for _, place in pairs]
         fresh = set()
         for (likelihood, quad), near_sure in sorted(
             zip(_surest_trial(model, check, image, pairs), crowded, strict=True), key=lambda item: -item[0][0]
