@@ -833,8 +833,8 @@ def _continued(model: Model, check: TileCheck, image: np.ndarray, tiles: list[np
     """The tiles, and the places one pitch beyond each pair of neighbours in a line (``_beyond``) no larger than
     ``LARGE`` times the median tile that lie on no sure tile (``TileCheck.strict``, ``COVER``), look like the face
     they continue (``_face_like``) and that the check, at the best of a few small moves of the place and of the place
-    moved onto its face (``_surest_trial``), finds more likely tiles than not (``EVEN``), and is sure of where the
-    place lay over a sure tile (``OVERLAP``) before its move, the likelier first, each where the tiles it overlaps
+    moved onto its face (``_surest_trial``), finds more likely tiles than not (``EVEN``; sure of them, where the place
+    lay over a sure tile by ``OVERLAP`` before its move), the likelier first, each where the tiles it overlaps
     (``OVERLAP``) are unsure and less likely: those are replaced; for ``ROUNDS``, each round the lines of the tiles
     added. A block of touching tiles the detector cut at a wrong pitch (IMG_2767 seen 10
     degrees off overhead: a tile and a half wide) holds boxes a fifth larger than their faces, which ``_neighbours``
@@ -889,8 +889,11 @@ def _surest_trial(
     """For each (tile continued, place), the place or the place moved onto its face (``_onto_face``), at the best of a
     few small moves (``_best_moved``), whichever the check is surer of: (probability, corners)."""
     best = _best_moved(model, check, image, [place for _, place in pairs])
-    onto = [(k, _onto_face(image, parent, place)) for k, (parent, place) in enumerate(pairs)]
-    onto = [(k, quad) for k, quad in onto if quad is not None and _inside(quad, image.shape)]
+    onto: list[tuple[int, np.ndarray]] = []
+    for k, (parent, place) in enumerate(pairs):
+        moved = _onto_face(image, parent, place)
+        if moved is not None and _inside(moved, image.shape):
+            onto.append((k, moved))
     if onto:
         for (k, _), trial in zip(onto, _best_moved(model, check, image, [quad for _, quad in onto]), strict=True):
             if trial[0] > best[k][0]:
@@ -919,9 +922,7 @@ def _onto_face(image: np.ndarray, parent: np.ndarray, place: np.ndarray) -> np.n
     white = np.percentile(darkest.min(axis=2), GROUND, axis=0) >= WHITE * _whiteness(warp_face(image, parent))
     if not white[middle]:
         return None
-    gaps = np.flatnonzero(~white)
-    first = int(gaps[gaps < middle].max()) + 1 if np.any(gaps < middle) else 0
-    last = int(gaps[gaps > middle].min()) - 1 if np.any(gaps > middle) else len(white) - 1
+    first, last = _run_around(white, middle)
     border = max(round(BORDER * breadth), 1)
     if not RUN[0] * breadth <= last - first + 1 <= RUN[1] * breadth or first < border or last + border >= len(white):
         return None
@@ -933,6 +934,13 @@ def _onto_face(image: np.ndarray, parent: np.ndarray, place: np.ndarray) -> np.n
     moved = place.copy()
     moved[:, across] += shift
     return moved
+
+
+def _run_around(white: np.ndarray, middle: int) -> tuple[int, int]:
+    """The first and last index of the run of true values of ``white`` that holds ``middle`` (true)."""
+    gaps = np.flatnonzero(~white)
+    before, after = gaps[gaps < middle], gaps[gaps > middle]
+    return (int(before.max()) + 1 if len(before) else 0), (int(after.min()) - 1 if len(after) else len(white) - 1)
 
 
 def _beyond(
